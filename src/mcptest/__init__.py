@@ -1,0 +1,5 @@
+"""mcptest: a test runner for MCP servers."""
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__"]

@@ -1,0 +1,24 @@
+"""Process exit codes: a contract CI pipelines branch on (SPEC §12)."""
+
+from __future__ import annotations
+
+import enum
+
+
+class ExitCode(enum.IntEnum):
+    #: Every test passed (deferred judge assertions count as passed).
+    OK = 0
+    #: A test failed or errored.
+    TESTS_FAILED = 1
+    #: Invalid invocation or suite; nothing ran.
+    USAGE_ERROR = 2
+    #: A server never became ready.
+    SERVER_NOT_READY = 3
+    #: Nothing failed, but something was skipped or not yet available.
+    INCOMPLETE = 4
+    #: Stopped by policy: the budget cap kept judge calls from being sent.
+    POLICY_STOP = 5
+    #: No tests were selected.
+    NO_TESTS = 7
+    #: Interrupted by SIGINT/SIGTERM (reports are still written).
+    INTERRUPTED = 130

@@ -1,0 +1,222 @@
+"""The canonical report: one versioned document that every reporter renders.
+
+Bump `REPORT_VERSION` whenever a field changes meaning or disappears; adding an optional field
+does not need a bump. `schema/report-v1.json` is generated from these models.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+REPORT_VERSION = 1
+
+Status = Literal["passed", "failed", "error", "skipped", "deferred", "not_yet_available"]
+"""`deferred`: a judge could not be reached (no key); counts as passed unless --require-judge."""
+
+GapCategory = Literal[
+    "transport", "protocol", "tool-error", "shape", "judgment", "judge-reliability",
+    "budget", "environment",
+]
+TestKind = Literal["tool", "eval", "agent"]
+Confidence = Literal["high", "medium", "low"]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Location(Model):
+    file: str
+    """Suite file path as given on the command line (repo-relative in CI)."""
+    line: int
+    column: int = 1
+
+
+class JudgeVote(Model):
+    """One answer of one judge model (a juror, a repetition, a panel member or a criterion)."""
+
+    model: str
+    family: str | None = None
+    score: float | None = None
+    """0..1; None when the juror abstained or failed."""
+    passed: bool | None = None
+    abstained: bool = False
+    error: str | None = None
+    """Why the call failed mechanically (timeout, transport, unparseable)."""
+    reason: str | None = None
+    evidence: str | None = None
+    repetition: int = 0
+    replacement_for: str | None = None
+    """Set when this juror stood in for one that failed mechanically."""
+    cost_usd: float = 0.0
+    latency_ms: float | None = None
+    cached: bool = False
+
+
+class JuryAnalytics(Model):
+    """Agreement and its reading (SPEC §5.3), readable as `jury.*` targets."""
+
+    agreement: float | None
+    """Krippendorff's alpha (interval) clipped to [0, 1]; None with < 2 decisive jurors."""
+    agreement_raw: float | None
+    units: int
+    """Rated items alpha was computed over."""
+    confidence: Confidence
+    escalate: bool
+    same_family: bool
+    bias_warning: str | None = None
+    decisive: int
+    """Jurors that gave a score (not abstained, not failed)."""
+    passed_jurors: int
+    passed_fraction: float | None
+    quorum: float
+    verdict: Literal["passed", "failed", "inconclusive"]
+
+
+class CriterionResult(Model):
+    name: str
+    score: float | None = None
+    threshold: float | None = None
+    weight: float = 1.0
+    required: bool = False
+    guard: bool = False
+    status: Literal["passed", "failed", "skipped", "error"] = "passed"
+    reason: str | None = None
+    evidence: str | None = None
+
+
+class TreeStep(Model):
+    ask: str
+    answer: Literal["yes", "no"] | None
+    score: float | None = None
+
+
+class JudgeDetail(Model):
+    """What the judges said for one LLM assertion or eval."""
+
+    kind: Literal["llm-judge", "llm-jury", "eval", "custom"]
+    rubric: str | None = None
+    score: float | None = None
+    display_score: str | None = None
+    """The score as a person reads it (`4.2/5`, `84%`); gating always uses `score`."""
+    threshold: float | None = None
+    votes: list[JudgeVote] = Field(default_factory=list)
+    jury: JuryAnalytics | None = None
+    criteria: list[CriterionResult] = Field(default_factory=list)
+    path: list[TreeStep] = Field(default_factory=list)
+    vacuous: bool = False
+
+
+class AssertionResult(Model):
+    index: int
+    target: str
+    matcher: str
+    """Matcher kind: exact, contains, regex, schema, not, all, any, llm-judge, llm-jury, …"""
+    spec: Any = None
+    """The matcher's configuration as written (JSON), for display."""
+    status: Status
+    message: str | None = None
+    """Why it did not pass: expected vs actual, the missing path segment, the skip reason."""
+    user_message: str | None = None
+    """The assertion's own `message:` from the suite."""
+    expected: Any = None
+    actual: Any = None
+    location: Location | None = None
+    duration_ms: float = 0.0
+    cost_usd: float = 0.0
+    cached: bool = False
+    judge: JudgeDetail | None = None
+
+
+class TestResult(Model):
+    id: str
+    """Stable id: `<file>::<kind>::<name>[<cell>]`."""
+    name: str
+    kind: TestKind = "tool"
+    suite_file: str
+    server: str | None = None
+    tool: str | None = None
+    model: str | None = None
+    """Agent or live-eval model (one row per model)."""
+    cell: dict[str, str] | None = None
+    """Matrix coordinates of this row."""
+    location: Location
+    tags: list[str] = Field(default_factory=list)
+    status: Status
+    gap: GapCategory | None = None
+    message: str | None = None
+    """Test-level cause when the test errored or was skipped as a whole."""
+    duration_ms: float = 0.0
+    args: Any = None
+    response: Any = None
+    """What the server answered: `{"result": …}` or `{"error": …}` (redacted, shortened)."""
+    server_stderr: str | None = None
+    """Tail of the server's stderr, kept when the test did not pass."""
+    assertions: list[AssertionResult] = Field(default_factory=list)
+    judge: JudgeDetail | None = None
+    """Eval-level judging (evals and `eval.rubric`)."""
+    cost_usd: float = 0.0
+    cache_hits: int = 0
+
+
+class ServerReport(Model):
+    name: str
+    suite_file: str
+    transport: Literal["stdio", "streamable-http", "sse"]
+    status: Literal["ready", "failed", "not_started"]
+    protocol_version: str | None = None
+    server_name: str | None = None
+    server_version: str | None = None
+    startup_ms: float | None = None
+    tools: list[str] = Field(default_factory=list)
+    error: str | None = None
+    stderr_tail: str | None = None
+
+
+class Counts(Model):
+    total: int = 0
+    passed: int = 0
+    failed: int = 0
+    error: int = 0
+    skipped: int = 0
+    deferred: int = 0
+    not_yet_available: int = 0
+
+
+class Summary(Model):
+    counts: Counts
+    duration_ms: float
+    exit_code: int
+    cost_usd: float = 0.0
+    max_cost_usd: float | None = None
+    budget_stopped: bool = False
+    judge_calls: int = 0
+    """Judge requests actually sent (cache hits excluded)."""
+    cache_hits: int = 0
+    projected_judge_calls: int = 0
+    cost_bound_usd: float | None = None
+    gaps: dict[str, int] = Field(default_factory=dict)
+    run_agreement: float | None = None
+    """Krippendorff's alpha across all jury assertions of the run (units = assertions)."""
+    interrupted: str | None = None
+    """Set when the run stopped early (signal, fault); the report holds what it had."""
+
+
+class ToolInfo(Model):
+    name: str = "mcptest"
+    version: str
+
+
+class Report(Model):
+    version: int = REPORT_VERSION
+    tool: ToolInfo
+    started_at: str
+    """ISO 8601, UTC."""
+    finished_at: str
+    suites: list[str]
+    servers: list[ServerReport] = Field(default_factory=list)
+    tests: list[TestResult] = Field(default_factory=list)
+    summary: Summary
+    warnings: list[str] = Field(default_factory=list)
