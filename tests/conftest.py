@@ -1,0 +1,10 @@
+"""Shared pytest configuration: async tests run on asyncio through anyio's plugin."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
