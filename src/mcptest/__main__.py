@@ -1,0 +1,5 @@
+"""`python -m mcptest`."""
+
+from mcptest.cli.main import main
+
+raise SystemExit(main())

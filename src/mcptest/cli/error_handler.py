@@ -1,0 +1,55 @@
+"""The only place where exceptions become exit codes and messages (no traceback reaches a user)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from mcptest.errors import (
+    McpTestError,
+    ReportError,
+    ServerNotReadyError,
+    SuiteError,
+    SuiteErrors,
+    UsageError,
+)
+from mcptest.exit_codes import ExitCode
+
+
+@dataclass
+class Outcome:
+    code: int = ExitCode.OK
+
+
+def _message_and_code(e: BaseException) -> tuple[str, int]:
+    if isinstance(e, SuiteErrors | SuiteError):
+        return f"error: {e}", ExitCode.USAGE_ERROR
+    if isinstance(e, UsageError | ReportError):
+        return f"error: {e}", ExitCode.USAGE_ERROR
+    if isinstance(e, ServerNotReadyError):
+        return f"error: {e}", ExitCode.SERVER_NOT_READY
+    if isinstance(e, McpTestError):
+        return f"error: {e}", ExitCode.TESTS_FAILED
+    if isinstance(e, KeyboardInterrupt):
+        return "interrupted", ExitCode.INTERRUPTED
+    return f"internal error: {type(e).__name__}: {e} (set MCPTEST_DEBUG=1 for a traceback)", 1
+
+
+@contextmanager
+def handle_errors() -> Iterator[Outcome]:
+    outcome = Outcome()
+    try:
+        yield outcome
+    except (Exception, KeyboardInterrupt) as e:
+        message, code = _message_and_code(e)
+        if os.environ.get("MCPTEST_DEBUG"):
+            traceback.print_exc()
+        first, *rest = message.splitlines() or [message]
+        print(first, file=sys.stderr)
+        for line in rest:  # one error per line, each with its own prefix
+            print(f"error: {line}", file=sys.stderr)
+        outcome.code = code
