@@ -1,0 +1,128 @@
+"""Jury verdict rule and analytics (SPEC §5.3): the quorum, agreement, band, escalation, bias.
+
+The quorum decides the verdict; the analytics say how far to trust it. A split jury keeps its
+verdict but is marked for human review (`escalate`), and a low-agreement jury with a juror from
+the generator's own family carries a `bias_warning`. The arithmetic lives in `agreement` and
+`families`; this module folds it into the report's `JuryAnalytics`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from mcptest.grade.agreement import (
+    Rating,
+    confidence_band,
+    jury_agreement,
+    krippendorff_alpha_interval,
+    run_agreement,
+)
+from mcptest.grade.families import (
+    model_family,
+    same_family,
+    shared_family_jurors,
+    strict_panel_violations,
+)
+from mcptest.report.models import JuryAnalytics
+
+__all__ = [
+    "confidence_band",
+    "jury_agreement",
+    "jury_analytics",
+    "krippendorff_alpha_interval",
+    "model_family",
+    "passed_fraction",
+    "quorum_met",
+    "run_agreement",
+    "same_family",
+    "strict_panel_violations",
+]
+
+Verdict = Literal["passed", "failed", "inconclusive"]
+
+
+def _check_counts(passed: int, decisive: int) -> None:
+    if decisive < 0 or passed < 0 or passed > decisive:
+        raise ValueError(f"need 0 <= passed <= decisive, got passed={passed}, decisive={decisive}")
+
+
+def passed_fraction(passed: int, decisive: int) -> float | None:
+    """passed/decisive rounded half-up to two decimals, exactly (1/8 → 0.13); None without votes.
+
+    Exact integer rounding, so 2/3 is 0.67 and 0.125 is not rounded down by binary float.
+    """
+    _check_counts(passed, decisive)
+    if decisive == 0:
+        return None
+    hundredths = (200 * passed + decisive) // (2 * decisive)
+    return hundredths / 100
+
+
+def quorum_met(passed: int, decisive: int, quorum: float) -> bool:
+    """The jury rule: the rounded fraction of decisive jurors that passed is ≥ quorum.
+
+    2/3 meets 0.67, 1/3 does not; 2/4 meets 0.5 and fails 0.6; quorum 1.0 fails on one dissent.
+    No decisive juror → False (nothing was decided).
+    """
+    fraction = passed_fraction(passed, decisive)
+    return fraction is not None and fraction >= quorum
+
+
+def _bias_message(
+    juror_models: Sequence[str], generator_model: str, agreement_raw: float | None
+) -> str:
+    family = model_family(generator_model)
+    jurors = ", ".join(shared_family_jurors(juror_models, generator_model))
+    alpha = "undefined" if agreement_raw is None else f"{agreement_raw:.3f}"
+    return (
+        f"low juror agreement (alpha {alpha}) with juror(s) {jurors} from the {family} "
+        f"family of the generator model {generator_model}: the verdict may reflect "
+        f"self-preference; review it by hand"
+    )
+
+
+def jury_analytics(
+    ratings: Sequence[Sequence[Rating]],
+    *,
+    juror_models: list[str],
+    generator_model: str | None,
+    quorum: float,
+    passed_jurors: int,
+    decisive: int,
+    verdict: str,
+) -> JuryAnalytics:
+    """The analytics attached to one jury result.
+
+    `ratings`: one row per juror, one column per unit (criterion or repetition round), None
+    for a missing rating (abstained or failed). `juror_models`: the models that sat on the
+    jury (for `same_family`). `generator_model`: the model that wrote the graded answer (agent
+    tests), None for tool tests. With fewer than two decisive jurors agreement is None.
+    """
+    _check_counts(passed_jurors, decisive)
+    if decisive < 2:
+        agreement, raw, units = None, None, 0
+    else:
+        agreement, raw, units = jury_agreement(ratings)
+    confidence = confidence_band(raw)
+    low = confidence == "low"
+    shared = same_family(juror_models, generator_model)
+    warning = (
+        _bias_message(juror_models, generator_model, raw)
+        if shared and low and generator_model is not None
+        else None
+    )
+    return JuryAnalytics(
+        agreement=agreement,
+        agreement_raw=raw,
+        units=units,
+        confidence=confidence,
+        escalate=low,
+        same_family=shared,
+        bias_warning=warning,
+        decisive=decisive,
+        passed_jurors=passed_jurors,
+        passed_fraction=passed_fraction(passed_jurors, decisive),
+        quorum=quorum,
+        verdict=verdict,  # type: ignore[arg-type]  # pydantic validates the literal
+    )
