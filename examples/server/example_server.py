@@ -1,0 +1,191 @@
+"""The example MCP server mcptest's docs, examples and tests run against.
+
+Every answer is deterministic and needs no network, so a suite can pin it exactly. Run it as
+
+    python examples/server/example_server.py                       # stdio
+    python examples/server/example_server.py --http --port 8765    # Streamable HTTP at /mcp
+    python examples/server/example_server.py --sse --port 8765     # legacy SSE at /sse
+    python examples/server/example_server.py --http --port 8765 --token s3cret   # bearer required
+
+HTTP modes bind 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import secrets
+import sys
+from typing import Any
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent
+from pydantic import BaseModel, Field
+
+CATALOG: tuple[dict[str, str], ...] = (
+    {"id": "svc-billing", "name": "billing", "owner": "payments-team", "tier": "gold"},
+    {"id": "svc-search", "name": "search", "owner": "discovery-team", "tier": "silver"},
+    {"id": "svc-checkout", "name": "checkout", "owner": "payments-team", "tier": "gold"},
+    {"id": "svc-mailer", "name": "mailer", "owner": "platform-team", "tier": "bronze"},
+    {"id": "svc-auth", "name": "auth", "owner": "platform-team", "tier": "gold"},
+)
+CONDITIONS: tuple[str, ...] = ("sunny", "cloudy", "rain", "snow", "windy", "fog")
+
+
+class Forecast(BaseModel):
+    """A made-up but stable forecast: the same city always gives the same numbers."""
+
+    city: str
+    temperature_c: float = Field(description="Air temperature in degrees Celsius.")
+    conditions: str
+    humidity: int = Field(ge=0, le=100)
+
+
+class SearchResult(BaseModel):
+    query: str
+    total: int
+    items: list[dict[str, str]]
+
+
+def _seed(text: str) -> int:
+    return int.from_bytes(hashlib.sha256(text.lower().encode()).digest()[:4], "big")
+
+
+def build_server() -> MCPServer:
+    """The example server with all its tools registered."""
+    server = MCPServer("mcptest-example", version="1.0.0")
+
+    @server.tool()
+    def greet(name: str) -> str:
+        """Say hello to someone."""
+        return f"Hello, {name}!"
+
+    @server.tool()
+    def add(a: int, b: int) -> int:
+        """Add two integers (structured output wrapped as {result})."""
+        return a + b
+
+    @server.tool()
+    def forecast(city: str) -> Forecast:
+        """A deterministic weather-like forecast for a city."""
+        seed = _seed(city)
+        return Forecast(
+            city=city,
+            temperature_c=round(-5 + (seed % 350) / 10, 1),
+            conditions=CONDITIONS[seed % len(CONDITIONS)],
+            humidity=20 + seed % 75,
+        )
+
+    @server.tool()
+    def search_services(query: str, limit: int = 10) -> SearchResult:
+        """Search the service catalog by name, owner or tier (case-insensitive substring)."""
+        q = query.lower()
+        hits = [s for s in CATALOG if any(q in v.lower() for v in s.values())]
+        return SearchResult(query=query, total=len(hits), items=hits[: max(limit, 0)])
+
+    @server.tool()
+    def divide(a: float, b: float) -> float:
+        """Divide a by b; dividing by zero is a tool error (isError: true)."""
+        if b == 0:
+            raise ToolError("division by zero")
+        return a / b
+
+    @server.tool()
+    async def slow(seconds: float) -> str:
+        """Answer after the given number of seconds (for timeout tests)."""
+        await anyio.sleep(seconds)
+        return f"done after {seconds}s"
+
+    @server.tool()
+    def bad_structured(city: str) -> CallToolResult:
+        """Returns structuredContent that breaks its own outputSchema (temperature_c is a string)."""
+        data: dict[str, Any] = {"city": city, "temperature_c": "warm", "conditions": "sunny"}
+        return CallToolResult(
+            content=[TextContent(type="text", text=f"{city}: warm and sunny")],
+            structured_content=data,
+        )
+
+    @server.tool()
+    def release_note(service: str, tag: str) -> str:
+        """A short internal deployment note for a service release."""
+        seed = _seed(f"{service}@{tag}")
+        fixes = 2 + seed % 5
+        return (
+            f"Deployed {service} {tag} to production. "
+            f"This release contains {fixes} bug fixes and one dependency update; "
+            f"no schema migrations. Rollback: redeploy the previous tag of {service}."
+        )
+
+    @server.tool()
+    def get_env(name: str) -> str:
+        """The value of an environment variable of the server process ("" when unset)."""
+        return os.environ.get(name, "")
+
+    @server.tool()
+    def crash(code: int = 3) -> str:
+        """Exit the server process at once (for crash-handling tests)."""
+        sys.stderr.write(f"example server: crashing on purpose with code {code}\n")
+        sys.stderr.flush()
+        os._exit(code)
+
+    _publish_schema(server, "bad_structured", Forecast.model_json_schema())
+    return server
+
+
+def _publish_schema(server: MCPServer, tool: str, schema: dict[str, Any]) -> None:
+    """Advertise an outputSchema the tool does not honour; the SDK publishes it unvalidated."""
+    registered = server._tool_manager.get_tool(tool)  # no public setter for a hand-built schema
+    assert registered is not None
+    registered.fn_metadata.output_schema = schema
+    registered.__dict__.pop("output_schema", None)  # drop the cached_property value, if any
+
+
+class BearerGate:
+    """ASGI wrapper answering 401 unless `Authorization: Bearer <token>` matches."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app = app
+        self.expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            got = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not secrets.compare_digest(got, self.expected):
+                await send({
+                    "type": "http.response.start",
+                    "status": 401,
+                    "headers": [(b"www-authenticate", b"Bearer"),
+                                (b"content-type", b"text/plain")],
+                })
+                await send({"type": "http.response.body", "body": b"unauthorized"})
+                return
+        await self.app(scope, receive, send)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--http", action="store_true", help="Streamable HTTP on 127.0.0.1 (/mcp)")
+    mode.add_argument("--sse", action="store_true", help="legacy SSE on 127.0.0.1 (/sse)")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--token", help="require this bearer token (HTTP modes)")
+    args = parser.parse_args(argv)
+
+    server = build_server()
+    if not (args.http or args.sse):
+        server.run("stdio")
+        return
+
+    import uvicorn
+
+    app: Any = server.streamable_http_app() if args.http else server.sse_app()
+    if args.token:
+        app = BearerGate(app, args.token)
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,231 @@
+"""Opening the transport of one server: environment, child process or HTTP client, and errors.
+
+Everything here turns suite settings into SDK transports, and SDK failures into one readable
+line. The process environment arrives as a mapping (never read from `os.environ` here) so tests
+and the runner decide what a server sees.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx2
+from mcp.client.sse import sse_client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+from mcptest.errors import ServerNotReadyError
+from mcptest.suite.models import EnvRef, RemoteServer, StdioServer
+
+# What a stdio child always inherits (the MCP SDK's POSIX allow-list), before `inherit_env`.
+BASE_ENV_NAMES: tuple[str, ...] = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
+# `{env: NAME}` values of a stdio child's environment count as secrets from this length on;
+# shorter ones ("1", "UTC") would only shred reports when redacted.
+STDIO_SECRET_MIN_LEN = 8
+
+
+def resolve_value(value: str | EnvRef, env: Mapping[str, str], where: str) -> str:
+    """A literal, or the value of `{env: NAME}`; a missing variable is a startup failure."""
+    if isinstance(value, str):
+        return value
+    if value.env not in env:
+        raise ServerNotReadyError(f"environment variable {value.env} (for {where}) is not set")
+    return env[value.env]
+
+
+@dataclass
+class StdioPlan:
+    """Everything needed to spawn a stdio server, resolved ahead of time."""
+
+    params: StdioServerParameters
+    secrets: list[str]
+
+
+def plan_stdio(name: str, spec: StdioServer, base_dir: Path, env: Mapping[str, str]) -> StdioPlan:
+    """Resolve argv, cwd and the child's environment, failing early with a clear cause."""
+    child: dict[str, str] = {k: env[k] for k in BASE_ENV_NAMES if k in env}
+    if spec.inherit_env is True:
+        child.update({k: v for k, v in env.items() if isinstance(v, str)})
+    elif isinstance(spec.inherit_env, list):
+        child.update({k: env[k] for k in spec.inherit_env if k in env})
+    secrets: list[str] = []
+    for key, value in spec.env.items():
+        child[key] = resolve_value(value, env, f"servers.{name}.env.{key}")
+        if isinstance(value, EnvRef) and len(child[key]) >= STDIO_SECRET_MIN_LEN:
+            secrets.append(child[key])
+
+    cwd = None
+    if spec.cwd is not None:
+        cwd = Path(spec.cwd) if Path(spec.cwd).is_absolute() else base_dir / spec.cwd
+        if not cwd.is_dir():
+            raise ServerNotReadyError(f"working directory {cwd} does not exist")
+    command, *args = spec.command
+    if os.sep not in command:
+        found = shutil.which(command, path=child.get("PATH", os.defpath))
+        if found is None:
+            raise ServerNotReadyError(f"command not found: {command} (not on the server's PATH)")
+    else:
+        exe = Path(command) if Path(command).is_absolute() else (cwd or Path.cwd()) / command
+        if not exe.exists():
+            raise ServerNotReadyError(f"command not found: {command}")
+        if not os.access(exe, os.X_OK):
+            raise ServerNotReadyError(f"command is not executable: {command}")
+    params = StdioServerParameters(command=command, args=args, env=child, cwd=cwd)
+    return StdioPlan(params=params, secrets=secrets)
+
+
+class StderrLog:
+    """The stdio child's stderr, in an unlinked temp file the child writes to directly.
+
+    Reads use `os.pread`, so they never move the file offset the child shares with us.
+    """
+
+    def __init__(self) -> None:
+        # Lives as long as the connection; closed by `close()`.
+        self.file: IO[Any] = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115
+
+    def tail(self, max_chars: int = 2000) -> str:
+        if self.file.closed:
+            return ""
+        fd = self.file.fileno()
+        size = os.fstat(fd).st_size
+        want = max_chars * 4
+        data = os.pread(fd, min(size, want), max(0, size - want))
+        text = data.decode("utf-8", errors="replace")
+        return text[-max_chars:].strip()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def safe_url(url: str) -> str:
+    """The URL without userinfo, query or fragment: fit for an error message."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+@dataclass
+class HttpStatusLog:
+    """Remembers the last HTTP error status: the SDK's errors do not carry it."""
+
+    last_error: str | None = None
+    statuses: list[int] = field(default_factory=list)
+
+    async def on_response(self, response: httpx2.Response) -> None:
+        self.statuses.append(response.status_code)
+        if response.status_code >= 400:
+            line = (
+                f"HTTP {response.status_code} {response.reason_phrase} from "
+                f"{response.request.method} {safe_url(str(response.request.url))}"
+            )
+            challenge = response.headers.get("www-authenticate")
+            if challenge:
+                line += f" (WWW-Authenticate: {challenge.split(',')[0][:80]})"
+            self.last_error = line
+
+
+@dataclass
+class RemotePlan:
+    headers: dict[str, str]
+    secrets: list[str]
+
+
+def plan_remote(name: str, spec: RemoteServer, env: Mapping[str, str]) -> RemotePlan:
+    """Resolve headers and the bearer token (its value never leaves this process's memory)."""
+    headers: dict[str, str] = {}
+    secrets: list[str] = []
+    for key, value in spec.headers.items():
+        headers[key] = resolve_value(value, env, f"servers.{name}.headers.{key}")
+        if isinstance(value, EnvRef) and headers[key]:
+            secrets.append(headers[key])
+    if spec.auth is not None:
+        var = spec.auth.bearer_token_env
+        token = env.get(var)
+        if not token:
+            raise ServerNotReadyError(
+                f"environment variable {var} (servers.{name}.auth.bearer_token_env) is not set"
+            )
+        headers["Authorization"] = f"Bearer {token}"
+        secrets.append(token)
+    return RemotePlan(headers=headers, secrets=secrets)
+
+
+def _http_timeout(spec: RemoteServer) -> httpx2.Timeout:
+    return httpx2.Timeout(spec.http.timeout, connect=spec.http.connect_timeout)
+
+
+async def enter_remote(
+    stack: AsyncExitStack, spec: RemoteServer, plan: RemotePlan, log: HttpStatusLog
+) -> Any:
+    """Open a Streamable HTTP or SSE transport; returns its (read, write) stream pair."""
+    hooks = {"response": [log.on_response]}
+    if spec.transport == "sse":
+
+        def factory(
+            headers: dict[str, str] | None = None,
+            timeout: httpx2.Timeout | None = None,
+            auth: httpx2.Auth | None = None,
+        ) -> httpx2.AsyncClient:
+            return httpx2.AsyncClient(
+                headers=headers, timeout=timeout, auth=auth, event_hooks=hooks
+            )
+
+        # The SSE stream idles between calls: keep it open at least the SDK's 5 minutes.
+        cm: AbstractAsyncContextManager[Any] = sse_client(
+            spec.url,
+            headers=plan.headers,
+            timeout=spec.http.connect_timeout,
+            sse_read_timeout=max(spec.http.timeout, 300.0),
+            httpx_client_factory=factory,
+        )
+        return await stack.enter_async_context(cm)
+    client = httpx2.AsyncClient(
+        headers=plan.headers, timeout=_http_timeout(spec), event_hooks=hooks
+    )
+    await stack.enter_async_context(client)
+    return await stack.enter_async_context(streamable_http_client(spec.url, http_client=client))
+
+
+async def enter_stdio(stack: AsyncExitStack, plan: StdioPlan, errlog: StderrLog) -> Any:
+    return await stack.enter_async_context(stdio_client(plan.params, errlog=errlog.file))
+
+
+def flatten(exc: BaseException) -> list[BaseException]:
+    """The leaf exceptions of a (nested) exception group, in order."""
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for sub in exc.exceptions for leaf in flatten(sub)]
+    return [exc]
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def root_cause(exc: BaseException) -> BaseException:
+    """The most telling leaf: anything but a cancellation, else the first."""
+    import anyio
+
+    leaves = flatten(exc)
+    cancelled = anyio.get_cancelled_exc_class()
+    for leaf in leaves:
+        if not isinstance(leaf, cancelled | GeneratorExit):
+            return leaf
+    return leaves[0]
+
+
+def describe(exc: BaseException) -> str:
+    """`Type: message` of an exception, one line."""
+    text = str(exc) or repr(exc)
+    return one_line(f"{type(exc).__name__}: {text}")

@@ -1,0 +1,160 @@
+"""Choosing the protocol era of a connection: the 2026-07-28 `server/discover` probe or the
+`initialize` handshake.
+
+The SDK's own `mode="auto"` waits up to a fixed 10 s for a `server/discover` answer, which a
+server that silently drops unknown requests never sends. Here, once the probe has been pending
+for `race_after` seconds, the `initialize` request is sent as well and the first good answer
+wins. On stdio the probe always reaches the server first, so a server that answers it has
+already locked itself to the modern era and turns the late `initialize` down (-32022), which is
+ignored; a server that ignores it answers `initialize`. Either way the loser is abandoned
+without a cancel notification (the spec forbids cancelling either method).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import anyio
+import mcp_types as types
+from mcp import ClientSession
+from mcp.shared.exceptions import MCPError
+from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
+from mcp_types.version import (
+    HANDSHAKE_PROTOCOL_VERSIONS,
+    LATEST_HANDSHAKE_VERSION,
+    LATEST_MODERN_VERSION,
+    MODERN_PROTOCOL_VERSIONS,
+)
+from pydantic import ValidationError
+
+Mode = Literal["auto", "legacy", "2026-07-28"]
+# How long the discover probe may stay unanswered before `initialize` is raced against it.
+RACE_AFTER_S = 0.5
+
+
+class NegotiationError(Exception):
+    """Neither era could be agreed on; the message says why."""
+
+
+def client_info() -> types.Implementation:
+    from mcptest import __version__
+
+    return types.Implementation(name="mcptest", version=__version__)
+
+
+async def negotiate(session: ClientSession, mode: Mode, *, race_after: float | None) -> None:
+    """Leave `session` adopted at one era, or raise (MCPError / NegotiationError)."""
+    if mode == "legacy":
+        await _finish_handshake(session, await _send_initialize(session))
+    elif mode == "2026-07-28":
+        raw = await session.send_discover(LATEST_MODERN_VERSION)
+        result = _parse_discover(raw)
+        if result is None:
+            raise NegotiationError("server/discover answer is not a 2026-07-28 DiscoverResult")
+        session.adopt(result)
+    else:
+        await _auto(session, race_after)
+
+
+def _parse_discover(raw: dict[str, Any]) -> types.DiscoverResult | None:
+    """A discover result naming a modern version we speak, else None (legacy evidence)."""
+    try:
+        result = types.DiscoverResult.model_validate(raw)
+    except ValidationError:
+        return None
+    if not any(v in result.supported_versions for v in MODERN_PROTOCOL_VERSIONS):
+        return None
+    return result
+
+
+def _mutual_modern(err: MCPError) -> list[str] | None:
+    """From a -32022 error: the modern versions both sides speak ([] if none; None if unsaid)."""
+    try:
+        data = types.UnsupportedProtocolVersionErrorData.model_validate(err.error.data)
+    except ValidationError:
+        return None
+    return [v for v in MODERN_PROTOCOL_VERSIONS if v in data.supported]
+
+
+async def _send_initialize(session: ClientSession) -> types.InitializeResult:
+    request = types.InitializeRequest(
+        params=types.InitializeRequestParams(
+            protocol_version=LATEST_HANDSHAKE_VERSION,
+            capabilities=types.ClientCapabilities(),
+            client_info=client_info(),
+        )
+    )
+    return await session.send_request(request, types.InitializeResult)
+
+
+async def _finish_handshake(session: ClientSession, result: types.InitializeResult) -> None:
+    if result.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS:
+        raise NegotiationError(f"server answered initialize with {result.protocol_version!r}")
+    session.adopt(result)
+    await session.send_notification(types.InitializedNotification())
+
+
+async def _auto(session: ClientSession, race_after: float | None) -> None:
+    send, receive = anyio.create_memory_object_stream[tuple[str, Any]](8)
+
+    async def run(kind: str, coro: Any) -> None:
+        try:
+            outcome: Any = await coro
+        except MCPError as e:
+            outcome = e
+        await send.send((kind, outcome))
+
+    async with anyio.create_task_group() as tg, send, receive:
+        tg.start_soon(run, "discover", session.send_discover(LATEST_MODERN_VERSION))
+        pending = {"discover"}
+        errors: dict[str, MCPError] = {}
+
+        def start_initialize() -> None:
+            if "initialize" not in errors and "initialize" not in pending:
+                pending.add("initialize")
+                tg.start_soon(run, "initialize", _send_initialize(session))
+
+        init_sent = False
+        while pending:
+            got: tuple[str, Any] | None = None
+            if not init_sent and race_after is not None:
+                with anyio.move_on_after(race_after):
+                    got = await receive.receive()
+            else:
+                got = await receive.receive()
+            if got is None:  # the probe is still unanswered: race the handshake against it
+                init_sent = True
+                start_initialize()
+                continue
+            kind, outcome = got
+            pending.discard(kind)
+            if kind == "initialize":
+                init_sent = True
+                if isinstance(outcome, MCPError):
+                    # -32022 here means the server locked itself modern: discover's answer follows.
+                    errors["initialize"] = outcome
+                    continue
+                await _finish_handshake(session, outcome)
+                tg.cancel_scope.cancel()
+                return
+            if isinstance(outcome, MCPError):
+                errors["discover"] = outcome
+                mutual = _mutual_modern(outcome)
+                unsupported = outcome.code == UNSUPPORTED_PROTOCOL_VERSION
+                if unsupported and mutual and "reprobe" not in errors:
+                    errors["reprobe"] = outcome  # re-probe once, at the version the server named
+                    pending.add("discover")
+                    tg.start_soon(run, "discover", session.send_discover(mutual[-1]))
+                    continue
+                init_sent = True
+                start_initialize()
+                continue
+            result = _parse_discover(outcome)
+            if result is None:  # answers discover but advertises only handshake-era versions
+                init_sent = True
+                start_initialize()
+                continue
+            session.adopt(result)
+            tg.cancel_scope.cancel()
+            return
+        raise errors.get("initialize") or errors["discover"]

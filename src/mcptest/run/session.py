@@ -1,0 +1,268 @@
+"""One live connection to one MCP server, shared by all the tests that name it.
+
+`ServerConnection.open` spawns or dials the server, agrees on a protocol era, lists its tools
+once, and yields; `call_tool` returns the result exactly as the server put it on the wire and
+never raises for anything the server does wrong — timeouts, crashes and protocol garbage become
+data in a `CallOutcome`.
+
+Closing costs: a well-behaved stdio server exits as soon as its stdin closes (tens to a few
+hundred ms). One that ignores stdin EOF costs up to 2 s more before SIGTERM, and one that also
+ignores SIGTERM 2 s more before SIGKILL (the SDK's shutdown ladder), so at worst ~4.5 s. HTTP
+connections close at once.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+import anyio
+import httpx2
+import mcp_types as types
+from mcp import ClientSession
+from mcp.shared.exceptions import MCPError
+from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+from mcptest.errors import ServerNotReadyError
+from mcptest.run.connect import (
+    HttpStatusLog,
+    StderrLog,
+    describe,
+    enter_remote,
+    enter_stdio,
+    one_line,
+    plan_remote,
+    plan_stdio,
+    root_cause,
+    safe_url,
+)
+from mcptest.run.negotiate import RACE_AFTER_S, NegotiationError, client_info, negotiate
+from mcptest.suite.models import RemoteServer, StdioServer
+
+RAW = TypeAdapter(dict[str, Any])
+# Extra time a call may take beyond its timeout before we stop waiting on our own: covers a
+# transport that never starts the SDK's request clock (a server not reading its stdin).
+CALL_GRACE_S = 1.0
+Transport = Literal["stdio", "streamable-http", "sse"]
+
+
+class CallOutcome(BaseModel):
+    """What one `tools/call` produced: a wire result, a JSON-RPC error, or a transport failure."""
+
+    model_config = ConfigDict(frozen=True)
+
+    result: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+    transport_error: str | None = None
+    timed_out: bool = False
+    duration_ms: float
+
+
+class ServerConnection:
+    """A ready connection; build it with `ServerConnection.open(...)`."""
+
+    def __init__(self, name: str, spec: StdioServer | RemoteServer) -> None:
+        self.name = name
+        self.spec = spec
+        self.transport: Transport = (
+            "stdio" if isinstance(spec, StdioServer) else spec.transport
+        )
+        self.tools: list[dict[str, Any]] = []
+        self.protocol_version: str | None = None
+        self.server_name: str | None = None
+        self.server_version: str | None = None
+        self.startup_ms: float = 0.0
+        self._secrets: list[str] = []
+        self._session: ClientSession | None = None
+        self._stderr: StderrLog | None = None
+        self._stderr_final = ""
+        self._http_log = HttpStatusLog()
+        self._dead: str | None = None
+
+    # -- opening -------------------------------------------------------------------------------
+
+    @classmethod
+    @asynccontextmanager
+    async def open(
+        cls,
+        name: str,
+        spec: StdioServer | RemoteServer,
+        *,
+        base_dir: Path,
+        env: Mapping[str, str],
+    ) -> AsyncIterator[ServerConnection]:
+        """Yield a ready connection, or raise `ServerNotReadyError` with a one-line cause."""
+        conn = cls(name, spec)
+        started = time.perf_counter()
+        scope = anyio.CancelScope(deadline=anyio.current_time() + spec.startup_timeout)
+        ready = False
+        try:
+            with scope:
+                async with AsyncExitStack() as stack:
+                    stack.callback(conn._retire_stderr)
+                    await conn._connect(stack, base_dir, env)
+                    conn.startup_ms = (time.perf_counter() - started) * 1000
+                    ready = True
+                    scope.deadline = math.inf  # ready: the startup bound no longer applies
+                    yield conn
+        except ServerNotReadyError:
+            raise
+        except BaseException as exc:
+            if ready:
+                raise
+            if scope.cancel_called:
+                raise ServerNotReadyError(conn._timeout_message()) from None
+            if not isinstance(exc, Exception):
+                raise
+            raise ServerNotReadyError(conn._failure_message(exc)) from exc
+        if not ready:
+            raise ServerNotReadyError(conn._timeout_message())
+
+    async def _connect(self, stack: AsyncExitStack, base_dir: Path, env: Mapping[str, str]) -> None:
+        spec = self.spec
+        if isinstance(spec, StdioServer):
+            plan = plan_stdio(self.name, spec, base_dir, env)
+            self._secrets = plan.secrets
+            self._stderr = StderrLog()
+            read, write = await enter_stdio(stack, plan, self._stderr)
+            race_after: float | None = RACE_AFTER_S
+        else:
+            remote = plan_remote(self.name, spec, env)
+            self._secrets = remote.secrets
+            read, write, *_ = await enter_remote(stack, spec, remote, self._http_log)
+            race_after = None  # every HTTP request gets an answer; no silent-drop trap
+        session = ClientSession(read, write, client_info=client_info())
+        self._session = await stack.enter_async_context(session)
+        await negotiate(session, spec.protocol, race_after=race_after)
+        self.protocol_version = session.protocol_version
+        info = session.server_info
+        if info is not None:
+            self.server_name, self.server_version = info.name, info.version or None
+        self.tools = await self._list_tools(session)
+
+    async def _list_tools(self, session: ClientSession) -> list[dict[str, Any]]:
+        """All pages of tools/list as raw wire dicts."""
+        tools: list[dict[str, Any]] = []
+        cursor: str | None = None
+        for _ in range(1000):
+            params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+            page = await session.send_request(types.ListToolsRequest(params=params), RAW)
+            tools.extend(t for t in page.get("tools", []) if isinstance(t, dict))
+            cursor = page.get("nextCursor")
+            if not cursor:
+                break
+        if "x-mcp-header" in str([t.get("inputSchema") for t in tools]):
+            await session.list_tools()  # lets the SDK learn which arguments go into headers
+        return tools
+
+    # -- calls -----------------------------------------------------------------------------------
+
+    async def call_tool(self, tool: str, args: dict[str, Any], timeout: float) -> CallOutcome:
+        """Call a tool; every failure comes back as data, never as an exception."""
+        started = time.perf_counter()
+
+        def done(**fields: Any) -> CallOutcome:
+            return CallOutcome(duration_ms=(time.perf_counter() - started) * 1000, **fields)
+
+        if self._dead is not None or self._session is None:
+            return done(transport_error=self._dead or "not connected")
+        request = types.CallToolRequest(
+            params=types.CallToolRequestParams(name=tool, arguments=args)
+        )
+        try:
+            with anyio.move_on_after(timeout + CALL_GRACE_S):
+                raw = await self._session.send_request(
+                    request, RAW, request_read_timeout_seconds=timeout
+                )
+                return done(result=raw)
+            return done(transport_error=f"no answer within {timeout:g}s", timed_out=True)
+        except MCPError as e:
+            elapsed = time.perf_counter() - started
+            if e.code == REQUEST_TIMEOUT and elapsed >= timeout * 0.95:
+                return done(transport_error=f"no answer within {timeout:g}s", timed_out=True)
+            if e.code == CONNECTION_CLOSED and e.error.message == "Connection closed":
+                self._dead = self._closed_message()
+                return done(transport_error=self._dead)
+            return done(error=e.error.model_dump(by_alias=True, mode="json", exclude_none=True))
+        except ValidationError as e:
+            return done(transport_error=one_line(f"protocol: invalid tools/call result: {e}"))
+        except Exception as e:  # the transport broke in a way the SDK does not classify
+            cause = root_cause(e)
+            if isinstance(cause, httpx2.TransportError | OSError):
+                self._dead = one_line(f"connection lost: {describe(cause)}")
+                return done(transport_error=self._dead)
+            return done(transport_error=describe(cause))
+
+    def _closed_message(self) -> str:
+        last = self._stderr_lines(3)
+        where = "the server exited or closed its output" if self.transport == "stdio" else (
+            "the server closed the connection"
+        )
+        return one_line(f"connection closed: {where}" + (f"; stderr: {last}" if last else ""))
+
+    # -- diagnostics -----------------------------------------------------------------------------
+
+    def stderr_tail(self, max_chars: int = 2000) -> str:
+        """The server's captured stderr (stdio), "" for HTTP servers."""
+        if self._stderr is not None:
+            return self._stderr.tail(max_chars)
+        return self._stderr_final[-max_chars:]
+
+    def secrets(self) -> list[str]:
+        """Secret values this connection used (bearer token, `{env}` headers and long `{env}`
+        stdio values), so reporters can redact them."""
+        return list(self._secrets)
+
+    def _retire_stderr(self) -> None:
+        if self._stderr is not None:
+            self._stderr_final = self._stderr.tail(20_000)
+            self._stderr.close()
+            self._stderr = None
+
+    def _stderr_lines(self, n: int) -> str:
+        lines = [ln.strip() for ln in self.stderr_tail(4000).splitlines() if ln.strip()]
+        return " | ".join(lines[-n:])
+
+    def _timeout_message(self) -> str:
+        limit = self.spec.startup_timeout
+        msg = f"server {self.name!r}: not ready within {limit:g}s (startup_timeout)"
+        if self._http_log.last_error:
+            msg += f"; last response: {self._http_log.last_error}"
+        last = self._stderr_lines(3)
+        return one_line(msg + (f"; stderr: {last}" if last else ""), 500)
+
+    def _failure_message(self, exc: BaseException) -> str:
+        cause = root_cause(exc)
+        prefix = f"server {self.name!r}: "
+        if isinstance(self.spec, StdioServer):
+            program = self.spec.command[0]
+            last = self._stderr_lines(3)
+            tail = f"; stderr: {last}" if last else ""
+            if isinstance(cause, FileNotFoundError):
+                return one_line(f"{prefix}command not found: {program}")
+            if isinstance(cause, PermissionError):
+                return one_line(f"{prefix}permission denied starting {program}")
+            if isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED:
+                return one_line(f"{prefix}exited at start ({program}){tail}", 500)
+            return one_line(f"{prefix}{self._cause_text(cause)}{tail}", 500)
+        url = safe_url(self.spec.url)
+        if self._http_log.last_error:
+            return one_line(prefix + self._http_log.last_error)
+        if isinstance(cause, httpx2.ConnectError):
+            return one_line(f"{prefix}cannot connect to {url} (connection refused or unreachable)")
+        if isinstance(cause, httpx2.TimeoutException):
+            return one_line(f"{prefix}timed out talking to {url} ({type(cause).__name__})")
+        return one_line(f"{prefix}{self._cause_text(cause)} ({url})", 500)
+
+    @staticmethod
+    def _cause_text(cause: BaseException) -> str:
+        if isinstance(cause, MCPError):
+            return f"protocol error {cause.code}: {cause.error.message}"
+        if isinstance(cause, NegotiationError):
+            return f"protocol negotiation failed: {cause}"
+        return describe(cause)
