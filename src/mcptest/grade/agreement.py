@@ -11,6 +11,7 @@ a repetition round, or an assertion at run level); `None` (or NaN) marks a missi
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 
@@ -54,9 +55,23 @@ def _raters_with_values(ratings: Sequence[Sequence[Rating]]) -> int:
     return sum(1 for row in ratings if any(_clean(v) is not None for v in row))
 
 
-def _sum_squares(values: Sequence[float]) -> float:
-    mean = math.fsum(values) / len(values)
-    return math.fsum((v - mean) ** 2 for v in values)
+def _pair_sum(values: Sequence[float]) -> float:
+    """Σ over unordered pairs i<j of (v_i − v_j)², grouped by distinct value.
+
+    Differences are taken directly (never from a mean), so near-equal ratings lose no precision.
+    """
+    counts = sorted(Counter(values).items())
+    return math.fsum(
+        ca * cb * (a - b) ** 2
+        for i, (a, ca) in enumerate(counts)
+        for b, cb in counts[i + 1:]
+    )
+
+
+def _sample_variance(values: Sequence[float]) -> float:
+    """s² with ddof = 1, via the pair identity s² = Σ_{i<j}(v_i − v_j)² / (m·(m − 1))."""
+    m = len(values)
+    return _pair_sum(values) / (m * (m - 1))
 
 
 def _pairable_units(ratings: Sequence[Sequence[Rating]]) -> list[list[float]]:
@@ -67,17 +82,18 @@ def _pairable_units(ratings: Sequence[Sequence[Rating]]) -> list[list[float]]:
 def _textbook(units: list[list[float]]) -> float | None:
     """Interval alpha over pairable units; None when the expected disagreement is zero.
 
-    With n pairable values in total, m_u values in unit u, SS_u the sum of squared deviations
-    from the unit mean and SS the same over all n values:
-        D_o = (2/n) · Σ_u m_u·SS_u/(m_u − 1)      D_e = 2·SS/(n − 1)      alpha = 1 − D_o/D_e
-    (the pairwise form Σ_{i≠j}(v_i − v_j)² = 2·m·SS, so this equals the coincidence-matrix form).
+    With n pairable values in total and m_u values in unit u (pairs counted once, i < j):
+        D_o = (2/n) · Σ_u Σ_{i<j in u} (v_i − v_j)² / (m_u − 1)
+        D_e = 2/(n·(n − 1)) · Σ_{i<j over all n values} (v_i − v_j)²
+        alpha = 1 − D_o / D_e
+    which is the coincidence-matrix form of the textbook with the metric δ² = (c − k)².
     """
     pooled = [v for unit in units for v in unit]
     n = len(pooled)
-    expected = 2.0 * _sum_squares(pooled) / (n - 1)
+    expected = 2.0 * _pair_sum(pooled) / (n * (n - 1))
     if expected == 0.0:
         return None
-    observed = 2.0 / n * math.fsum(len(u) * _sum_squares(u) / (len(u) - 1) for u in units)
+    observed = 2.0 / n * math.fsum(_pair_sum(u) / (len(u) - 1) for u in units)
     return 1.0 - observed / expected
 
 
@@ -96,30 +112,34 @@ def krippendorff_alpha_interval(ratings: Sequence[Sequence[Rating]]) -> float | 
     return _textbook(units)
 
 
+def _agreement(units: list[list[float]]) -> tuple[float | None, float | None, int]:
+    """SPEC §5.3's reading of alpha over the pairable units (each a list of ≥ 2 ratings)."""
+    if not units:
+        return None, None, 0
+    if len(units) == 1:
+        raw: float | None = 1.0 - _sample_variance(units[0]) / UNIFORM_VARIANCE
+    else:
+        raw = _textbook(units)
+    if raw is None:  # every pairable rating identical: no disagreement at all
+        raw = 1.0
+    return min(1.0, max(0.0, raw)), raw, len(units)
+
+
 def jury_agreement(
     ratings: Sequence[Sequence[Rating]],
 ) -> tuple[float | None, float | None, int]:
     """Agreement of one jury as (clipped to [0, 1], raw, units used) under SPEC §5.3's rules.
 
     - fewer than two raters with a value, or no unit rated twice: (None, None, 0);
-    - every pairable value identical: 1.0 (perfect agreement, where textbook alpha is 0/0);
+    - every pairable rating identical: 1.0 (perfect agreement, where textbook alpha is 0/0);
     - exactly one pairable unit: alpha = 1 − s²/(1/12), s² the sample variance (ddof = 1) of
       that unit's ratings (textbook alpha is identically 0 there, so it says nothing);
     - two or more pairable units: textbook interval alpha.
+    "Units used" counts the pairable units (rated by at least two jurors).
     """
     if _raters_with_values(ratings) < 2:
         return None, None, 0
-    units = _pairable_units(ratings)
-    if not units:
-        return None, None, 0
-    if len(units) == 1:
-        values = units[0]
-        raw: float | None = 1.0 - (_sum_squares(values) / (len(values) - 1)) / UNIFORM_VARIANCE
-    else:
-        raw = _textbook(units)
-    if raw is None:
-        raw = 1.0
-    return min(1.0, max(0.0, raw)), raw, len(units)
+    return _agreement(_pairable_units(ratings))
 
 
 def confidence_band(alpha: float | None) -> Confidence:
@@ -134,53 +154,26 @@ def confidence_band(alpha: float | None) -> Confidence:
     return "low"
 
 
-def _juror_means(matrix: Sequence[Sequence[Rating]]) -> list[float | None]:
-    """Each juror's rating of one assertion: the mean of its present unit ratings."""
-    means: list[float | None] = []
+def _juror_means(matrix: Sequence[Sequence[Rating]]) -> list[float]:
+    """The jurors' ratings of one assertion: each juror's mean over its present unit ratings."""
+    means: list[float] = []
     for row in matrix:
         present = [v for v in (_clean(x) for x in row) if v is not None]
-        means.append(math.fsum(present) / len(present) if present else None)
+        if present:
+            means.append(math.fsum(present) / len(present))
     return means
 
 
-def run_agreement(
-    per_assertion_ratings: Sequence[Sequence[Sequence[Rating]]],
-    *,
-    juror_models: Sequence[Sequence[str]] | None = None,
-) -> float | None:
+def run_agreement(per_assertion_ratings: Sequence[Sequence[Sequence[Rating]]]) -> float | None:
     """Run-level alpha across all jury assertions (units = assertions), raw (not clipped).
 
-    Each assertion contributes one unit: every juror's mean rating over that assertion's units.
-    Jurors are matched across assertions by row position (the i-th configured juror), unless
-    `juror_models` gives the model id of every row, in which case they are matched by model id
-    (a model listed twice in one jury is matched by its occurrence: 1st with 1st, 2nd with 2nd).
-    The same rules as `jury_agreement` apply (one pairable assertion → uniform-prior variant;
-    identical → 1.0). Raw, so systematic disagreement across the run shows as a negative value.
+    Each assertion is one unit whose values are its jurors' mean ratings (mean over that
+    assertion's own units; a juror with no rating is missing). Alpha depends only on which
+    values share a unit, never on which rater gave them, so jurors need no matching across
+    assertions and juries of different sizes or panels mix freely. An assertion with fewer than
+    two rating jurors cannot be paired and is left out. The same rules as `jury_agreement`
+    apply (one pairable assertion → the uniform-prior variant; all identical → 1.0). The value
+    is raw so that systematic disagreement across a run shows as a negative number.
     """
-    if juror_models is not None and len(juror_models) != len(per_assertion_ratings):
-        raise ValueError("juror_models needs one list of models per assertion")
-    keys: dict[object, int] = {}
-    columns: list[dict[int, float]] = []
-    for index, matrix in enumerate(per_assertion_ratings):
-        means = _juror_means(matrix)
-        column: dict[int, float] = {}
-        seen: dict[str, int] = {}
-        for row, mean in enumerate(means):
-            key: object = row
-            if juror_models is not None:
-                models = juror_models[index]
-                if len(models) != len(matrix):
-                    raise ValueError(f"assertion {index}: {len(models)} models for "
-                                     f"{len(matrix)} rating rows")
-                model = models[row]
-                seen[model] = seen.get(model, 0) + 1
-                key = (model, seen[model])
-            slot = keys.setdefault(key, len(keys))
-            if mean is not None:
-                column[slot] = mean
-        columns.append(column)
-    matrix_by_juror: list[list[Rating]] = [
-        [column.get(slot) for column in columns] for slot in range(len(keys))
-    ]
-    _, raw, _ = jury_agreement(matrix_by_juror)
-    return raw
+    units = [means for means in map(_juror_means, per_assertion_ratings) if len(means) >= 2]
+    return _agreement(units)[1]
