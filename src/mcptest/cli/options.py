@@ -1,0 +1,85 @@
+"""Options shared by `run` and `eval`: suite files, selection, judges, reporters."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from mcptest.errors import UsageError
+from mcptest.reporters import REPORTERS
+
+DEFAULT_FILES = ("mcptest.yaml", "mcptest.yml")
+
+
+class _ReporterAction(argparse.Action):
+    """`--reporter X` starts an output; `--output P` sets the path of the reporter before it."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[override]
+        outputs: list[list[str | None]] = getattr(namespace, "outputs", None) or []
+        if option_string == "--reporter":
+            if values not in REPORTERS:
+                parser.error(f"--reporter: unknown format {values!r} "
+                             f"(choose from {', '.join(REPORTERS)})")
+            outputs.append([values, None])
+        else:
+            if not outputs:
+                parser.error("--output must follow the --reporter it belongs to")
+            if outputs[-1][1] is not None:
+                parser.error(f"--reporter {outputs[-1][0]} already has an --output")
+            outputs[-1][1] = values
+        namespace.outputs = outputs
+
+
+def add_suite_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", nargs="*", type=Path, metavar="FILE",
+                   help="suite files (default: mcptest.yaml or mcptest.yml here)")
+    p.add_argument("--config", action="append", type=Path, default=[], metavar="FILE",
+                   help="a suite file (same as a FILE argument); may repeat")
+
+
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    add_suite_arguments(p)
+    sel = p.add_argument_group("selection")
+    sel.add_argument("--filter", metavar="TEXT",
+                     help="run tests whose name contains TEXT (case-insensitive), or re:PATTERN")
+    sel.add_argument("--tag", action="append", default=[], metavar="TAG",
+                     help="run tests carrying TAG; may repeat (any of them)")
+    sel.add_argument("--shard", metavar="I/N", help="run the I-th of N deterministic shards")
+    judge = p.add_argument_group("judges")
+    judge.add_argument("--max-cost", type=float, metavar="USD",
+                       help="hard cap on judge spend for the whole run")
+    judge.add_argument("--concurrency", type=int, default=8, metavar="N",
+                       help="judge calls in flight at once (default 8)")
+    judge.add_argument("--require-judge", action="store_true",
+                       help="fail LLM assertions that cannot reach a judge instead of deferring")
+    judge.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+    judge.add_argument("--cache-dir", type=Path, default=Path(".mcptest/cache"), metavar="DIR",
+                       help="judge verdict cache (default .mcptest/cache)")
+    out = p.add_argument_group("reports")
+    out.add_argument("--reporter", action=_ReporterAction, dest="outputs", metavar="FORMAT",
+                     help=f"one of {', '.join(REPORTERS)}; may repeat (default: pretty)")
+    out.add_argument("--output", action=_ReporterAction, dest="outputs", metavar="PATH",
+                     help="file for the --reporter before it (default: stdout)")
+
+
+def suite_files(args: argparse.Namespace) -> list[Path]:
+    files = [*args.files, *args.config]
+    if files:
+        return files
+    for name in DEFAULT_FILES:
+        if Path(name).is_file():
+            return [Path(name)]
+    raise UsageError("no suite file given and no mcptest.yaml or mcptest.yml in this folder")
+
+
+def reporter_outputs(args: argparse.Namespace) -> list[tuple[str, Path | None]]:
+    outputs = [(fmt, Path(path) if path else None) for fmt, path in (args.outputs or [])]
+    if not outputs:
+        outputs = [("pretty", None)]
+    if sum(1 for _, path in outputs if path is None) > 1:
+        raise UsageError("only one --reporter may write to stdout; give the others an --output")
+    if args.concurrency < 1:
+        raise UsageError("--concurrency must be at least 1")
+    if args.max_cost is not None and args.max_cost < 0:
+        raise UsageError("--max-cost must not be negative")
+    return outputs

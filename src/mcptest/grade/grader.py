@@ -1,0 +1,143 @@
+"""Grade one test's produced data against its assertions, in cascade order (SPEC §4, §8).
+
+Tier 1, deterministic matchers, runs first. When one fails, the LLM assertions of the test are not
+sent (skipped, cost nothing). `jury.*` assertions read the analytics of the test's one `llm-jury`
+assertion, so they run last.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any, Protocol
+
+import anyio
+
+from mcptest.grade.matchers import evaluate, shorten
+from mcptest.grade.targets import Missing, resolve
+from mcptest.report.models import AssertionResult, Status
+from mcptest.suite.models import LlmJuryMatcher, matcher_kind
+
+if TYPE_CHECKING:
+    from mcptest.plan import PlannedAssertion, PlannedTest
+
+SKIP_AFTER_SHAPE = "not sent: an earlier deterministic check failed"
+
+
+class LlmGrading(Protocol):
+    """Grades one LLM assertion (implemented over the judge engine)."""
+
+    async def grade(
+        self, test: PlannedTest, planned: PlannedAssertion, candidate: Any
+    ) -> AssertionResult: ...
+
+
+def _base(planned: PlannedAssertion, status: Status, **kw: Any) -> AssertionResult:
+    a = planned.assertion
+    return AssertionResult(
+        index=planned.index,
+        target=a.target,
+        matcher=matcher_kind(a.matcher),
+        spec=a.matcher.model_dump(mode="json", by_alias=True, exclude_defaults=True),
+        status=status,
+        user_message=a.message,
+        location=planned.location,
+        **kw,
+    )
+
+
+def grade_deterministic(planned: PlannedAssertion, produced: dict[str, Any]) -> AssertionResult:
+    start = time.perf_counter()
+    found = resolve(produced, planned.assertion.target)
+    if isinstance(found, Missing):
+        return _base(planned, "failed", message=found.message,
+                     duration_ms=(time.perf_counter() - start) * 1000)
+    verdict = evaluate(planned.assertion.matcher, found.value)
+    return _base(
+        planned,
+        "passed" if verdict.passed else "failed",
+        message=verdict.message,
+        expected=verdict.expected,
+        actual=None if verdict.passed else _shown(found.value),
+        duration_ms=(time.perf_counter() - start) * 1000,
+    )
+
+
+def _shown(value: Any) -> Any:
+    """Keep small actual values as they are; shorten big ones for the report."""
+    text = shorten(value, limit=2000)
+    return value if not text.endswith("JSON)") and not text.endswith("chars)") else text
+
+
+async def grade_test(
+    test: PlannedTest, produced: dict[str, Any], llm: LlmGrading | None
+) -> list[AssertionResult]:
+    """All assertion results of one test, in the order they were written."""
+    results: dict[int, AssertionResult] = {}
+    deterministic = [p for p in test.assertions if not p.is_llm and not p.reads_jury]
+    judged = [p for p in test.assertions if p.is_llm]
+    jury_readers = [p for p in test.assertions if p.reads_jury and not p.is_llm]
+
+    for p in deterministic:
+        results[p.index] = grade_deterministic(p, produced)
+    shape_failed = any(r.status != "passed" for r in results.values())
+
+    if shape_failed:
+        for p in judged + jury_readers:
+            results[p.index] = _base(p, "skipped", message=SKIP_AFTER_SHAPE)
+        return [results[i] for i in sorted(results)]
+
+    if judged:
+        if llm is None:
+            for p in judged:
+                results[p.index] = _base(
+                    p, "not_yet_available", message="LLM judging is not available in this build"
+                )
+        else:
+            async def one(p: PlannedAssertion) -> None:
+                found = resolve(produced, p.assertion.target)
+                if isinstance(found, Missing):
+                    results[p.index] = _base(p, "failed", message=found.message)
+                    return
+                results[p.index] = await llm.grade(test, p, found.value)
+
+            async with anyio.create_task_group() as tg:
+                for p in judged:
+                    tg.start_soon(one, p)
+
+    for p in jury_readers:
+        results[p.index] = _grade_jury_reader(p, test, results, produced)
+    return [results[i] for i in sorted(results)]
+
+
+def _grade_jury_reader(
+    p: PlannedAssertion, test: PlannedTest, results: dict[int, AssertionResult],
+    produced: dict[str, Any],
+) -> AssertionResult:
+    jury_results = [
+        results[q.index] for q in test.assertions
+        if isinstance(q.assertion.matcher, LlmJuryMatcher) and q.index in results
+    ]
+    if not jury_results:
+        return _base(p, "failed", message="`jury` is absent: this test has no llm-jury result")
+    jr = jury_results[0]
+    analytics = jr.judge.jury if jr.judge else None
+    if analytics is None:
+        status: Status = "skipped" if jr.status in ("skipped", "deferred") else jr.status
+        if status == "failed":
+            status = "error"
+        return _base(p, status if status != "passed" else "skipped",
+                     message=f"no jury analytics: the llm-jury assertion was {jr.status}")
+    view = {**produced, "jury": analytics.model_dump(mode="json")}
+    if p.assertion.target.startswith("jury.agreement") and analytics.agreement is None:
+        return _base(p, "skipped",
+                     message="jury.agreement is undefined with fewer than two decisive jurors")
+    return grade_deterministic(p, view)
+
+
+def test_status(assertions: list[AssertionResult]) -> Status:
+    """A test's status from its assertions: the worst one wins."""
+    statuses = {a.status for a in assertions}
+    for s in ("error", "failed", "not_yet_available", "skipped", "deferred"):
+        if s in statuses:
+            return s  # type: ignore[return-value]
+    return "passed"

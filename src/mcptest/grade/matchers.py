@@ -1,0 +1,166 @@
+"""Deterministic matchers (SPEC §4): pure functions from (matcher, value) to a verdict.
+
+A failed check is data (`passed=False`) with a message showing expected and actual; nothing here
+raises for a value it does not like.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel
+
+from mcptest.suite.models import (
+    AllMatcher,
+    AnyMatcher,
+    ContainsMatcher,
+    ExactMatcher,
+    NotMatcher,
+    RegexMatcher,
+    SchemaMatcher,
+    matcher_kind,
+)
+
+MAX_SHOWN = 200
+
+
+@dataclass(frozen=True)
+class Verdict:
+    passed: bool
+    message: str | None = None
+    """Why it failed (or, for `not`, why the inner matcher passed)."""
+    expected: Any = None
+
+
+def shorten(value: Any, limit: int = MAX_SHOWN) -> str:
+    """A value as JSON, cut to `limit` chars with the full length noted."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    shown = json.dumps(text, ensure_ascii=False) if isinstance(value, str) else text
+    if len(shown) <= limit:
+        return shown
+    unit = "chars" if isinstance(value, str) else "chars of JSON"
+    return f"{shown[:limit]}… ({len(text):,} {unit})"
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Deep JSON equality without coercion: 1 == 1.0, but 1 != "1" and true != 1."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and
+                          math.isnan(b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
+
+
+def _subset(expected: Any, actual: Any) -> bool:
+    """`actual` holds every key/value of `expected`, recursively for objects."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            k in actual and _subset(v, actual[k]) for k, v in expected.items()
+        )
+    return json_equal(expected, actual)
+
+
+def _exact(m: ExactMatcher, value: Any) -> Verdict:
+    if json_equal(m.exact, value):
+        return Verdict(True, expected=m.exact)
+    return Verdict(False, f"expected {shorten(m.exact)}, got {shorten(value)}", m.exact)
+
+
+def _contains(m: ContainsMatcher, value: Any) -> Verdict:
+    needle = m.contains
+    if isinstance(value, str):
+        if not isinstance(needle, str):
+            return Verdict(False, f"cannot look for {shorten(needle)} in a string", needle)
+        ok = needle in value
+    elif isinstance(value, list):
+        ok = any(_subset(needle, item) if isinstance(needle, dict) else json_equal(needle, item)
+                 for item in value)
+    elif isinstance(value, dict):
+        if not isinstance(needle, dict):
+            return Verdict(False, f"cannot look for {shorten(needle)} in an object; give a "
+                                  "mapping of keys and values", needle)
+        ok = _subset(needle, value)
+    else:
+        return Verdict(False, f"`contains` needs a string, array or object, got {shorten(value)}",
+                       needle)
+    if ok:
+        return Verdict(True, expected=needle)
+    return Verdict(False, f"expected to contain {shorten(needle)}, got {shorten(value)}", needle)
+
+
+@lru_cache(maxsize=1024)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _regex(m: RegexMatcher, value: Any) -> Verdict:
+    # Numbers and booleans are matched on their JSON text, so `^[0-9]+$` works on a token count.
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if _compiled(m.regex).search(text):
+        return Verdict(True, expected=m.regex)
+    return Verdict(False, f"expected a match for /{m.regex}/, got {shorten(value)}", m.regex)
+
+
+def _schema(m: SchemaMatcher, value: Any) -> Verdict:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    error = best_match(Draft202012Validator(m.schema_).iter_errors(value))
+    if error is None:
+        return Verdict(True, expected=m.schema_)
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    at = f" at `{where.lstrip('.')}`" if where else ""
+    return Verdict(False, f"does not match the schema{at}: {error.message}", m.schema_)
+
+
+def _not(m: NotMatcher, value: Any) -> Verdict:
+    inner = evaluate(m.not_, value)
+    if inner.passed:
+        return Verdict(False, f"expected `{matcher_kind(m.not_)}` not to match, but it did "
+                              f"(value {shorten(value)})")
+    return Verdict(True)
+
+
+def _all(m: AllMatcher, value: Any) -> Verdict:
+    for i, sub in enumerate(m.all):
+        v = evaluate(sub, value)
+        if not v.passed:
+            return Verdict(False, f"all[{i}] ({matcher_kind(sub)}): {v.message}")
+    return Verdict(True)
+
+
+def _any(m: AnyMatcher, value: Any) -> Verdict:
+    reasons = []
+    for i, sub in enumerate(m.any):
+        v = evaluate(sub, value)
+        if v.passed:
+            return Verdict(True)
+        reasons.append(f"any[{i}] ({matcher_kind(sub)}): {v.message}")
+    return Verdict(False, "no alternative matched: " + "; ".join(reasons))
+
+
+_DISPATCH: dict[type, Callable[[Any, Any], Verdict]] = {
+    ExactMatcher: _exact,
+    ContainsMatcher: _contains,
+    RegexMatcher: _regex,
+    SchemaMatcher: _schema,
+    NotMatcher: _not,
+    AllMatcher: _all,
+    AnyMatcher: _any,
+}
+
+
+def evaluate(matcher: BaseModel, value: Any) -> Verdict:
+    """Apply a deterministic matcher to a resolved target value."""
+    return _DISPATCH[type(matcher)](matcher, value)

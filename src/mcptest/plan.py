@@ -1,0 +1,191 @@
+"""Suites → a plan: the tests to run, with stable ids and source positions. Pure.
+
+Selection (`--filter`, `--tag`, `--shard`) happens here so that the runner only ever sees what it
+must run, and so that `--explain`-style projections (judge calls, servers to start) are exact.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from mcptest.errors import UsageError
+from mcptest.report.models import Location
+from mcptest.suite.models import (
+    AgentTest,
+    AllMatcher,
+    AnyMatcher,
+    Assertion,
+    EvalSpec,
+    LlmJudgeMatcher,
+    LlmJuryMatcher,
+    NotMatcher,
+    ToolTest,
+    is_llm_matcher,
+)
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from mcptest.suite.load import LoadedSuite
+
+Kind = Literal["tool", "eval", "agent"]
+
+
+@dataclass(frozen=True)
+class PlannedAssertion:
+    index: int
+    assertion: Assertion
+    location: Location
+
+    @property
+    def is_llm(self) -> bool:
+        return is_llm_matcher(self.assertion.matcher)
+
+    @property
+    def reads_jury(self) -> bool:
+        return self.assertion.target.split(".", 1)[0].split("[", 1)[0] == "jury"
+
+
+@dataclass(frozen=True)
+class PlannedTest:
+    id: str
+    kind: Kind
+    name: str
+    suite: LoadedSuite = field(repr=False)
+    spec: ToolTest | EvalSpec | AgentTest = field(repr=False)
+    location: Location
+    assertions: tuple[PlannedAssertion, ...]
+    tags: tuple[str, ...]
+
+    @property
+    def suite_file(self) -> str:
+        return self.suite.display_path
+
+    @property
+    def server(self) -> str | None:
+        return self.spec.server if isinstance(self.spec, ToolTest | EvalSpec) else None
+
+    @property
+    def server_key(self) -> tuple[str, str] | None:
+        """Servers are per suite file: two files may both name a server `api`."""
+        return (self.suite.display_path, self.server) if self.server else None
+
+    @property
+    def judge_calls(self) -> int:
+        return sum(_judge_calls(a.assertion.matcher) for a in self.assertions)
+
+
+@dataclass(frozen=True)
+class Plan:
+    suites: tuple[LoadedSuite, ...]
+    tests: tuple[PlannedTest, ...]
+    selected_from: int
+    """How many tests the suites hold before selection."""
+
+    @property
+    def judge_calls(self) -> int:
+        return sum(t.judge_calls for t in self.tests)
+
+    @property
+    def needs_judge(self) -> bool:
+        return any(a.is_llm for t in self.tests for a in t.assertions)
+
+    def server_keys(self) -> list[tuple[str, str]]:
+        seen: dict[tuple[str, str], None] = {}
+        for t in self.tests:
+            if t.server_key and t.kind == "tool":
+                seen[t.server_key] = None
+        return list(seen)
+
+
+def _judge_calls(matcher: BaseModel) -> int:
+    """Judge requests one matcher makes (replacements, sent only on failure, not counted)."""
+    if isinstance(matcher, LlmJudgeMatcher):
+        return 1
+    if isinstance(matcher, LlmJuryMatcher):
+        return len(matcher.llm_jury.jurors) * matcher.llm_jury.repetitions
+    if isinstance(matcher, NotMatcher):
+        return _judge_calls(matcher.not_)
+    if isinstance(matcher, AllMatcher | AnyMatcher):
+        parts = matcher.all if isinstance(matcher, AllMatcher) else matcher.any
+        return sum(_judge_calls(m) for m in parts)
+    return 0
+
+
+def _location(suite: LoadedSuite, *path: str | int) -> Location:
+    pos = suite.pos(*path)
+    return Location(file=suite.display_path, line=pos.line, column=pos.column)
+
+
+def _tests_of(suite: LoadedSuite, *, evals: bool, agents: bool, tools: bool) -> list[PlannedTest]:
+    out: list[PlannedTest] = []
+    groups: list[tuple[Kind, str, list[ToolTest] | list[EvalSpec] | list[AgentTest]]] = []
+    if tools:
+        groups.append(("tool", "tools", suite.suite.tools))
+    if evals:
+        groups.append(("eval", "evals", suite.suite.evals))
+    if agents:
+        groups.append(("agent", "agents", suite.suite.agents))
+    for kind, key, specs in groups:
+        for i, spec in enumerate(specs):
+            expect = getattr(spec, "expect", [])
+            assertions = tuple(
+                PlannedAssertion(j, a, _location(suite, key, i, "expect", j))
+                for j, a in enumerate(expect)
+            )
+            out.append(PlannedTest(
+                id=f"{suite.display_path}::{kind}::{spec.name}",
+                kind=kind,
+                name=spec.name,
+                suite=suite,
+                spec=spec,
+                location=_location(suite, key, i),
+                assertions=assertions,
+                tags=tuple(spec.tags),
+            ))
+    return out
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`2/4` → (2, 4); shards are numbered from 1."""
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+    if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+        raise UsageError(f"--shard must look like i/n with 1 ≤ i ≤ n, got {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _name_filter(pattern: str | None) -> re.Pattern[str] | None:
+    if pattern is None:
+        return None
+    if pattern.startswith("re:"):
+        try:
+            return re.compile(pattern[3:])
+        except re.error as e:
+            raise UsageError(f"--filter: regex does not compile: {e}") from None
+    return re.compile(re.escape(pattern), re.IGNORECASE)
+
+
+def build_plan(
+    suites: list[LoadedSuite],
+    *,
+    filter: str | None = None,
+    tags: list[str] | None = None,
+    shard: tuple[int, int] | None = None,
+    tools: bool = True,
+    evals: bool = False,
+    agents: bool = True,
+) -> Plan:
+    """Select the tests to run. `filter` is a case-insensitive substring, or `re:PATTERN`."""
+    every = [t for s in suites for t in _tests_of(s, evals=evals, agents=agents, tools=tools)]
+    name_re = _name_filter(filter)
+    chosen = [
+        t for t in every
+        if (name_re is None or name_re.search(t.name) or name_re.search(t.id))
+        and (not tags or set(tags) & set(t.tags))
+    ]
+    if shard is not None:
+        i, n = shard
+        chosen = [t for k, t in enumerate(chosen) if k % n == i - 1]
+    return Plan(suites=tuple(suites), tests=tuple(chosen), selected_from=len(every))

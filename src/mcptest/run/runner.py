@@ -1,0 +1,213 @@
+"""Drive a plan: one connection per server, its tests in order, grading overlapped with calls.
+
+Servers run concurrently (bounded). Within a server, tool calls go one after another in the order
+written, because MCP servers are often stateful (create, then read); the grading of each answer,
+judge calls included, runs in the background so the next call does not wait for a judge.
+
+Results land in a `RunState` as they complete, so an interrupted run can still report what it had.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from mcptest.errors import ServerNotReadyError
+from mcptest.grade.diagnose import classify, is_tool_error
+from mcptest.grade.grader import LlmGrading, grade_test, test_status
+from mcptest.report.models import AssertionResult, ServerReport, Status, TestResult
+from mcptest.suite.models import RemoteServer, ToolTest
+
+if TYPE_CHECKING:
+    from mcptest.plan import Plan, PlannedTest
+    from mcptest.run.session import CallOutcome, ServerConnection
+
+DEFAULT_TEST_TIMEOUT = 30.0
+MAX_RESPONSE_CHARS = 20_000
+
+
+@dataclass
+class RunState:
+    """Everything the run has produced so far; read by the report builder at any time."""
+
+    results: dict[str, TestResult] = field(default_factory=dict)
+    servers: dict[tuple[str, str], ServerReport] = field(default_factory=dict)
+    secrets: set[str] = field(default_factory=set)
+    not_ready: bool = False
+
+
+def _transport_name(spec: Any) -> str:
+    if isinstance(spec, RemoteServer):
+        return spec.transport
+    return "stdio"
+
+
+def _result_for(
+    test: PlannedTest,
+    status: Status,
+    *,
+    assertions: list[AssertionResult] | None = None,
+    gap: Any = None,
+    message: str | None = None,
+    duration_ms: float = 0.0,
+    response: Any = None,
+    stderr: str | None = None,
+) -> TestResult:
+    spec = test.spec
+    return TestResult(
+        id=test.id,
+        name=test.name,
+        kind=test.kind,
+        suite_file=test.suite_file,
+        server=test.server,
+        tool=spec.tool if isinstance(spec, ToolTest) else None,
+        location=test.location,
+        tags=list(test.tags),
+        status=status,
+        gap=gap,
+        message=message,
+        duration_ms=round(duration_ms, 3),
+        args=spec.args if isinstance(spec, ToolTest) else None,
+        response=response,
+        server_stderr=stderr or None,
+        assertions=assertions or [],
+        cost_usd=sum(a.cost_usd for a in assertions or []),
+        cache_hits=sum(1 for a in assertions or [] if a.cached),
+    )
+
+
+def _produced(outcome: CallOutcome) -> dict[str, Any]:
+    if outcome.error is not None:
+        return {"error": outcome.error}
+    return {"result": outcome.result}
+
+
+def _response_for_report(produced: dict[str, Any]) -> Any:
+    """The server's answer as kept in the report: whole unless it is very large."""
+    import json
+
+    text = json.dumps(produced, ensure_ascii=False, default=str)
+    if len(text) <= MAX_RESPONSE_CHARS:
+        return produced
+    return {"truncated": True, "chars": len(text), "head": text[:MAX_RESPONSE_CHARS]}
+
+
+class Runner:
+    """Runs the tool tests of a plan against live servers and records graded results."""
+
+    def __init__(
+        self,
+        plan: Plan,
+        *,
+        env: Mapping[str, str],
+        llm: LlmGrading | None,
+        state: RunState,
+        server_concurrency: int = 4,
+    ) -> None:
+        self.plan = plan
+        self.env = env
+        self.llm = llm
+        self.state = state
+        self._servers = anyio.Semaphore(server_concurrency)
+
+    async def run(self) -> None:
+        by_server: dict[tuple[str, str], list[PlannedTest]] = {}
+        for t in self.plan.tests:
+            if t.kind != "tool":
+                self.state.results[t.id] = _result_for(
+                    t, "not_yet_available",
+                    message=f"{t.kind} tests are not available in this build yet",
+                )
+            elif t.server_key is not None:
+                by_server.setdefault(t.server_key, []).append(t)
+        async with anyio.create_task_group() as tg:
+            for key, tests in by_server.items():
+                tg.start_soon(self._run_server, key, tests)
+
+    async def _run_server(self, key: tuple[str, str], tests: list[PlannedTest]) -> None:
+        from mcptest.run.session import ServerConnection
+
+        suite = tests[0].suite
+        name = key[1]
+        spec = suite.suite.servers[name]
+        async with self._servers:
+            try:
+                async with ServerConnection.open(
+                    name, spec, base_dir=suite.path.parent, env=self.env
+                ) as conn:
+                    self.state.secrets.update(conn.secrets())
+                    self.state.servers[key] = ServerReport(
+                        name=name, suite_file=suite.display_path, transport=conn.transport,
+                        status="ready", protocol_version=conn.protocol_version,
+                        server_name=conn.server_name, server_version=conn.server_version,
+                        startup_ms=round(conn.startup_ms, 1),
+                        tools=[str(t.get("name")) for t in conn.tools],
+                    )
+                    async with anyio.create_task_group() as grading:
+                        for t in tests:
+                            await self._run_tool_test(t, conn, grading)
+                    report = self.state.servers[key]
+                    tail = conn.stderr_tail()
+                    if tail and any(self.state.results[t.id].status != "passed" for t in tests
+                                    if t.id in self.state.results):
+                        self.state.servers[key] = report.model_copy(update={"stderr_tail": tail})
+            except ServerNotReadyError as e:
+                self._server_failed(key, spec, tests, str(e))
+
+    def _server_failed(
+        self, key: tuple[str, str], spec: Any, tests: list[PlannedTest], cause: str
+    ) -> None:
+        self.state.not_ready = True
+        self.state.servers[key] = ServerReport(
+            name=key[1], suite_file=key[0], transport=_transport_name(spec),  # type: ignore[arg-type]
+            status="failed", error=cause,
+        )
+        environment = cause.startswith(("command not found", "environment variable",
+                                        "command is not executable", "working directory"))
+        for t in tests:
+            if t.id not in self.state.results:
+                self.state.results[t.id] = _result_for(
+                    t, "error", gap="environment" if environment else "transport",
+                    message=f"server `{key[1]}` never became ready: {cause}",
+                )
+
+    async def _run_tool_test(
+        self, test: PlannedTest, conn: ServerConnection, grading: anyio.abc.TaskGroup
+    ) -> None:
+        spec = test.spec
+        assert isinstance(spec, ToolTest)
+        start = time.perf_counter()
+        outcome = await conn.call_tool(spec.tool, spec.args, spec.timeout or DEFAULT_TEST_TIMEOUT)
+        call_ms = (time.perf_counter() - start) * 1000
+        if outcome.transport_error is not None or outcome.timed_out:
+            cause = outcome.transport_error or "timed out"
+            if outcome.timed_out:
+                cause = f"tool call timed out after {spec.timeout or DEFAULT_TEST_TIMEOUT:g}s"
+            self.state.results[test.id] = _result_for(
+                test, "error", gap="transport", message=cause, duration_ms=call_ms,
+                stderr=conn.stderr_tail(),
+            )
+            return
+        produced = _produced(outcome)
+        grading.start_soon(self._grade, test, produced, call_ms, conn)
+
+    async def _grade(
+        self, test: PlannedTest, produced: dict[str, Any], call_ms: float, conn: ServerConnection
+    ) -> None:
+        start = time.perf_counter()
+        assertions = await grade_test(test, produced, self.llm)
+        status, message = test_status(assertions), None
+        if not assertions and is_tool_error(produced):
+            # With nothing to check, an error answer is the one thing we can call a failure.
+            status, message = "failed", "the tool answered with an error and the test has no expect"
+        gap = classify(status, assertions, produced)
+        self.state.results[test.id] = _result_for(
+            test, status, assertions=assertions, gap=gap, message=message,
+            duration_ms=call_ms + (time.perf_counter() - start) * 1000,
+            response=_response_for_report(produced),
+            stderr=conn.stderr_tail() if status not in ("passed", "deferred") else None,
+        )
