@@ -1,0 +1,137 @@
+"""A reservation ledger that keeps judge spending under a hard USD cap at any concurrency.
+
+Before a request is sent its worst case (a padded prompt-token count × input price + `max_tokens`
+× output price) is reserved; a reservation that would take reserved + spent past the cap is
+refused and the request is never sent. When the answer arrives the reservation is replaced by
+the actual cost. All bookkeeping happens under one lock with no awaits inside, so it is safe
+from threads and tasks alike.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from mcptest.suite.models import Pricing
+
+# Padding on the counted prompt: tokenizers differ between providers; the bound must hold.
+PROMPT_MARGIN = 1.25
+PER_MESSAGE_TOKENS = 8
+FIXED_TOKENS = 32
+
+
+class Price(BaseModel):
+    """USD per token."""
+
+    model_config = ConfigDict(frozen=True)
+
+    input: float
+    output: float
+    source: str = "litellm"
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        return prompt_tokens * self.input + completion_tokens * self.output
+
+
+def lookup_price(model: str, pricing: Mapping[str, Pricing], model_cost: Mapping[str, Any] | None
+                 ) -> Price | None:
+    """The suite's `judge.pricing` first, then litellm's table under the model's own name
+    (also without a `provider/` prefix). None when nobody knows: never assume free."""
+    if model in pricing:
+        p = pricing[model]
+        return Price(input=p.input / 1e6, output=p.output / 1e6, source="suite")
+    if model_cost is None:
+        return None
+    names = [model]
+    if "/" in model:
+        names.append(model.split("/", 1)[1])
+    for name in names:
+        entry = model_cost.get(name)
+        if not isinstance(entry, dict):
+            continue
+        i, o = entry.get("input_cost_per_token"), entry.get("output_cost_per_token")
+        if isinstance(i, int | float) and isinstance(o, int | float):
+            return Price(input=float(i), output=float(o))
+    return None
+
+
+def prompt_token_bound(messages: list[dict[str, str]], counted: int | None) -> int:
+    """Padded upper estimate of prompt tokens (counted by litellm when possible, else bytes/3)."""
+    text_bytes = sum(len(m["content"].encode()) for m in messages)
+    base = max(counted or 0, math.ceil(text_bytes / 3))
+    return math.ceil(base * PROMPT_MARGIN) + PER_MESSAGE_TOKENS * len(messages) + FIXED_TOKENS
+
+
+class BudgetRefused(Exception):
+    """A request was not sent because its worst case would cross the cap."""
+
+    def __init__(self, needed: float, spent: float, reserved: float, cap: float) -> None:
+        self.needed, self.spent, self.reserved, self.cap = needed, spent, reserved, cap
+        super().__init__(
+            f"budget: worst case ${needed:.6f} would cross the ${cap:.4f} cap "
+            f"(spent ${spent:.6f}, in flight ${reserved:.6f})"
+        )
+
+
+@dataclass
+class Reservation:
+    amount: float
+    open: bool = True
+
+
+class BudgetLedger:
+    """Spent + reserved never exceeds `cap` (None = no cap, still counts spending)."""
+
+    def __init__(self, cap: float | None) -> None:
+        self.cap = cap
+        self._lock = threading.Lock()
+        self._spent = 0.0
+        self._reserved = 0.0
+        self._refused = 0
+        self._overruns = 0
+
+    def reserve(self, amount: float) -> Reservation:
+        """Hold `amount` for one request, or raise `BudgetRefused`."""
+        with self._lock:
+            if self.cap is not None and self._spent + self._reserved + amount > self.cap:
+                self._refused += 1
+                raise BudgetRefused(amount, self._spent, self._reserved, self.cap)
+            self._reserved += amount
+            return Reservation(amount)
+
+    def settle(self, r: Reservation, actual: float) -> None:
+        """Replace a reservation by what the request really cost (0 when it failed unbilled)."""
+        with self._lock:
+            if not r.open:
+                return
+            r.open = False
+            self._reserved -= r.amount
+            self._spent += actual
+            if actual > r.amount:
+                self._overruns += 1
+
+    @property
+    def spent(self) -> float:
+        with self._lock:
+            return self._spent
+
+    @property
+    def reserved(self) -> float:
+        with self._lock:
+            return max(0.0, self._reserved)
+
+    @property
+    def refused(self) -> int:
+        with self._lock:
+            return self._refused
+
+    @property
+    def overruns(self) -> int:
+        """Requests whose actual cost exceeded their reservation (should stay 0)."""
+        with self._lock:
+            return self._overruns

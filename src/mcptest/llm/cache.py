@@ -1,0 +1,90 @@
+"""On-disk verdict cache, one JSON file per key, safe to keep between CI runs.
+
+The key covers everything that could change a verdict: model, the full prompt messages (nonce
+blanked), rubric, candidate, sampling settings, repetition index and `PROMPT_VERSION`. Only good
+verdicts are stored (errors never), and files are written atomically so a killed run never
+leaves a half-written entry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from mcptest.llm.prompt import PROMPT_VERSION
+from mcptest.llm.verdict import Verdict
+
+DEFAULT_CACHE_DIR = Path(".mcptest/cache")
+
+
+class CacheKey(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    model: str
+    messages: list[dict[str, str]]
+    rubric: str
+    candidate: str
+    sampling: dict[str, Any]
+    repetition: int
+    prompt_version: str = PROMPT_VERSION
+
+    def digest(self) -> str:
+        blob = json.dumps(self.model_dump(), sort_keys=True, ensure_ascii=False,
+                          separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+
+class _Entry(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    key: str
+    model: str
+    prompt_version: str
+    verdict: dict[str, Any]
+
+
+class VerdictCache:
+    """Reads and writes verdicts under `root/judge/<2 hex>/<sha256>.json`."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def _path(self, digest: str) -> Path:
+        return self.root / "judge" / digest[:2] / f"{digest}.json"
+
+    def get(self, key: CacheKey) -> Verdict | None:
+        digest = key.digest()
+        try:
+            raw = self._path(digest).read_text(encoding="utf-8")
+            entry = _Entry.model_validate_json(raw)
+            if entry.key != digest:
+                return None
+            return Verdict.model_validate(entry.verdict)
+        except (OSError, ValidationError, ValueError):
+            return None  # a missing or damaged entry is a miss, never an error
+
+    def put(self, key: CacheKey, verdict: Verdict) -> None:
+        digest = key.digest()
+        path = self._path(digest)
+        entry = _Entry(key=digest, model=key.model, prompt_version=key.prompt_version,
+                       verdict=verdict.model_dump(by_alias=True))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    f.write(entry.model_dump_json())
+                os.replace(tmp, path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
+        except OSError:
+            return  # a read-only or full disk only costs us the cache

@@ -1,0 +1,101 @@
+"""What goes into and comes out of the judge engine (frozen pydantic models)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from mcptest.llm.retry import FailureKind
+from mcptest.suite.models import JudgeDefaults
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class JudgeOptions(Frozen):
+    """Run-wide judge settings (the CLI fills them; nothing here reads os.environ)."""
+
+    concurrency: int = Field(default=8, ge=1, le=512)
+    per_model_concurrency: int | None = Field(default=None, ge=1, le=512)
+    max_cost: float | None = Field(default=None, ge=0)
+    cache_dir: Path | None = None
+    """None disables the cache; the CLI passes `.mcptest/cache` unless --no-cache."""
+    require_judge: bool = False
+    timeout: float = Field(default=60.0, gt=0)
+    env: dict[str, str] = Field(default_factory=dict, repr=False)
+    defaults: JudgeDefaults | None = None
+    max_tries: int = Field(default=4, ge=1, le=10)
+    retry_base_delay: float = Field(default=0.5, ge=0)
+    retry_max_total: float = Field(default=180.0, gt=0)
+
+
+class JudgeRequest(Frozen):
+    """One model, one rubric, one candidate, one repetition."""
+
+    rubric: str
+    candidate: Any = None
+    model: str | None = None
+    base_url: str | None = None
+    repetition: int = Field(default=0, ge=0)
+    defaults: JudgeDefaults | None = None
+    """The suite's `judge:` block; overrides `JudgeOptions.defaults` for this call."""
+
+
+OutcomeStatus = Literal["verdict", "abstained", "deferred", "budget_skipped", "judge_error"]
+
+
+class JudgeOutcome(Frozen):
+    """A verdict or a classified failure. `score` is None unless status is `verdict`."""
+
+    status: OutcomeStatus
+    model: str | None
+    score: float | None = None
+    judge_pass: bool | None = None
+    """The judge's own `pass` field, informational: gating uses score ≥ threshold."""
+    reason: str | None = None
+    evidence: str | None = None
+    message: str | None = None
+    """Why there is no verdict (deferral, budget, error) — never contains a secret."""
+    error_kind: FailureKind | Literal["unpriced"] | None = None
+    cost_usd: float = 0.0
+    cost_known: bool = True
+    latency_ms: float | None = None
+    cached: bool = False
+    requests_sent: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    repetition: int = 0
+
+    @property
+    def mechanical_failure(self) -> bool:
+        """A failure a replacement juror may stand in for (never an abstention)."""
+        return self.status == "judge_error"
+
+
+class JudgeStats(Frozen):
+    calls_sent: int
+    """HTTP requests sent to judges (retries included, cache hits excluded)."""
+    cache_hits: int
+    spent_usd: float
+    cap_usd: float | None
+    reserved_usd: float
+    budget_stopped: bool
+    budget_refused: int
+    deferred: int
+    errors: int
+    overruns: int
+    """Requests whose real cost exceeded their reservation (kept honest, expected 0)."""
+
+
+class Projection(Frozen):
+    """For the run header: how many judge calls may be made and what they can cost at most."""
+
+    calls: int
+    cost_bound_usd: float | None
+    """None when some model has no known price (listed in `unpriced`)."""
+    unpriced: list[str] = Field(default_factory=list)
+    deferred: int = 0
+    """Calls that will be deferred (no key, no gateway)."""

@@ -1,0 +1,120 @@
+"""Our own retries around one judge request (litellm's are unreliable; we pass num_retries=0).
+
+Retried: 429, 5xx, connection errors and timeouts, at most `max_tries` sends, with exponential
+backoff and jitter, waiting at least what `Retry-After` asks, and never past `max_total` seconds
+from the first send. Everything else (4xx, bad model name, auth) fails at once.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Literal, TypeVar
+
+import anyio
+from pydantic import BaseModel, ConfigDict, Field
+
+T = TypeVar("T")
+FailureKind = Literal["timeout", "transport", "rate_limit", "server", "client", "unparseable"]
+
+
+class RetryPolicy(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    max_tries: int = Field(default=4, ge=1, le=10)
+    base_delay: float = Field(default=0.5, ge=0)
+    max_delay: float = Field(default=20.0, ge=0)
+    max_total: float = Field(default=180.0, gt=0)
+    """No new try starts (and no wait is begun) past this many seconds after the first send."""
+
+
+@dataclass(frozen=True)
+class Classified:
+    kind: FailureKind
+    retryable: bool
+    retry_after: float | None
+    message: str
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    headers = getattr(exc, "litellm_response_headers", None)
+    if headers is None:
+        response = getattr(exc, "response", None)
+        headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    try:
+        value = headers.get("retry-after") or headers.get("Retry-After")
+    except AttributeError:
+        return None
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return None  # an HTTP date: fall back to our own backoff
+
+
+def classify(exc: BaseException) -> Classified:
+    """Sort a provider exception into a failure kind without importing litellm."""
+    names = {c.__name__ for c in type(exc).__mro__}
+    status = getattr(exc, "status_code", None)
+    text = f"{type(exc).__name__}: {exc}"[:300]
+    if "Timeout" in names or "APITimeoutError" in names or isinstance(exc, TimeoutError):
+        return Classified("timeout", True, None, "timeout")
+    if status == 429 or "RateLimitError" in names:
+        return Classified("rate_limit", True, _retry_after(exc), "rate limited (429)")
+    if isinstance(status, int) and status >= 500:
+        return Classified("server", True, _retry_after(exc), f"server error ({status})")
+    if "APIConnectionError" in names or "ServiceUnavailableError" in names or isinstance(
+        exc, ConnectionError | OSError
+    ):
+        return Classified("transport", True, None, text)
+    if isinstance(status, int):
+        return Classified("client", False, None, f"request rejected ({status}): {exc}"[:300])
+    return Classified("transport", False, None, text)
+
+
+def backoff(attempt: int, policy: RetryPolicy, rng: random.Random) -> float:
+    """Delay before try `attempt + 1` (attempt counts from 1): exponential, jittered ±50%."""
+    base = min(policy.max_delay, policy.base_delay * (2 ** (attempt - 1)))
+    return base * rng.uniform(0.5, 1.5)
+
+
+class RetriesExhausted(Exception):
+    """Every allowed try failed; `last` says how the last one failed."""
+
+    def __init__(self, last: Classified, tries: int) -> None:
+        self.last = last
+        self.tries = tries
+        super().__init__(f"{last.message} after {tries} tr{'y' if tries == 1 else 'ies'}")
+
+
+async def with_retries(send: Callable[[], Awaitable[T]], policy: RetryPolicy,
+                       rng: random.Random | None = None,
+                       passthrough: tuple[type[BaseException], ...] = ()) -> T:
+    """Call `send` until it succeeds or the policy gives up (raises `RetriesExhausted`).
+
+    Exceptions of a `passthrough` type are ours (budget refusal, …) and propagate unchanged.
+    """
+    rng = rng or random.Random()
+    start = time.monotonic()
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            return await send()
+        except passthrough:
+            raise
+        except Exception as exc:
+            c = classify(exc)
+            if not c.retryable or attempt >= policy.max_tries:
+                raise RetriesExhausted(c, attempt) from exc
+            delay = backoff(attempt, policy, rng)
+            if c.retry_after is not None:
+                delay = max(delay, c.retry_after)
+            if time.monotonic() - start + delay > policy.max_total:
+                raise RetriesExhausted(c, attempt) from exc
+            await anyio.sleep(delay)

@@ -1,0 +1,325 @@
+"""A loopback OpenAI-compatible judge server that tests script per model.
+
+Judge tests must go through litellm over real HTTP, so this server stands in for a provider or a
+gateway. It answers `POST /v1/chat/completions` and `POST /chat/completions` on 127.0.0.1 and a
+free port, from a daemon thread, and keeps everything it saw so tests can assert on it.
+
+    with JudgeServer() as js:
+        js.script("judge-a", [Fault.rate_limit(retry_after=1), Verdict(score=0.9)])
+        js.script("judge-b", [Verdict(score=0.2, reason="off topic")], candidate="weather")
+        env = {"MCPTEST_JUDGE_BASE_URL": js.base_url, "MCPTEST_JUDGE_API_KEY": "k"}
+        ...                                  # run the judge engine against env
+        js.count("judge-a")                  # requests that reached the server for that model
+        js.requests("judge-a")               # their JSON bodies, in order
+        js.usage("judge-a")                  # (prompt_tokens, completion_tokens) it reported
+
+Scripts: `script(model, steps, rubric=None, candidate=None)`. Each request takes the next step of
+the first matching script (the most recently added script wins; `rubric`/`candidate` are
+substrings that must appear somewhere in the request's messages). The last step repeats forever.
+A model with no matching script gets a 404. Steps are `Verdict` (a JSON verdict answer, with
+optional latency and token counts) or `Fault`: `rate_limit` (429 + Retry-After), `server_error`
+(500), `slow` (answers after the given seconds, past a client timeout), `malformed` (text that is
+not JSON), `fenced` (the verdict inside a markdown fence), `refusal` (plain refusal text, or the
+OpenAI `refusal` field), `text` (any content verbatim) and `disconnect` (closes the socket).
+
+Usage: prompt tokens default to characters/4 of the messages (rounded up), completion tokens to
+characters/4 of the answer; `Verdict(prompt_tokens=…, completion_tokens=…)` overrides both.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A well-formed verdict answer."""
+
+    score: float | None = 0.9
+    passed: bool | None = None
+    reason: str = "scripted verdict"
+    evidence: str | None = None
+    abstain: bool | None = None
+    latency: float = 0.0
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+    def body(self) -> str:
+        out: dict[str, Any] = {"reason": self.reason}
+        if self.score is not None:
+            out["score"] = self.score
+        if self.passed is not None:
+            out["pass"] = self.passed
+        if self.evidence is not None:
+            out["evidence"] = self.evidence
+        if self.abstain is not None:
+            out["abstain"] = self.abstain
+        return json.dumps(out)
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A scripted failure or an odd-but-valid answer."""
+
+    kind: str
+    retry_after: float | None = None
+    status: int = 500
+    latency: float = 0.0
+    content: str = ""
+    as_refusal_field: bool = False
+    completion_tokens: int | None = None
+
+    @classmethod
+    def rate_limit(cls, retry_after: float | None = 1) -> Fault:
+        return cls("http", retry_after=retry_after, status=429)
+
+    @classmethod
+    def server_error(cls, status: int = 500) -> Fault:
+        return cls("http", status=status)
+
+    @classmethod
+    def slow(cls, seconds: float, verdict: Verdict | None = None) -> Fault:
+        return cls("text", latency=seconds, content=(verdict or Verdict()).body())
+
+    @classmethod
+    def malformed(cls, text: str = '{"score": 0.9, "reason": "cut off') -> Fault:
+        return cls("text", content=text)
+
+    @classmethod
+    def fenced(cls, verdict: Verdict | None = None, lang: str = "json") -> Fault:
+        body = (verdict or Verdict()).body()
+        return cls("text", content=f"Here is my verdict:\n```{lang}\n{body}\n```")
+
+    @classmethod
+    def refusal(cls, text: str = "I'm sorry, but I can't help with that.",
+                field: bool = False) -> Fault:
+        return cls("text", content=text, as_refusal_field=field)
+
+    @classmethod
+    def text(cls, text: str, completion_tokens: int | None = None) -> Fault:
+        return cls("text", content=text, completion_tokens=completion_tokens)
+
+    @classmethod
+    def disconnect(cls) -> Fault:
+        return cls("disconnect")
+
+
+Step = Verdict | Fault
+
+
+@dataclass
+class _Script:
+    model: str
+    steps: list[Step]
+    rubric: str | None
+    candidate: str | None
+    pos: int = 0
+
+    def matches(self, model: str, text: str) -> bool:
+        if model != self.model:
+            return False
+        if self.rubric is not None and self.rubric not in text:
+            return False
+        return self.candidate is None or self.candidate in text
+
+    def next(self) -> Step:
+        step = self.steps[min(self.pos, len(self.steps) - 1)]
+        self.pos += 1
+        return step
+
+
+@dataclass
+class _State:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    scripts: list[_Script] = field(default_factory=list)
+    bodies: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: defaultdict(list))
+    paths: list[str] = field(default_factory=list)
+    headers: list[dict[str, str]] = field(default_factory=list)
+    prompt_tokens: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    completion_tokens: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+
+def _messages_text(body: dict[str, Any]) -> str:
+    parts: list[str] = []
+    for m in body.get("messages") or []:
+        content = m.get("content")
+        if isinstance(content, str):
+            parts.append(content)
+        elif isinstance(content, list):
+            parts.extend(str(c.get("text", "")) for c in content if isinstance(c, dict))
+    return "\n".join(parts)
+
+
+def _tokens(text: str) -> int:
+    return max(1, math.ceil(len(text) / 4))
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+    def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None
+              ) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length)
+        if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
+            self._send(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        try:
+            body = json.loads(raw)
+        except json.JSONDecodeError:
+            self._send(400, {"error": {"message": "body is not JSON"}})
+            return
+        model = str(body.get("model", ""))
+        text = _messages_text(body)
+        st = self.server.state
+        with st.lock:
+            st.bodies[model].append(body)
+            st.paths.append(self.path)
+            st.headers.append({k.lower(): v for k, v in self.headers.items()})
+            script = next((s for s in reversed(st.scripts) if s.matches(model, text)), None)
+            step = script.next() if script else None
+        if step is None:
+            self._send(404, {"error": {"message": f"model {model!r} is not scripted",
+                                       "type": "invalid_request_error"}})
+            return
+        self._answer(model, text, step)
+
+    def _answer(self, model: str, prompt: str, step: Step) -> None:
+        if isinstance(step, Fault) and step.kind == "disconnect":
+            self.close_connection = True
+            self.connection.close()
+            return
+        if isinstance(step, Fault) and step.kind == "http":
+            headers = {}
+            if step.retry_after is not None:
+                headers["Retry-After"] = f"{step.retry_after:g}"
+            self._send(step.status, {"error": {"message": f"scripted {step.status}",
+                                               "type": "scripted"}}, headers)
+            return
+        latency = step.latency
+        if latency > 0:
+            time.sleep(latency)
+        content: str | None
+        refusal: str | None = None
+        p_tok: int | None = None
+        c_tok: int | None = None
+        if isinstance(step, Verdict):
+            content, p_tok, c_tok = step.body(), step.prompt_tokens, step.completion_tokens
+        elif step.as_refusal_field:
+            content, refusal = None, step.content
+        else:
+            content, c_tok = step.content, step.completion_tokens
+        p = p_tok if p_tok is not None else _tokens(prompt)
+        c = c_tok if c_tok is not None else _tokens(content or refusal or "")
+        st = self.server.state
+        with st.lock:
+            st.prompt_tokens[model] += p
+            st.completion_tokens[model] += c
+        message: dict[str, Any] = {"role": "assistant", "content": content}
+        if refusal is not None:
+            message["refusal"] = refusal
+        try:
+            self._send(200, {
+                "id": "chatcmpl-loopback", "object": "chat.completion",
+                "created": int(time.time()), "model": model,
+                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c},
+            })
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the client gave up (timeout); nothing to answer
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 128
+    state: _State
+
+
+class JudgeServer:
+    """Context manager running the scripted server on 127.0.0.1 (see module docstring)."""
+
+    def __init__(self) -> None:
+        self._httpd = _Server(("127.0.0.1", 0), _Handler)
+        self._httpd.state = _State()
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True,
+                                        kwargs={"poll_interval": 0.05})
+
+    def __enter__(self) -> JudgeServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=5)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def script(self, model: str, steps: list[Step] | Step, *, rubric: str | None = None,
+               candidate: str | None = None) -> None:
+        seq = list(steps) if isinstance(steps, list) else [steps]
+        if not seq:
+            raise ValueError("a script needs at least one step")
+        with self._httpd.state.lock:
+            self._httpd.state.scripts.append(_Script(model, seq, rubric, candidate))
+
+    def count(self, model: str | None = None) -> int:
+        st = self._httpd.state
+        with st.lock:
+            if model is None:
+                return sum(len(v) for v in st.bodies.values())
+            return len(st.bodies.get(model, []))
+
+    def requests(self, model: str | None = None) -> list[dict[str, Any]]:
+        st = self._httpd.state
+        with st.lock:
+            if model is None:
+                return [b for v in st.bodies.values() for b in v]
+            return list(st.bodies.get(model, []))
+
+    def models_seen(self) -> list[str]:
+        with self._httpd.state.lock:
+            return [m for m, v in self._httpd.state.bodies.items() if v]
+
+    def request_headers(self) -> list[dict[str, str]]:
+        with self._httpd.state.lock:
+            return list(self._httpd.state.headers)
+
+    def usage(self, model: str) -> tuple[int, int]:
+        st = self._httpd.state
+        with st.lock:
+            return st.prompt_tokens.get(model, 0), st.completion_tokens.get(model, 0)
+
+    def reset_counts(self) -> None:
+        st = self._httpd.state
+        with st.lock:
+            st.bodies.clear()
+            st.paths.clear()
+            st.headers.clear()
+            st.prompt_tokens.clear()
+            st.completion_tokens.clear()
