@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 import statistics
 
 import krippendorff
@@ -21,6 +22,7 @@ from mcptest.grade.jury import (
     quorum_met,
     run_agreement,
 )
+from mcptest.report.models import JuryAnalytics
 
 # ---------------------------------------------------------------------------------------------
 # multi-unit alpha == the krippendorff package
@@ -76,13 +78,13 @@ def test_alpha_matches_package_on_free_floats(ratings: list[list[float | None]])
 @settings(max_examples=100, deadline=None)
 @given(_matrices(GRID), st.randoms(use_true_random=False))
 def test_alpha_ignores_which_juror_gave_which_value(
-    ratings: list[list[float | None]], rnd: object
+    ratings: list[list[float | None]], rnd: random.Random
 ) -> None:
     """Shuffling a unit's ratings among raters leaves alpha unchanged (why run_agreement
     needs no juror matching)."""
     columns = [list(col) for col in zip(*ratings, strict=True)]
     for col in columns:
-        rnd.shuffle(col)  # type: ignore[attr-defined]
+        rnd.shuffle(col)
     shuffled = [list(row) for row in zip(*columns, strict=True)]
     before, after = krippendorff_alpha_interval(ratings), krippendorff_alpha_interval(shuffled)
     assert (before is None) == (after is None)
@@ -255,7 +257,15 @@ def test_passed_fraction_and_bad_counts() -> None:
 # jury_analytics
 
 
-def _analytics(ratings, *, jurors=None, generator=None, passed=2, decisive=3, verdict="passed"):
+def _analytics(
+    ratings: list[list[float | None]],
+    *,
+    jurors: list[str] | None = None,
+    generator: str | None = None,
+    passed: int = 2,
+    decisive: int = 3,
+    verdict: str = "passed",
+) -> JuryAnalytics:
     return jury_analytics(
         ratings,
         juror_models=jurors or ["gpt-4o-mini", "claude-3-5-haiku", "gemini-2.0-flash"],

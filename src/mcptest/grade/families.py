@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-_SPLIT = re.compile(r"[-_.: ]+")
+_SPLIT = re.compile(r"[-_.:@ ]+")
 _O_SERIES = re.compile(r"o\d+")
 _LETTERS_THEN_DIGIT = re.compile(r"([a-z]+)\d")
 
