@@ -1,0 +1,36 @@
+# The two commands of the README: `make demo` and `make test`. Each builds .venv itself.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
+
+.PHONY: demo test lint bench clean
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "mcptest needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(PIP) install -e .
+	@touch $@
+
+$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
+	$(PIP) install -e '.[dev]'
+	@touch $@ $(VENV)/.installed
+
+# Runs the examples against the bundled example server (stdio, and Streamable HTTP with a token).
+demo: $(VENV)/.installed
+	@BIN=$(BIN) bash examples/demo.sh
+
+test: $(VENV)/.dev-installed
+	$(BIN)/ruff check .
+	$(BIN)/pytest
+
+lint: $(VENV)/.dev-installed
+	$(BIN)/ruff check .
+
+bench: $(VENV)/.dev-installed
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) .mcptest .pytest_cache .ruff_cache

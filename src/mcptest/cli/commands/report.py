@@ -1,0 +1,27 @@
+"""`mcptest report run.json --format X`: re-render a saved run in any format."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from mcptest.cli.output import write_reports
+from mcptest.reporters import REPORTERS
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("report", help="re-render a saved JSON report")
+    p.add_argument("report", type=Path, help="a report written by --reporter json")
+    p.add_argument("--format", default="pretty", choices=list(REPORTERS))
+    p.add_argument("--output", type=Path, help="file to write (default: stdout)")
+    p.add_argument("--exit-code", action="store_true",
+                   help="exit with the saved run's exit code instead of 0")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from mcptest.report.io import read_report
+
+    report = read_report(args.report)
+    write_reports(report, [(args.format, args.output)])
+    return report.summary.exit_code if args.exit_code else 0
