@@ -82,6 +82,8 @@ FAMILIES: list[tuple[str, str | None]] = [
     # guards and unknowns
     ("palmyra-x-004", "writer"),  # not google's palm
     ("writer/palmyra-x5", "writer"),
+    ("writer/custom-alias", "writer"),  # vendor prefix decides when the name is unknown
+    ("story-writer-7b", None),  # a vendor word inside a name is not a vendor prefix
     ("omni-foo", None),  # o + letters is not an o-series model
     ("omnibus-7b", None),
     ("palmtree-1", None),

@@ -24,11 +24,11 @@ _MARKERS: dict[str, str] = {
     "claude": "anthropic", "anthropic": "anthropic",
     # openai
     "gpt": "openai", "chatgpt": "openai", "openai": "openai", "davinci": "openai",
-    "babbage": "openai", "curie": "openai", "ada": "openai", "whisper": "openai",
-    "tts": "openai", "dall": "openai", "codex": "openai",
+    "babbage": "openai", "curie": "openai", "whisper": "openai", "dall": "openai",
+    "codex": "openai",
     # google
     "gemini": "google", "gemma": "google", "palm": "google", "bison": "google",
-    "gecko": "google", "unicorn": "google", "codegemma": "google", "paligemma": "google",
+    "gecko": "google", "codegemma": "google", "paligemma": "google",
     "recurrentgemma": "google", "shieldgemma": "google", "medgemma": "google",
     "learnlm": "google", "google": "google",
     # mistral
@@ -46,7 +46,7 @@ _MARKERS: dict[str, str] = {
     "moonshot": "moonshot", "moonshotai": "moonshot", "phi": "microsoft",
     "microsoft": "microsoft", "nova": "amazon", "titan": "amazon", "amazon": "amazon",
     "jamba": "ai21", "ai21": "ai21", "granite": "ibm", "ibm": "ibm", "palmyra": "writer",
-    "writer": "writer", "nemotron": "nvidia",
+    "nemotron": "nvidia",
 }
 
 # Whole path segments that name a single vendor, used only when the model name says nothing
@@ -56,7 +56,7 @@ _VENDOR_SEGMENTS: dict[str, str] = {
     "cohere_chat": "cohere", "text-completion-openai": "openai", "openai": "openai",
     "anthropic": "anthropic", "gemini": "google", "mistral": "mistral", "codestral": "mistral",
     "cohere": "cohere", "deepseek": "deepseek", "xai": "xai", "dashscope": "qwen",
-    "moonshot": "moonshot", "ai21": "ai21", "palm": "google",
+    "moonshot": "moonshot", "ai21": "ai21", "palm": "google", "writer": "writer",
 }
 
 
