@@ -1,0 +1,131 @@
+"""The Action's inputs, read from `INPUT_<NAME>` variables and validated with clear errors.
+
+The runner keeps hyphens in the variable names (`INPUT_MAX-COST`) and does not enforce
+`required:`, so every rule lives here and every error names the input as the workflow spells it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from mcptest.errors import UsageError
+
+CommentMode = Literal["update", "recreate", "off"]
+
+#: Formats the Action may pass to the CLI besides the json and sarif it always asks for.
+KNOWN_REPORTERS = ("pretty", "json", "junit", "md", "html", "sarif", "gitlab", "ndjson", "tap")
+
+_TRUE = {"true", "yes", "1", "on"}
+_FALSE = {"false", "no", "0", "off", ""}
+_SHARD = re.compile(r"^(\d+)/(\d+)$")
+
+
+class ActionInputs(BaseModel):
+    """Validated inputs; field names are the input names with `_` for `-`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    suites: list[str] = Field(min_length=1)
+    max_cost: float | None = None
+    reporters: list[str] = Field(default_factory=list)
+    output_dir: str = "mcptest-results"
+    sarif: str = "mcptest.sarif"
+    comment: bool = True
+    comment_mode: CommentMode = "update"
+    github_token: str = Field(default="", repr=False)
+    require_judge: bool = False
+    concurrency: int | None = None
+    shard: str | None = None
+    working_directory: str = "."
+
+    @property
+    def wants_comment(self) -> bool:
+        return self.comment and self.comment_mode != "off"
+
+
+def _raw(env: Mapping[str, str], name: str) -> str:
+    return env.get(f"INPUT_{name.upper()}", "").strip()
+
+
+def split_list(value: str) -> list[str]:
+    """Items separated by newlines or commas, blanks dropped, order kept."""
+    return [item.strip() for item in re.split(r"[\n,]", value) if item.strip()]
+
+
+def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
+    value = _raw(env, name).lower()
+    if not value:
+        return default
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise UsageError(f"input '{name}' must be true or false, got {value!r}")
+
+
+def read_inputs(env: Mapping[str, str]) -> ActionInputs:
+    """Read and validate every input; raises `UsageError` naming the first bad one."""
+    suites = split_list(_raw(env, "suites"))
+    if not suites:
+        raise UsageError(
+            "input 'suites' is required: one or more suite files or globs, "
+            "separated by newlines or commas"
+        )
+
+    max_cost: float | None = None
+    if raw := _raw(env, "max-cost"):
+        try:
+            max_cost = float(raw.removeprefix("$"))
+        except ValueError:
+            raise UsageError(f"input 'max-cost' must be a number of USD, got {raw!r}") from None
+        if not max_cost >= 0 or max_cost == float("inf"):
+            raise UsageError(f"input 'max-cost' must be a finite amount ≥ 0, got {raw!r}")
+
+    reporters = split_list(_raw(env, "reporters"))
+    unknown = [r for r in reporters if r not in KNOWN_REPORTERS]
+    if unknown:
+        raise UsageError(
+            f"input 'reporters' has unknown format(s) {', '.join(unknown)}; "
+            f"known: {', '.join(KNOWN_REPORTERS)}"
+        )
+
+    mode = _raw(env, "comment-mode").lower() or "update"
+    if mode not in ("update", "recreate", "off"):
+        raise UsageError(f"input 'comment-mode' must be update, recreate or off, got {mode!r}")
+
+    concurrency: int | None = None
+    if raw := _raw(env, "concurrency"):
+        if not raw.isdigit() or int(raw) < 1:
+            raise UsageError(f"input 'concurrency' must be a whole number ≥ 1, got {raw!r}")
+        concurrency = int(raw)
+
+    shard = _raw(env, "shard") or None
+    if shard is not None:
+        match = _SHARD.match(shard)
+        if not match or not 1 <= int(match[1]) <= int(match[2]):
+            raise UsageError(f"input 'shard' must look like i/n with 1 ≤ i ≤ n, got {shard!r}")
+
+    output_dir = _raw(env, "output-dir") or "mcptest-results"
+    working_directory = _raw(env, "working-directory") or "."
+    for name, value in (("output-dir", output_dir), ("working-directory", working_directory)):
+        if "\n" in value or "\x00" in value:
+            raise UsageError(f"input '{name}' must be a single path")
+
+    return ActionInputs(
+        suites=suites,
+        max_cost=max_cost,
+        reporters=list(dict.fromkeys(reporters)),
+        output_dir=output_dir,
+        sarif=_raw(env, "sarif") if "INPUT_SARIF" in env else "mcptest.sarif",
+        comment=_bool(env, "comment", True),
+        comment_mode=mode,  # type: ignore[arg-type]
+        github_token=_raw(env, "github-token"),
+        require_judge=_bool(env, "require-judge", False),
+        concurrency=concurrency,
+        shard=shard,
+        working_directory=working_directory,
+    )

@@ -1,0 +1,198 @@
+"""The Action: inputs → the CLI → outputs, summary, annotations and the sticky PR comment.
+
+The CLI runs as a child process with its stderr folded into its stdout, and everything it prints
+(server and model text included) is copied to the log inside a stop-commands block. The step's
+exit code is the CLI's; nothing the Action adds (comment, summary) can turn a pass into a failure.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from pydantic import ValidationError
+
+from mcptest.action.commands import annotations, command, stop_commands
+from mcptest.action.comment import compose_body, marker, post_sticky_comment, pr_number
+from mcptest.action.inputs import ActionInputs, read_inputs
+from mcptest.action.outputs import write_outputs, write_summary
+from mcptest.action.summary import no_report_markdown, render_markdown, reporter_available
+from mcptest.errors import UsageError
+from mcptest.exit_codes import ExitCode
+from mcptest.report.models import Report
+
+#: How the child process starts the CLI (no console script needed, same interpreter).
+CLI_BOOT = "import sys; from mcptest.cli.main import main; sys.exit(main(sys.argv[1:]))"
+DEFAULT_CLI: tuple[str, ...] = (sys.executable, "-c", CLI_BOOT)
+EXTENSIONS = {"pretty": "txt", "json": "json", "junit": "xml", "md": "md", "html": "html",
+              "sarif": "sarif", "gitlab": "gitlab.json", "ndjson": "ndjson", "tap": "tap"}
+_GLOB_CHARS = set("*?[")
+_WITHHELD_FROM_CLI = ("INPUT_GITHUB-TOKEN",)
+
+
+def entrypoint(argv: list[str]) -> int:
+    """Arguments mean the plain CLI (local `docker run`); none mean the Action."""
+    if argv:
+        from mcptest.cli.main import main
+
+        return main(argv)
+    return run_action(os.environ, sys.stdout)
+
+
+def expand_suites(patterns: Sequence[str], workdir: Path) -> list[str]:
+    """Globs (with `**`) expanded relative to the working directory, sorted, duplicates once."""
+    files: list[str] = []
+    for pattern in patterns:
+        if _GLOB_CHARS & set(pattern):
+            matched = sorted(glob.glob(pattern, root_dir=workdir, recursive=True))
+            if not matched:
+                raise UsageError(f"input 'suites': {pattern!r} matched no files in {workdir}")
+            files += matched
+        else:
+            files.append(pattern)
+    return list(dict.fromkeys(files))
+
+
+def cli_arguments(inputs: ActionInputs, suites: list[str], report_json: str,
+                  sarif: str | None, warn: TextIO) -> list[str]:
+    """The `mcptest run` command line these inputs ask for."""
+    argv = ["run", *suites]
+    if reporter_available("pretty"):
+        argv += ["--reporter", "pretty"]
+    argv += ["--reporter", "json", "--output", report_json]
+    if sarif:
+        argv += ["--reporter", "sarif", "--output", sarif]
+    for name in inputs.reporters:
+        if name in ("json", "sarif"):
+            continue
+        if not reporter_available(name):
+            warn.write(command("warning", f"reporter '{name}' is not available in this "
+                                          "version of mcptest; skipped") + "\n")
+            continue
+        argv += ["--reporter", name, "--output",
+                 str(Path(inputs.output_dir) / f"mcptest.{EXTENSIONS[name]}")]
+    if inputs.max_cost is not None:
+        argv += ["--max-cost", repr(inputs.max_cost)]
+    if inputs.concurrency is not None:
+        argv += ["--concurrency", str(inputs.concurrency)]
+    if inputs.shard:
+        argv += ["--shard", inputs.shard]
+    if inputs.require_judge:
+        argv.append("--require-judge")
+    return argv
+
+
+def run_cli(cli: Sequence[str], argv: list[str], workdir: Path, env: Mapping[str, str],
+            out: TextIO) -> int:
+    """Run the CLI, copying its merged output to `out` inside a stop-commands block."""
+    child_env = {k: v for k, v in env.items() if k not in _WITHHELD_FROM_CLI}
+    with stop_commands(out):
+        process = subprocess.Popen(
+            [*cli, *argv], cwd=workdir, env=child_env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )
+        assert process.stdout is not None
+        for chunk in iter(lambda: process.stdout.read1(65536), b""):  # type: ignore[union-attr]
+            out.write(chunk.decode("utf-8", errors="replace"))
+            out.flush()
+        code = process.wait()
+    return 128 - code if code < 0 else code
+
+
+def _load_report(path: Path, out: TextIO) -> Report | None:
+    if not path.is_file():
+        return None
+    try:
+        return Report.model_validate_json(path.read_bytes())
+    except (ValidationError, ValueError, OSError) as error:
+        out.write(command("warning", f"could not read the JSON report {path}: "
+                                     f"{type(error).__name__}") + "\n")
+        return None
+
+
+def _shown(workdir_input: str, path: str) -> str:
+    """A path as later steps (running in the workspace root) should use it."""
+    if Path(path).is_absolute() or workdir_input in ("", ".", "./"):
+        return path
+    return str(Path(workdir_input) / path)
+
+
+def run_action(env: Mapping[str, str], out: TextIO,
+               cli: Sequence[str] = DEFAULT_CLI) -> int:
+    """The whole Action; returns the step's exit code (the CLI's, or 2 for bad inputs)."""
+    outputs_file = env.get("GITHUB_OUTPUT")
+    try:
+        inputs = read_inputs(env)
+        workdir = Path(inputs.working_directory)
+        if not workdir.is_dir():
+            raise UsageError(f"input 'working-directory': {inputs.working_directory!r} "
+                             "is not a directory")
+        suites = expand_suites(inputs.suites, workdir)
+    except UsageError as error:
+        out.write(command("error", str(error), title="mcptest: invalid input") + "\n")
+        if outputs_file:
+            write_outputs(outputs_file, {"exit-code": str(int(ExitCode.USAGE_ERROR))})
+        return int(ExitCode.USAGE_ERROR)
+
+    (workdir / inputs.output_dir).mkdir(parents=True, exist_ok=True)
+    report_json = str(Path(inputs.output_dir) / "mcptest.json")
+    sarif = inputs.sarif if inputs.sarif and reporter_available("sarif") else None
+    if inputs.sarif and sarif is None:
+        out.write(command("warning", "the sarif reporter is not available in this version of "
+                                     "mcptest; no SARIF file written") + "\n")
+    argv = cli_arguments(inputs, suites, report_json, sarif, out)
+    out.write(f"mcptest {' '.join(argv)}\n")
+    exit_code = run_cli(cli, argv, workdir, env, out)
+    report = _load_report(workdir / report_json, out)
+
+    markdown = (render_markdown(report) if report is not None
+                else no_report_markdown(exit_code, inputs.suites))
+    if summary_file := env.get("GITHUB_STEP_SUMMARY"):
+        write_summary(summary_file, markdown)
+
+    if report is not None:
+        kept, left = annotations(report, inputs.working_directory)
+        for annotation in kept:
+            out.write(annotation.render() + "\n")
+        for level, count in left.items():
+            out.write(f"{count} more {level}-level result(s) not annotated "
+                      "(GitHub shows 10 per level); see the summary.\n")
+
+    comment_url = ""
+    number = pr_number(env.get("GITHUB_EVENT_PATH"))
+    if inputs.wants_comment and number is not None and env.get("GITHUB_REPOSITORY"):
+        result = post_sticky_comment(
+            api_url=env.get("GITHUB_API_URL") or "https://api.github.com",
+            token=inputs.github_token,
+            repository=env["GITHUB_REPOSITORY"],
+            number=number,
+            body=compose_body(markdown, marker(inputs.suites, inputs.shard)),
+            mode="recreate" if inputs.comment_mode == "recreate" else "update",
+        )
+        if result.warning:
+            out.write(command("warning", result.warning, title="mcptest: PR comment") + "\n")
+        else:
+            out.write(f"PR comment {result.action}: {result.url}\n")
+        comment_url = result.url or ""
+
+    if outputs_file:
+        counts = report.summary.counts if report is not None else None
+        sarif_written = sarif is not None and (workdir / sarif).is_file()
+        write_outputs(outputs_file, {
+            "passed": str(counts.passed if counts else 0),
+            "failed": str(counts.failed + counts.error if counts else 0),
+            "skipped": str(counts.skipped + counts.not_yet_available if counts else 0),
+            "deferred": str(counts.deferred if counts else 0),
+            "cost": f"{report.summary.cost_usd:.6f}" if report is not None else "0",
+            "exit-code": str(exit_code),
+            "sarif-file": _shown(inputs.working_directory, sarif) if sarif_written else "",
+            "report-json": (_shown(inputs.working_directory, report_json)
+                            if report is not None else ""),
+            "comment-url": comment_url,
+        })
+    return exit_code

@@ -1,0 +1,197 @@
+"""A loopback stand-in for the GitHub REST endpoints the Action's sticky comment uses.
+
+    with GitHubServer(token="t0ken", login="github-actions[bot]") as gh:
+        env["GITHUB_API_URL"] = gh.url
+        ...                                   # run the Action
+        gh.comments(7)                        # comments of PR 7, oldest first
+        gh.requests                           # (method, path) of every request, in order
+
+Endpoints: `GET /user`, `GET|POST /repos/{o}/{r}/issues/{n}/comments` (listing is paginated with
+`per_page`/`page` and a `Link: rel="next"` header like GitHub's), `PATCH|DELETE
+/repos/{o}/{r}/issues/comments/{id}`. Every request must carry `Authorization: Bearer <token>`
+(else 401). `actions_token=True` makes `GET /user` answer 403 like the Actions token does;
+`read_only=True` makes every write answer 403 "Resource not accessible by integration" like a fork
+PR's token. Comments live in memory; `seed()` adds one as another user.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+_LIST = re.compile(r"^/repos/([^/]+)/([^/]+)/issues/(\d+)/comments$")
+_ONE = re.compile(r"^/repos/([^/]+)/([^/]+)/issues/comments/(\d+)$")
+
+
+@dataclass
+class _State:
+    token: str
+    login: str
+    actions_token: bool
+    read_only: bool
+    comments: dict[int, dict[str, Any]] = field(default_factory=dict)
+    requests: list[tuple[str, str]] = field(default_factory=list)
+    bodies: list[dict[str, Any]] = field(default_factory=list)
+    next_id: int = 1000
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class GitHubServer:
+    """The fake API on 127.0.0.1 and a free port, served from a daemon thread."""
+
+    def __init__(self, token: str = "t0ken", login: str = "github-actions[bot]",
+                 *, actions_token: bool = True, read_only: bool = False, port: int = 0) -> None:
+        self.state = _State(token, login, actions_token, read_only)
+        handler = type("Handler", (_Handler,), {"state": self.state})
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+
+    def __enter__(self) -> GitHubServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def seed(self, number: int, body: str, login: str, repo: str = "octo/repo") -> int:
+        """Add a comment written by someone else (or by us, in an earlier run)."""
+        return _add(self.state, repo, number, body, login)
+
+    def comments(self, number: int) -> list[dict[str, Any]]:
+        with self.state.lock:
+            return [c for c in self.state.comments.values() if c["_number"] == number]
+
+    @property
+    def requests(self) -> list[tuple[str, str]]:
+        with self.state.lock:
+            return list(self.state.requests)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything, as JSON-able data (the Docker test reads it from a file)."""
+        with self.state.lock:
+            return {"comments": list(self.state.comments.values()),
+                    "requests": [list(r) for r in self.state.requests]}
+
+
+def _add(state: _State, repo: str, number: int, body: str, login: str) -> int:
+    with state.lock:
+        state.next_id += 1
+        cid = state.next_id
+        state.comments[cid] = {
+            "id": cid, "body": body, "user": {"login": login, "type": "Bot"},
+            "html_url": f"https://github.com/{repo}/pull/{number}#issuecomment-{cid}",
+            "_number": number, "_repo": repo,
+        }
+        return cid
+
+
+class _Handler(BaseHTTPRequestHandler):
+    state: _State
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: tests read `requests` instead."""
+
+    def _send(self, status: int, payload: Any = None,
+              headers: dict[str, str] | None = None) -> None:
+        data = b"" if payload is None else json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _body(self) -> dict[str, Any]:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b"{}"
+        parsed = json.loads(raw or b"{}")
+        return parsed if isinstance(parsed, dict) else {}
+
+    def _handle(self, method: str) -> None:
+        state = self.state
+        parts = urlsplit(self.path)
+        body = self._body() if method in ("POST", "PATCH") else {}
+        with state.lock:
+            state.requests.append((method, self.path))
+            if body:
+                state.bodies.append(body)
+        if self.headers.get("Authorization") != f"Bearer {state.token}":
+            return self._send(401, {"message": "Bad credentials"})
+        forbidden = {"message": "Resource not accessible by integration"}
+        if parts.path == "/user" and method == "GET":
+            if state.actions_token:
+                return self._send(403, forbidden)
+            return self._send(200, {"login": state.login})
+        if m := _LIST.match(parts.path):
+            repo, number = f"{m[1]}/{m[2]}", int(m[3])
+            if method == "GET":
+                return self._list(repo, number, parse_qs(parts.query))
+            if method == "POST":
+                if state.read_only:
+                    return self._send(403, forbidden)
+                if len(str(body.get("body", ""))) > 65_536:
+                    return self._send(422, {"message": "Body is too long"})
+                cid = _add(state, repo, number, str(body.get("body", "")), state.login)
+                return self._send(201, _public(state.comments[cid]))
+        if m := _ONE.match(parts.path):
+            cid = int(m[3])
+            if state.read_only:
+                return self._send(403, forbidden)
+            with state.lock:
+                comment = state.comments.get(cid)
+                if comment is None or comment["_repo"] != f"{m[1]}/{m[2]}":
+                    return self._send(404, {"message": "Not Found"})
+                if method == "PATCH":
+                    if len(str(body.get("body", ""))) > 65_536:
+                        return self._send(422, {"message": "Body is too long"})
+                    comment["body"] = str(body.get("body", ""))
+                    return self._send(200, _public(comment))
+                if method == "DELETE":
+                    del state.comments[cid]
+                    return self._send(204)
+        return self._send(404, {"message": "Not Found"})
+
+    def _list(self, repo: str, number: int, query: dict[str, list[str]]) -> None:
+        per_page = min(int(query.get("per_page", ["30"])[0]), 100)
+        page = int(query.get("page", ["1"])[0])
+        with self.state.lock:
+            every = [_public(c) for c in self.state.comments.values()
+                     if c["_number"] == number and c["_repo"] == repo]
+        chunk = every[(page - 1) * per_page: page * per_page]
+        headers = {}
+        if page * per_page < len(every):
+            host = self.headers.get("Host", "127.0.0.1")
+            nxt = f"http://{host}/repos/{repo}/issues/{number}/comments"
+            headers["Link"] = f'<{nxt}?per_page={per_page}&page={page + 1}>; rel="next"'
+        self._send(200, chunk, headers)
+
+    def do_GET(self) -> None:
+        self._handle("GET")
+
+    def do_POST(self) -> None:
+        self._handle("POST")
+
+    def do_PATCH(self) -> None:
+        self._handle("PATCH")
+
+    def do_DELETE(self) -> None:
+        self._handle("DELETE")
+
+
+def _public(comment: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in comment.items() if not k.startswith("_")}
+
