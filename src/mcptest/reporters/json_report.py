@@ -1,0 +1,10 @@
+"""`json`: the canonical report itself, the format `mcptest report` and `mcptest merge` read."""
+
+from __future__ import annotations
+
+from mcptest.report.models import Report
+
+
+def render(report: Report) -> str:
+    """The report as indented JSON; field order follows the model, so output is stable."""
+    return report.model_dump_json(indent=2) + "\n"

@@ -1,0 +1,272 @@
+"""`sarif`: SARIF 2.1.0 for GitHub code scanning (`github/codeql-action/upload-sarif`).
+
+One result per test that did not pass (and per passed test whose jury escalated), located at the
+suite file and the line of the assertion that decided it. Built from `sarif_om` objects and
+written with `to_sarif_json`, which uses the SARIF property names and leaves out sarif-om's
+placeholder defaults (`ruleIndex: -1`, `rank: -1`, …) that GitHub rejects or misreads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import quote
+
+import attr
+import sarif_om as om
+
+from mcptest.report.models import Report, TestResult
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/mcptest/mcptest-action"
+MAX_RESULTS = 5000
+"""GitHub keeps the top 5,000 results of a run by severity; we keep the same and count the rest."""
+
+Level = Literal["error", "warning", "note"]
+
+# rule id -> (short description, what it means / what to do, default level)
+RULES: dict[str, tuple[str, str, Level]] = {
+    "mcptest/exact": ("Value differs from the expected one",
+                      "An `exact` assertion compared the target by deep JSON equality and "
+                      "found a different value.", "error"),
+    "mcptest/contains": ("Expected content missing", "A `contains` assertion did not find the "
+                         "substring, element or key/value pairs it names.", "error"),
+    "mcptest/regex": ("Pattern not found", "A `regex` assertion found no match in the target.",
+                      "error"),
+    "mcptest/schema": ("Value breaks its JSON Schema", "A `schema` assertion: the target does "
+                       "not validate against the schema written in the suite.", "error"),
+    "mcptest/not": ("Negated check matched", "A `not` assertion: the wrapped matcher passed.",
+                    "error"),
+    "mcptest/all": ("A combined check failed", "An `all` assertion: a member matcher failed.",
+                    "error"),
+    "mcptest/any": ("No alternative matched", "An `any` assertion: every member failed.",
+                    "error"),
+    "mcptest/llm-judge": ("LLM judge failed the answer", "An `llm-judge` assertion scored the "
+                          "answer below its threshold; the judge's reason is in the message.",
+                          "error"),
+    "mcptest/llm-jury": ("LLM jury failed the answer", "An `llm-jury` assertion: too few "
+                         "decisive jurors passed the answer to meet the quorum.", "error"),
+    "mcptest/eval": ("Rubric eval below its gate", "A rubric eval scored below its threshold "
+                     "or a required or guard criterion gated it.", "error"),
+    "mcptest/custom": ("Custom judge failed the answer", "A custom judge (Python callable or "
+                       "external command) returned a failing verdict.", "error"),
+    "mcptest/server-not-ready": ("MCP server never became ready", "The server failed to start, "
+                                 "exited early, timed out or refused the connection; its tests "
+                                 "could not run.", "error"),
+    "mcptest/transport": ("MCP server unreachable or crashed", "The connection to a ready server "
+                          "broke during the test.", "error"),
+    "mcptest/protocol": ("Malformed MCP message", "The server broke the MCP protocol.", "error"),
+    "mcptest/tool-error": ("Tool returned an error", "The tool call came back with `isError` or "
+                           "a JSON-RPC error.", "error"),
+    "mcptest/judge-error": ("Judges could not decide", "Judge calls failed mechanically or the "
+                            "jury was inconclusive.", "error"),
+    "mcptest/test-error": ("Test errored", "The test could not be completed.", "error"),
+    "mcptest/test-failed": ("Test failed", "The test failed.", "error"),
+    "mcptest/budget": ("Judge call skipped by the budget cap", "The call's worst-case cost would "
+                       "have crossed `--max-cost`, so it was not sent.", "warning"),
+    "mcptest/skipped": ("Test skipped", "The test or its deciding assertion was skipped.",
+                        "warning"),
+    "mcptest/judge-deferred": ("Judge deferred", "No judge API key or gateway was available; the "
+                               "assertion counts as passed unless `--require-judge`.", "warning"),
+    "mcptest/jury-escalated": ("Jury escalated for human review", "The jurors' agreement "
+                               "(Krippendorff's alpha) is low; the verdict stands but needs a "
+                               "person to look.", "warning"),
+    "mcptest/not-yet-available": ("Feature not yet available", "The suite uses a feature the "
+                                  "schema accepts but this runner cannot run yet; never a pass.",
+                                  "warning"),
+}
+_UNKNOWN_RULE = ("Check failed", "An assertion of this kind failed.", "error")
+_RULE_CHARS = re.compile(r"[^a-z0-9-]+")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One test that needs a look, where it points and under which rule (shared with gitlab)."""
+
+    test: TestResult
+    rule: str
+    level: Level
+    file: str
+    line: int
+    column: int
+    assertion_index: int
+    """Index of the deciding assertion; -1 when the test as a whole decided."""
+    message: str
+
+    @property
+    def fingerprint(self) -> str:
+        """sha256 of rule, file, test name and assertion index: stable while the message moves."""
+        key = "\0".join([self.rule, self.file, self.test.name, str(self.assertion_index)])
+        return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def _escalated(test: TestResult) -> bool:
+    judges = [test.judge, *(a.judge for a in test.assertions)]
+    return any(j is not None and j.jury is not None and j.jury.escalate for j in judges)
+
+
+def _matcher_rule(kind: str) -> str:
+    return "mcptest/" + (_RULE_CHARS.sub("-", kind.lower()).strip("-") or "check")
+
+
+def _rule_for(test: TestResult, not_ready: set[str], matcher: str | None) -> str:
+    status, gap = test.status, test.gap
+    if status == "not_yet_available":
+        return "mcptest/not-yet-available"
+    if status == "deferred":
+        return "mcptest/judge-deferred"
+    if status == "passed":
+        return "mcptest/jury-escalated"
+    if gap == "budget":
+        return "mcptest/budget"
+    if status == "skipped":
+        return "mcptest/skipped"
+    if gap == "transport":
+        return "mcptest/server-not-ready" if test.server in not_ready else "mcptest/transport"
+    if gap in ("protocol", "tool-error"):
+        return f"mcptest/{gap}"
+    if gap == "judge-reliability":
+        return "mcptest/judge-error"
+    if matcher:
+        return _matcher_rule(matcher)
+    if test.judge is not None:
+        return _matcher_rule(test.judge.kind)
+    return "mcptest/test-error" if status == "error" else "mcptest/test-failed"
+
+
+def _finding(test: TestResult, not_ready: set[str]) -> Finding:
+    decider = next((a for a in test.assertions if a.status == test.status), None)
+    if test.status == "passed":
+        decider = next((a for a in test.assertions
+                        if a.judge and a.judge.jury and a.judge.jury.escalate), None)
+    loc = decider.location if decider and decider.location else test.location
+    rule = _rule_for(test, not_ready, decider.matcher if decider else None)
+    level: Level = "error" if test.status in ("failed", "error") else "warning"
+    why = (decider.message or decider.user_message) if decider else None
+    why = why or test.message or RULES.get(rule, _UNKNOWN_RULE)[0]
+    label = "escalated" if test.status == "passed" else test.status.replace("_", " ")
+    cost = f" (judge cost ${test.cost_usd:.4f})" if test.cost_usd else ""
+    message = f"{test.name} {label}: {why}{cost}"
+    return Finding(test=test, rule=rule, level=level, file=loc.file, line=max(loc.line, 1),
+                   column=max(loc.column, 1),
+                   assertion_index=decider.index if decider else -1, message=message)
+
+
+def findings(report: Report) -> list[Finding]:
+    """Every test worth a code-scanning alert, errors first, in report order within a level."""
+    not_ready = {s.name for s in report.servers if s.status != "ready"}
+    found = [_finding(t, not_ready) for t in report.tests
+             if t.status != "passed" or _escalated(t)]
+    return sorted(found, key=lambda f: f.level != "error")
+
+
+def _uri(path: str) -> tuple[str, str | None]:
+    """Repo-relative paths get `%SRCROOT%`; absolute ones become file URIs."""
+    posix = path.replace("\\", "/")
+    if posix.startswith("/"):
+        return "file://" + quote(posix), None
+    return quote(posix.removeprefix("./")), "%SRCROOT%"
+
+
+def _rule(rule_id: str) -> om.ReportingDescriptor:
+    short, full, level = RULES.get(rule_id, _UNKNOWN_RULE)
+    name = "".join(part.capitalize() for part in rule_id.split("/", 1)[-1].split("-"))
+    return om.ReportingDescriptor(
+        id=rule_id, name=name,
+        short_description=om.MultiformatMessageString(text=short),
+        full_description=om.MultiformatMessageString(text=full),
+        help=om.MultiformatMessageString(
+            text=f"{full} See docs/reports.md for the rule list.",
+            markdown=f"**{short}.** {full}\n\nSee `docs/reports.md` for the rule list."),
+        default_configuration=om.ReportingConfiguration(level=level),
+        properties={"tags": ["mcptest", "mcp"]},
+    )
+
+
+def _result(f: Finding, rule_index: int) -> om.Result:
+    uri, base = _uri(f.file)
+    artifact = om.ArtifactLocation(uri=uri, uri_base_id=base)
+    t = f.test
+    props: dict[str, Any] = {"status": t.status, "testId": t.id, "kind": t.kind}
+    if t.gap:
+        props["gap"] = t.gap
+    if t.cost_usd:
+        props["costUsd"] = t.cost_usd
+    if t.cache_hits:
+        props["cacheHits"] = t.cache_hits
+    return om.Result(
+        rule_id=f.rule, rule_index=rule_index, level=f.level,
+        message=om.Message(text=f.message[:4000]),
+        locations=[om.Location(physical_location=om.PhysicalLocation(
+            artifact_location=artifact,
+            region=om.Region(start_line=f.line, start_column=f.column)))],
+        partial_fingerprints={"primaryLocationLineHash": f.fingerprint},
+        properties=props,
+    )
+
+
+def build_log(report: Report) -> om.SarifLog:
+    """The SARIF log as sarif-om objects (serialise with `to_sarif_json`)."""
+    found = findings(report)
+    kept, dropped = found[:MAX_RESULTS], len(found) - min(len(found), MAX_RESULTS)
+    rule_ids = sorted({f.rule for f in kept})
+    index = {rule_id: i for i, rule_id in enumerate(rule_ids)}
+    s = report.summary
+    run_props: dict[str, Any] = {
+        "counts": s.counts.model_dump(), "costUsd": s.cost_usd, "maxCostUsd": s.max_cost_usd,
+        "budgetStopped": s.budget_stopped, "judgeCalls": s.judge_calls,
+        "cacheHits": s.cache_hits, "deferred": s.counts.deferred,
+        "runAgreement": s.run_agreement, "resultsOmitted": dropped,
+    }
+    driver = om.ToolComponent(
+        name="mcptest", version=report.tool.version, semantic_version=report.tool.version,
+        information_uri=INFORMATION_URI, rules=[_rule(r) for r in rule_ids])
+    run = om.Run(
+        tool=om.Tool(driver=driver),
+        invocations=[om.Invocation(execution_successful=s.interrupted is None)],
+        results=[_result(f, index[f.rule]) for f in kept],
+        column_kind="unicodeCodePoints",
+        properties={k: v for k, v in run_props.items() if v is not None},
+    )
+    return om.SarifLog(version="2.1.0", schema_uri=SARIF_SCHEMA, runs=[run])
+
+
+_ALWAYS_KEEP = frozenset({"level", "results", "rules"})
+"""Kept even when equal to a sarif-om default: `level` defaults differ per consumer."""
+
+
+def _to_json(value: Any) -> Any:
+    if attr.has(type(value)):
+        out: dict[str, Any] = {}
+        for field in attr.fields(type(value)):
+            item = getattr(value, field.name)
+            name = field.metadata.get("schema_property_name", field.name)
+            default = field.default
+            if isinstance(default, attr.Factory):  # type: ignore[arg-type]
+                default = default.factory()
+            if item is None or (item == default and name not in _ALWAYS_KEEP):
+                continue
+            if item in ({}, []) and name not in _ALWAYS_KEEP:
+                continue
+            out[name] = _to_json(item)
+        return out
+    if isinstance(value, dict):
+        return {k: _to_json(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [_to_json(v) for v in value]
+    return value
+
+
+def to_sarif_json(log: om.SarifLog) -> str:
+    """SARIF property names, no placeholder defaults, stable key order, 2-space indent."""
+    data = _to_json(log)
+    head = {k: data.pop(k) for k in ("$schema", "version") if k in data}
+    return json.dumps({**head, **data}, indent=2, ensure_ascii=False) + "\n"
+
+
+def render(report: Report) -> str:
+    """The SARIF 2.1.0 document for this report."""
+    return to_sarif_json(build_log(report))
