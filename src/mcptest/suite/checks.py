@@ -1,0 +1,214 @@
+"""Cross-checks a schema cannot express: names that must refer to something declared.
+
+They run on the interpolated plain data (not the models) so that a file with a type error
+somewhere still gets every reference checked in the same pass; each check skips what it cannot
+read, because validation reports that.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mcptest.errors import SuiteError
+from mcptest.suite.interpolate import NAME
+from mcptest.suite.positions import KeyPath, Positions, format_path
+
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class _Checker:
+    def __init__(self, data: dict[str, Any], positions: Positions, base_dir: Path) -> None:
+        self.data = data
+        self.positions = positions
+        self.base_dir = base_dir
+        self.errors: list[SuiteError] = []
+
+    def error(self, message: str, path: KeyPath, *, at_key: bool = False) -> None:
+        pos = self.positions.key(path) if at_key else self.positions.value(path)
+        self.errors.append(SuiteError(message, pos, format_path(path)))
+
+    def section(self, key: str, kind: type) -> Any:
+        value = self.data.get(key)
+        return value if isinstance(value, kind) else kind()
+
+    def tests(self, key: str) -> Iterator[tuple[int, dict[str, Any]]]:
+        for i, test in enumerate(self.section(key, list)):
+            if isinstance(test, dict):
+                yield i, test
+
+    # ------------------------------------------------------------------------------------
+
+    def run(self) -> list[SuiteError]:
+        servers = self.section("servers", dict)
+        for i, test in self.tests("tools"):
+            self.server_ref(test.get("server"), ("tools", i, "server"), servers)
+        for i, test in self.tests("evals"):
+            if "server" in test and test["server"] is not None:
+                self.server_ref(test["server"], ("evals", i, "server"), servers)
+        for i, test in self.tests("agents"):
+            refs = test.get("servers")
+            for j, ref in enumerate(refs if isinstance(refs, list) else []):
+                self.server_ref(ref, ("agents", i, "servers", j), servers)
+        for key in ("tools", "evals", "agents"):
+            self.unique_names(key)
+        self.rubric_refs()
+        self.jury_targets()
+        self.strict_panels()
+        self.names_and_dirs(servers)
+        return self.errors
+
+    def server_ref(self, ref: Any, path: KeyPath, servers: dict[str, Any]) -> None:
+        if not isinstance(ref, str) or ref in servers:
+            return
+        hint = difflib.get_close_matches(ref, list(servers), n=1)
+        if hint:
+            also = f" (did you mean `{hint[0]}`?)"
+        elif servers:
+            also = f" (declared: {', '.join(sorted(servers))})"
+        else:
+            also = " (the suite declares no `servers:`)"
+        self.error(f"unknown server `{ref}`{also}", path)
+
+    def unique_names(self, key: str) -> None:
+        first: dict[str, int] = {}
+        for i, test in self.tests(key):
+            name = test.get("name")
+            if not isinstance(name, str):
+                continue
+            if name in first:
+                line = self.positions.value((key, first[name], "name")).line
+                self.error(f"duplicate test name `{name}` (first used on line {line})",
+                           (key, i, "name"))
+            else:
+                first[name] = i
+
+    def rubric_refs(self) -> None:
+        rubrics = self.section("rubrics", dict)
+        places: list[tuple[Any, KeyPath]] = [
+            (test.get("rubric"), ("evals", i, "rubric")) for i, test in self.tests("evals")
+        ]
+        for key in ("tools", "agents"):
+            for path, matcher in self.matchers(key):
+                if "eval.rubric" in matcher:
+                    places.append((matcher["eval.rubric"], (*path, "eval.rubric")))
+        for rubric, path in places:
+            if isinstance(rubric, dict) and isinstance(rubric.get("ref"), str):
+                ref = rubric["ref"]
+                if ref not in rubrics:
+                    hint = difflib.get_close_matches(ref, list(rubrics), n=1)
+                    also = f" (did you mean `{hint[0]}`?)" if hint else (
+                        f" (declared: {', '.join(sorted(rubrics))})" if rubrics
+                        else " (the suite declares no `rubrics:`)")
+                    self.error(f"unknown rubric `{ref}`{also}", (*path, "ref"))
+
+    def matchers(self, key: str) -> Iterator[tuple[KeyPath, dict[str, Any]]]:
+        """Every matcher mapping of every assertion of `key`, nested ones included."""
+        for i, test in self.tests(key):
+            expect = test.get("expect")
+            for j, assertion in enumerate(expect if isinstance(expect, list) else []):
+                if isinstance(assertion, dict):
+                    yield from _walk_matcher(assertion.get("matcher"), (key, i, "expect", j,
+                                                                       "matcher"))
+
+    def jury_targets(self) -> None:
+        for key in ("tools", "agents"):
+            for i, test in self.tests(key):
+                expect = test.get("expect")
+                expect = expect if isinstance(expect, list) else []
+                juries = sum(
+                    any("llm-jury" in m for _, m in _walk_matcher(a.get("matcher"), ()))
+                    for a in expect if isinstance(a, dict)
+                )
+                for j, a in enumerate(expect):
+                    target = a.get("target") if isinstance(a, dict) else None
+                    if _is_jury_target(target) and juries != 1:
+                        self.error(
+                            f"`{target}` reads the analytics of the test's one `llm-jury`"
+                            f" assertion, but this test has {juries}",
+                            (key, i, "expect", j, "target"),
+                        )
+
+    def strict_panels(self) -> None:
+        """A strict jury on an agent test must not have a juror of the agent model's family."""
+        from mcptest.grade.families import model_family  # pure and light; only when needed
+
+        for i, test in self.tests("agents"):
+            models = test.get("models")
+            families = {
+                f: m for m in (models if isinstance(models, list) else [])
+                if isinstance(m, str) and (f := model_family(m)) is not None
+            }
+            for path, matcher in self.matchers("agents"):
+                if path[1] != i:
+                    continue
+                jury = matcher.get("llm-jury")
+                if not isinstance(jury, dict) or jury.get("strict_panel") is not True:
+                    continue
+                jurors = jury.get("jurors")
+                for k, juror in enumerate(jurors if isinstance(jurors, list) else []):
+                    model = juror.get("model") if isinstance(juror, dict) else None
+                    family = model_family(model) if isinstance(model, str) else None
+                    if family in families:
+                        self.error(
+                            f"juror `{model}` is from the {family} family, like agent model"
+                            f" `{families[family]}`; `strict_panel: true` forbids that",
+                            (*path, "llm-jury", "jurors", k, "model"),
+                        )
+
+    def names_and_dirs(self, servers: dict[str, Any]) -> None:
+        for name in self.section("variables", dict):
+            if not NAME.fullmatch(name):
+                self.error(f"variable name `{name}` cannot be referenced: use letters, digits"
+                           " and `_`, not starting with a digit", ("variables", name), at_key=True)
+        for name, spec in self.section("variables", dict).items():
+            if isinstance(spec, dict):
+                self.env_name(spec.get("from_env"), ("variables", name, "from_env"))
+        for name, server in servers.items():
+            if not isinstance(server, dict):
+                continue
+            auth = server.get("auth")
+            if isinstance(auth, dict):
+                self.env_name(auth.get("bearer_token_env"),
+                              ("servers", name, "auth", "bearer_token_env"))
+            for key in ("env", "headers"):
+                values = server.get(key)
+                for k, v in (values.items() if isinstance(values, dict) else []):
+                    if isinstance(v, dict):
+                        self.env_name(v.get("env"), ("servers", name, key, k, "env"))
+            cwd = server.get("cwd")
+            if isinstance(cwd, str) and "command" in server:
+                folder = self.base_dir / cwd
+                if not folder.is_dir():
+                    self.error(f"working directory `{cwd}` does not exist (looked for {folder};"
+                               " a relative `cwd` is relative to the suite file's folder)",
+                               ("servers", name, "cwd"))
+
+    def env_name(self, value: Any, path: KeyPath) -> None:
+        if isinstance(value, str) and value and not ENV_NAME.fullmatch(value):
+            self.error(f"`{value}` is not a valid environment variable name (letters, digits"
+                       " and `_`, not starting with a digit)", path)
+
+
+def _is_jury_target(target: Any) -> bool:
+    return isinstance(target, str) and target.split(".")[0].split("[")[0] == "jury"
+
+
+def _walk_matcher(matcher: Any, path: KeyPath) -> Iterator[tuple[KeyPath, dict[str, Any]]]:
+    if not isinstance(matcher, dict):
+        return
+    yield path, matcher
+    if "not" in matcher:
+        yield from _walk_matcher(matcher["not"], (*path, "not"))
+    for key in ("all", "any"):
+        parts = matcher.get(key)
+        for k, part in enumerate(parts if isinstance(parts, list) else []):
+            yield from _walk_matcher(part, (*path, key, k))
+
+
+def cross_check(data: dict[str, Any], positions: Positions, base_dir: Path) -> list[SuiteError]:
+    """Every reference and naming error of one suite's (interpolated) data."""
+    return _Checker(data, positions, base_dir).run()

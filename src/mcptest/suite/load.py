@@ -1,0 +1,119 @@
+"""Load suite files: YAML with positions → interpolation → validation → cross-checks.
+
+Every mistake found in one pass is reported (`SuiteErrors`), each as one line
+`file:line:col: key.path: message`, and nothing runs (exit 2).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from mcptest.errors import SourcePos, SuiteError, SuiteErrors
+from mcptest.suite.checks import cross_check
+from mcptest.suite.interpolate import interpolate
+from mcptest.suite.models import StdioServer, Suite
+from mcptest.suite.positions import Positions, parse_yaml
+from mcptest.suite.validation import suite_errors
+
+__all__ = ["LoadedSuite", "display_path", "load_suite", "load_suites"]
+
+
+@dataclass(frozen=True)
+class LoadedSuite:
+    """One validated suite file and where each of its nodes is."""
+
+    path: Path
+    """The path as given."""
+    display_path: str
+    """The path as reports show it: relative to the working directory when inside it, posix."""
+    suite: Suite
+    positions: Positions = field(repr=False, compare=False)
+
+    def pos(self, *key_path: str | int) -> SourcePos:
+        """Position of a node by its YAML key path, e.g. `pos("tools", 3, "expect", 1)`.
+
+        Falls back to the nearest ancestor that has a position (the file's 1:1 at worst).
+        """
+        return self.positions.value(key_path)
+
+    def key_pos(self, *key_path: str | int) -> SourcePos:
+        """Position of the mapping key that leads to a node (its value's when it has none)."""
+        return self.positions.key(key_path)
+
+
+def display_path(path: Path) -> str:
+    """`path` relative to the working directory when it lies inside it, with `/` separators."""
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(Path(os.path.abspath(os.getcwd()))).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def _read(path: Path, shown: str) -> str:
+    try:
+        raw = path.read_bytes()
+    except IsADirectoryError:
+        raise SuiteError(f"{shown}: is a directory; give a suite file") from None
+    except OSError as e:
+        raise SuiteError(f"{shown}: cannot read the file: {e.strerror or e}") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        column = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise SuiteError("the file is not UTF-8 text", SourcePos(shown, line, column)) from None
+
+
+def _resolve_paths(suite: Suite, base_dir: Path) -> None:
+    """Relative `cwd` and `./`/`../` commands are relative to the suite file's folder."""
+    for server in suite.servers.values():
+        if not isinstance(server, StdioServer):
+            continue
+        if server.cwd is not None and not os.path.isabs(server.cwd):
+            server.cwd = os.path.normpath(base_dir / server.cwd)
+        first = server.command[0]
+        if first.startswith(("./", "../")):
+            server.command = [os.path.normpath(base_dir / first), *server.command[1:]]
+
+
+def load_suite(path: Path, *, env: Mapping[str, str]) -> LoadedSuite:
+    """Load and check one suite file; raises `SuiteErrors` listing every mistake found."""
+    path = Path(path)
+    shown = display_path(path)
+    try:
+        data, positions, errors = parse_yaml(_read(path, shown), shown)
+    except SuiteError as e:
+        raise SuiteErrors([e]) from None
+    base_dir = Path(os.path.abspath(path)).parent
+    data = interpolate(data, env, positions, errors)
+    suite: Suite | None = None
+    try:
+        suite = Suite.model_validate(data)
+    except ValidationError as e:
+        errors.extend(suite_errors(e, data, positions, Suite))
+    errors.extend(cross_check(data, positions, base_dir))
+    if errors or suite is None:
+        errors.sort(key=lambda e: (e.pos.line, e.pos.column) if e.pos else (0, 0))
+        raise SuiteErrors(errors)
+    _resolve_paths(suite, base_dir)
+    return LoadedSuite(path=path, display_path=shown, suite=suite, positions=positions)
+
+
+def load_suites(paths: Sequence[Path], *, env: Mapping[str, str]) -> list[LoadedSuite]:
+    """Load every file; raises one `SuiteErrors` with the mistakes of all of them."""
+    loaded: list[LoadedSuite] = []
+    errors: list[SuiteError] = []
+    for path in paths:
+        try:
+            loaded.append(load_suite(path, env=env))
+        except SuiteErrors as e:
+            errors.extend(e.errors)
+    if errors:
+        raise SuiteErrors(errors)
+    return loaded

@@ -1,0 +1,177 @@
+"""YAML text → plain data plus the line and column of every key and value.
+
+PyYAML's constructors throw positions away and silently keep the last of two equal keys, so we
+compose the node tree ourselves and build the data while walking it.
+
+Scalars follow YAML 1.2 rather than PyYAML's YAML 1.1 defaults: only `true`/`false` are
+booleans (`yes`, `no`, `on`, `off` stay strings, so a decision tree's `yes:`/`no:` keys and an
+`exact: no` mean what they look like) and dates stay strings (JSON has no date type). Mapping
+keys are always the key's text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from mcptest.errors import SourcePos, SuiteError
+
+KeyPath = tuple[str | int, ...]
+
+_BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+_MAX_DEPTH = 64
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """The fastest safe loader available, with YAML 1.2 booleans and no date type."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag not in (_BOOL_TAG, _TIMESTAMP_TAG)]
+    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver(
+    _BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+
+
+@dataclass(frozen=True)
+class Positions:
+    """Where every node of one file is: values by key path, and mapping keys by key path."""
+
+    file: str
+    values: dict[KeyPath, tuple[int, int]] = field(default_factory=dict)
+    keys: dict[KeyPath, tuple[int, int]] = field(default_factory=dict)
+
+    def value(self, path: KeyPath) -> SourcePos:
+        """Position of the value at `path`, else of its nearest ancestor that has one."""
+        for end in range(len(path), -1, -1):
+            hit = self.values.get(path[:end])
+            if hit is not None:
+                return SourcePos(self.file, *hit)
+        return SourcePos(self.file, 1, 1)
+
+    def key(self, path: KeyPath) -> SourcePos:
+        """Position of the mapping key that leads to `path` (the value's when there is none)."""
+        hit = self.keys.get(path)
+        return SourcePos(self.file, *hit) if hit is not None else self.value(path)
+
+
+def format_path(path: KeyPath) -> str:
+    """`("tools", 3, "expect", 1)` → `tools[3].expect[1]` (odd keys quoted)."""
+    out = ""
+    for seg in path:
+        if isinstance(seg, int):
+            out += f"[{seg}]"
+        elif re.fullmatch(r"[A-Za-z0-9_.\-]+", seg):
+            out += f".{seg}" if out else seg
+        else:
+            out += f"[{seg!r}]"
+    return out
+
+
+def _mark(node: yaml.Node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def _yaml_error(e: yaml.MarkedYAMLError, text: str, file: str) -> SuiteError:
+    mark = e.problem_mark or e.context_mark
+    line, column = (mark.line, mark.column) if mark else (0, 0)
+    lines = text.splitlines()
+    here = lines[line][column:column + 1] if line < len(lines) else ""
+    problem = e.problem or str(e)
+    if here == "\t" or "'\\t'" in problem:
+        problem = "tab character: YAML indents with spaces, never tabs"
+    elif e.context and e.context not in problem:
+        problem = f"{problem} ({e.context})"
+    return SuiteError(f"invalid YAML: {problem}", SourcePos(file, line + 1, column + 1))
+
+
+def parse_yaml(text: str, file: str) -> tuple[dict[str, Any], Positions, list[SuiteError]]:
+    """Parse one suite file's text.
+
+    Raises `SuiteError` when nothing useful can be built (syntax error, empty file, top level
+    not a mapping); returns the recoverable errors (duplicate keys) alongside the data.
+    """
+    loader = _Loader(text)
+    try:
+        root = loader.get_single_node()
+    except yaml.MarkedYAMLError as e:
+        raise _yaml_error(e, text, file) from None
+    except yaml.YAMLError as e:
+        raise SuiteError(f"invalid YAML: {e}", SourcePos(file, 1, 1)) from None
+    if root is None or (isinstance(root, yaml.ScalarNode) and root.tag.endswith(":null")):
+        raise SuiteError("the file is empty; a suite is a mapping with `servers:`, `tools:`, …",
+                         SourcePos(file, 1, 1))
+    if not isinstance(root, yaml.MappingNode):
+        kind = "a list" if isinstance(root, yaml.SequenceNode) else "a single value"
+        raise SuiteError(
+            f"the top level must be a mapping (`servers:`, `tools:`, …), got {kind}",
+            SourcePos(file, *_mark(root)),
+        )
+    positions = Positions(file)
+    errors: list[SuiteError] = []
+    try:
+        data = _Builder(loader, positions, errors).build(root, (), 0)
+    except yaml.MarkedYAMLError as e:
+        raise _yaml_error(e, text, file) from None
+    finally:
+        loader.dispose()
+    return data, positions, errors
+
+
+class _Builder:
+    """Turns composed nodes into dicts, lists and scalars, recording every position."""
+
+    def __init__(self, loader: Any, positions: Positions, errors: list[SuiteError]) -> None:
+        self.loader = loader
+        self.positions = positions
+        self.errors = errors
+
+    def build(self, node: yaml.Node, path: KeyPath, depth: int) -> Any:
+        self.positions.values[path] = _mark(node)
+        if depth > _MAX_DEPTH:
+            raise SuiteError("nesting is too deep (a recursive alias?)",
+                             self.positions.value(path), format_path(path[:4]) + "…")
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, path, depth)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError, TypeError) as e:  # e.g. `!!int abc`, `!custom x`
+            why = e.problem if isinstance(e, yaml.MarkedYAMLError) and e.problem else str(e)
+            raise SuiteError(f"invalid YAML value ({node.tag}): {why}",
+                             self.positions.value(path), format_path(path)) from None
+
+    def _mapping(self, node: yaml.MappingNode, path: KeyPath, depth: int) -> dict[str, Any]:
+        seen: dict[str, yaml.Node] = {}
+        for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag.endswith(":merge"):
+                continue
+            first = seen.setdefault(key_node.value, key_node)
+            if first is not key_node:
+                line, _col = _mark(first)
+                self.errors.append(SuiteError(
+                    f"duplicate key `{key_node.value}` (first defined on line {line})",
+                    SourcePos(self.positions.file, *_mark(key_node)),
+                    format_path((*path, key_node.value)),
+                ))
+        self.loader.flatten_mapping(node)  # resolves `<<: *anchor` merges in place
+        out: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.errors.append(SuiteError(
+                    "a key must be a plain value, not a list or mapping",
+                    SourcePos(self.positions.file, *_mark(key_node)), format_path(path),
+                ))
+                continue
+            key = str(key_node.value)
+            self.positions.keys[(*path, key)] = _mark(key_node)
+            out[key] = self.build(value_node, (*path, key), depth + 1)
+        return out

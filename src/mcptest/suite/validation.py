@@ -1,0 +1,298 @@
+"""pydantic's ValidationError → one readable `SuiteError` per mistake, at its YAML position.
+
+pydantic's error `loc` mixes YAML keys with names that are not in the file: union member
+names (`WhenRegex`, `str`), discriminator tags (`stdio`, `regex`) and the name of a missing
+field. We walk the loc alongside the model's types so that only real YAML keys end up in the
+key path, and so that a failed union reports the one member the user most likely meant
+instead of one error per member.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import inspect
+import types
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+from pydantic import BaseModel, Discriminator, Tag, ValidationError
+
+from mcptest.errors import SuiteError
+from mcptest.suite.models import MATCHER_KINDS
+from mcptest.suite.positions import KeyPath, Positions, format_path
+
+_TYPE_ERRORS = frozenset({
+    "string_type", "int_type", "int_parsing", "int_from_float", "float_type", "float_parsing",
+    "bool_type", "bool_parsing", "model_type", "model_attributes_type", "dict_type",
+    "list_type", "literal_error", "none_required", "is_instance_of",
+})
+_EXPECTED = {
+    "string_type": "a string", "int_type": "an integer", "int_parsing": "an integer",
+    "int_from_float": "an integer", "float_type": "a number", "float_parsing": "a number",
+    "bool_type": "a boolean", "bool_parsing": "a boolean", "dict_type": "a mapping",
+    "model_type": "a mapping", "model_attributes_type": "a mapping", "list_type": "a list",
+}
+_SHAPES = {"EnvRef": "`{env: NAME}`", "FromEnv": "`{from_env: NAME, default: …}`",
+           "LikertScale": "`{likert: {min, max}}`"}
+
+
+@dataclass
+class _Item:
+    """One pydantic error, placed in the YAML."""
+
+    err: dict[str, Any]
+    path: KeyPath
+    parent: Any  # the model type owning the last loc segment, when known
+    branches: list[tuple[tuple[Any, ...], str, KeyPath]] = field(default_factory=list)
+
+
+def _is_union(tp: Any) -> bool:
+    return get_origin(tp) in (Union, types.UnionType)
+
+
+def _unwrap(tp: Any) -> tuple[Any, bool]:
+    """Strip `Annotated` and `Optional`; say whether a discriminator was attached."""
+    tagged = False
+    while True:
+        if get_origin(tp) is Annotated:
+            base, *meta = get_args(tp)
+            tagged = tagged or any(isinstance(m, Discriminator) for m in meta)
+            tp = base
+        elif _is_union(tp) and sum(a is not type(None) for a in get_args(tp)) == 1:
+            tp = next(a for a in get_args(tp) if a is not type(None))
+        else:
+            return tp, tagged
+
+
+def _member(members: tuple[Any, ...], seg: str, tagged: bool) -> Any | None:
+    for m in members:
+        if tagged:
+            if get_origin(m) is Annotated and any(
+                isinstance(x, Tag) and x.tag == seg for x in get_args(m)[1:]
+            ):
+                return m
+            continue
+        base, _ = _unwrap(m)
+        origin = get_origin(base)
+        if (inspect.isclass(base) and base.__name__ == seg) or (
+            origin is not None and seg.startswith(
+                {list: "list[", dict: "dict[", Literal: "literal["}.get(origin, "\0"))
+        ):
+            return m
+    return None
+
+
+def _model_field(model: type[BaseModel], seg: str) -> tuple[str, Any] | None:
+    for name, info in model.model_fields.items():
+        if seg in (info.alias, name):
+            tp = info.annotation
+            if info.metadata or info.discriminator:
+                extra = [*info.metadata]
+                if info.discriminator and not any(isinstance(x, Discriminator) for x in extra):
+                    extra.append(Discriminator(info.discriminator))  # type: ignore[arg-type]
+                tp = Annotated[tp, *extra] if extra else tp
+            return info.alias or name, tp
+    return None
+
+
+def place(err: dict[str, Any], data: Any, root: type[BaseModel]) -> _Item:
+    """Walk `err['loc']` through the types and the data together."""
+    loc = tuple(err["loc"])
+    item = _Item(err, (), None)
+    tp: Any = root
+    node: Any = data
+    for i, seg in enumerate(loc):
+        tp, tagged = _unwrap(tp)
+        if _is_union(tp) and isinstance(seg, str):
+            members = tuple(a for a in get_args(tp) if a is not type(None))
+            item.branches.append((loc[:i], seg, item.path))
+            tp = _member(members, seg, tagged) or Any
+            continue
+        item.parent = tp
+        if inspect.isclass(tp) and issubclass(tp, BaseModel) and isinstance(seg, str):
+            found = _model_field(tp, seg)
+            tp = found[1] if found else Any
+            key = found[0] if found else seg
+            if isinstance(node, dict) and key in node:
+                node = node[key]
+                item.path = (*item.path, key)
+            else:
+                node = None
+            continue
+        origin = get_origin(tp)
+        args = get_args(tp)
+        tp = args[-1] if origin in (list, dict) and args else Any
+        in_list = isinstance(node, list) and isinstance(seg, int) and -len(node) <= seg < len(node)
+        if in_list or (isinstance(node, dict) and seg in node):
+            node, item.path = node[seg], (*item.path, seg)
+        else:
+            node = None
+    return item
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true/false"
+    return {str: "a string", int: "an integer", float: "a number", list: "a list",
+            dict: "a mapping"}.get(type(value), type(value).__name__)
+
+
+def _member_expected(seg: str, err: dict[str, Any]) -> str:
+    if seg in _SHAPES:
+        return _SHAPES[seg]
+    if seg.startswith("literal["):
+        return " or ".join(f"`{x.strip().strip(chr(39))}`"
+                           for x in err.get("ctx", {}).get("expected", seg).split(" or "))
+    return {"str": "a string", "int": "an integer", "float": "a number",
+            "bool": "a boolean", "none": "null"}.get(
+        seg, "a list" if seg.startswith("list[") else "a mapping")
+
+
+def _join(words: list[str]) -> str:
+    words = list(dict.fromkeys(words))
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _is_root_mismatch(item: _Item, prefix_len: int) -> bool:
+    return len(item.err["loc"]) == prefix_len + 1 and item.err["type"] in _TYPE_ERRORS
+
+
+def _score(group: list[_Item], prefix_len: int) -> tuple[int, int, int]:
+    """Lower is likelier: a member that matched the input's type, with fewer wrong keys."""
+    mismatch = all(_is_root_mismatch(it, prefix_len) for it in group)
+    wrong_keys = sum(it.err["type"] in ("missing", "extra_forbidden") for it in group)
+    return int(mismatch), wrong_keys, len(group)
+
+
+def _condense(items: list[_Item]) -> list[_Item]:
+    """Keep, for every failed union, the errors of the member the user most likely meant."""
+    while True:
+        points: dict[tuple[Any, ...], set[str]] = defaultdict(set)
+        for it in items:
+            for prefix, seg, _ in it.branches:
+                points[prefix].add(seg)
+        multi = sorted((p for p, segs in points.items() if len(segs) > 1), key=len)
+        if not multi:
+            return items
+        prefix = multi[0]
+        groups: dict[str, list[_Item]] = defaultdict(list)
+        for it in items:
+            for p, seg, _ in it.branches:
+                if p == prefix:
+                    groups[seg].append(it)
+        inside = [it for group in groups.values() for it in group]
+        rest = [it for it in items if all(it is not x for x in inside)]
+        if all(_is_root_mismatch(it, len(prefix)) for it in inside):
+            first = inside[0]
+            path = next(path for p, _, path in first.branches if p == prefix)
+            expected = _join([_member_expected(seg, g[0].err) for seg, g in groups.items()])
+            got = _describe(first.err.get("input"))
+            synthetic = {"type": "union_type", "loc": prefix, "input": first.err.get("input"),
+                         "msg": f"expected {expected}, got {got}"}
+            items = [*rest, _Item(synthetic, path, None)]
+            continue
+
+        depth = len(prefix)
+        best = min(groups.values(), key=functools.partial(_score, prefix_len=depth))
+        for it in best:  # the union is settled: forget it so it is not picked again
+            it.branches = [b for b in it.branches if b[0] != prefix]
+        items = [*rest, *best]
+
+
+def _allowed_keys(parent: Any) -> list[str]:
+    if inspect.isclass(parent) and issubclass(parent, BaseModel):
+        return [info.alias or name for name, info in parent.model_fields.items()]
+    return []
+
+
+def _suggest(word: str, choices: list[str]) -> str:
+    hit = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f" (did you mean `{hit[0]}`?)" if hit else ""
+
+
+def _matcher_message(value: Any) -> tuple[str, str | None]:
+    """Message for a matcher that is not exactly one known kind, and the key to point at."""
+    if not isinstance(value, dict):
+        return f"a matcher is a mapping like `{{exact: …}}`, got {_describe(value)}", None
+    kinds = [k for k in value if k in MATCHER_KINDS]
+    unknown = [k for k in value if k not in MATCHER_KINDS]
+    if len(kinds) > 1:
+        listed = " and ".join(f"`{k}`" for k in kinds)
+        return f"a matcher has exactly one kind, found {listed} (use `all:` to combine)", kinds[1]
+    if unknown:
+        key = unknown[0]
+        if kinds:
+            return f"unknown key `{key}` next to `{kinds[0]}` (a matcher has one key)", key
+        hint = _suggest(key, list(MATCHER_KINDS)) or f" (one of: {', '.join(MATCHER_KINDS)})"
+        return f"unknown matcher `{key}`{hint}", key
+    return f"a matcher needs one of: {', '.join(MATCHER_KINDS)}", None
+
+
+def _message(item: _Item, data_at: Any) -> tuple[str, KeyPath, bool]:
+    """(message, key path, point at the key rather than the value)."""
+    err, path, kind = item.err, item.path, item.err["type"]
+    loc, ctx, value = err["loc"], err.get("ctx") or {}, err.get("input")
+    if kind == "missing":
+        return f"missing required key `{loc[-1]}`", path, False
+    if kind == "extra_forbidden":
+        key = str(loc[-1])
+        return f"unknown key `{key}`{_suggest(key, _allowed_keys(item.parent))}", path, True
+    if kind == "matcher_kind":
+        message, key = _matcher_message(data_at)
+        return message, (*path, key) if key else path, key is not None
+    if kind == "literal_error" and isinstance(value, str):
+        choices = [x.strip().strip("'") for x in ctx.get("expected", "").replace(" or ", ", ")
+                   .split(", ")]
+        what = path[-1] if path and isinstance(path[-1], str) else "value"
+        hint = _suggest(value, choices) or f" (one of: {', '.join(choices)})"
+        return f"unknown {what} `{value}`{hint}", path, False
+    if kind in _EXPECTED:
+        return f"expected {_EXPECTED[kind]}, got {_describe(value)}", path, False
+    if kind in ("value_error", "assertion_error"):
+        return str(err["msg"]).split(", ", 1)[-1], path, False
+    bounds = {"greater_than": "greater than", "greater_than_equal": "at least",
+              "less_than": "less than", "less_than_equal": "at most"}
+    if kind in bounds:
+        limit = next(iter(ctx.values()), "?")
+        shown = f"{limit:g}" if isinstance(limit, int | float) else limit
+        return f"must be {bounds[kind]} {shown}, got {value}", path, False
+    if kind in ("too_short", "string_too_short"):
+        n = ctx.get("min_length", 1)
+        return ("must not be empty" if n == 1 else f"needs at least {n} items"), path, False
+    if kind == "too_long":
+        return f"allows at most {ctx.get('max_length')} items", path, False
+    if kind == "string_pattern_mismatch":
+        if ctx.get("pattern") == "^https?://":
+            return "must be an http:// or https:// URL", path, False
+        return f"must match the pattern `{ctx.get('pattern')}`", path, False
+    return str(err["msg"]), path, False
+
+
+def _value_at(data: Any, path: KeyPath) -> Any:
+    for seg in path:
+        try:
+            data = data[seg]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def suite_errors(
+    exc: ValidationError, data: Any, positions: Positions, root: type[BaseModel],
+) -> list[SuiteError]:
+    """Translate every error of `exc` (raised validating `data` as `root`)."""
+    items = _condense([place(e, data, root) for e in exc.errors(include_url=False)])
+    out: list[SuiteError] = []
+    seen: set[str] = set()
+    for item in items:
+        message, path, at_key = _message(item, _value_at(data, item.path))
+        pos = positions.key(path) if at_key else positions.value(path)
+        error = SuiteError(message, pos, format_path(path))
+        if str(error) not in seen:
+            seen.add(str(error))
+            out.append(error)
+    return out
