@@ -110,8 +110,10 @@ class ServerConnection:
                     ready = True
                     scope.deadline = math.inf  # ready: the startup bound no longer applies
                     yield conn
-        except ServerNotReadyError:
-            raise
+        except ServerNotReadyError as exc:
+            if ready:
+                raise
+            raise ServerNotReadyError(f"server {name!r}: {exc}") from None
         except BaseException as exc:
             if ready:
                 raise

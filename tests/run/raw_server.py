@@ -1,0 +1,85 @@
+"""A tiny hand-rolled stdio MCP server (2025-11-25 era) for the edge cases real SDK servers
+never show: it silently drops requests it does not know (so a `server/discover` probe gets no
+answer at all), answers with a real JSON-RPC error, sends a malformed result, and can refuse to
+start or never answer.
+
+    python raw_server.py serve          # the legacy server described above
+    python raw_server.py exit           # writes a complaint to stderr and exits 3 at once
+    python raw_server.py mute           # reads stdin forever and never answers
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+TOOLS: list[dict[str, Any]] = [
+    {"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}},
+    {"name": "cwd", "inputSchema": {"type": "object"}},
+    {"name": "rpc_error", "inputSchema": {"type": "object"}},
+    {"name": "no_content", "inputSchema": {"type": "object"}},
+]
+
+
+def reply(msg_id: Any, *, result: Any = None, error: dict[str, Any] | None = None) -> None:
+    body: dict[str, Any] = {"jsonrpc": "2.0", "id": msg_id}
+    if error is not None:
+        body["error"] = error
+    else:
+        body["result"] = result
+    sys.stdout.write(json.dumps(body) + "\n")
+    sys.stdout.flush()
+
+
+def call(msg_id: Any, name: str, args: dict[str, Any]) -> None:
+    if name == "echo":
+        text = str(args.get("text", ""))
+        reply(msg_id, result={"content": [{"type": "text", "text": text}], "vendorField": 7})
+    elif name == "cwd":
+        reply(msg_id, result={"content": [{"type": "text", "text": os.getcwd()}]})
+    elif name == "rpc_error":
+        reply(msg_id, error={"code": -32602, "message": "no such thing", "data": {"hint": "x"}})
+    elif name == "no_content":
+        reply(msg_id, result={"isError": False})
+    else:
+        reply(msg_id, error={"code": -32602, "message": f"Unknown tool: {name}"})
+
+
+def serve() -> None:
+    for line in sys.stdin:
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        method, msg_id = msg.get("method"), msg.get("id")
+        params = msg.get("params") or {}
+        if method == "initialize":
+            reply(msg_id, result={
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "raw-legacy", "version": "0.0.1"},
+            })
+        elif method == "tools/list":
+            reply(msg_id, result={"tools": TOOLS})
+        elif method == "tools/call":
+            call(msg_id, params.get("name", ""), params.get("arguments") or {})
+        # everything else, server/discover included, is dropped without a word
+
+
+def main() -> None:
+    mode = sys.argv[1] if len(sys.argv) > 1 else "serve"
+    if mode == "exit":
+        sys.stderr.write("raw server: missing configuration file settings.toml\n")
+        sys.stderr.flush()
+        sys.exit(3)
+    if mode == "mute":
+        for _ in sys.stdin:
+            pass
+        return
+    serve()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""Real MCP servers for tests: the bundled example server (stdio, Streamable HTTP, SSE) and
+third-party reference servers of both protocol eras (npm server-everything, PyPI
+mcp-server-time).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE_SERVER = REPO / "examples" / "server" / "example_server.py"
+NPM_CACHE = REPO / ".cache" / "npm-servers"
+EVERYTHING_PACKAGE = "@modelcontextprotocol/server-everything"
+
+
+def example_command() -> list[str]:
+    """argv of the example server over stdio."""
+    return [sys.executable, str(EXAMPLE_SERVER)]
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on right now (the kernel picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    """Poll until something accepts on 127.0.0.1:port; fail early if the process died."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            raise RuntimeError(f"server exited with {proc.returncode} before listening: {err}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)  # polling a port: there is nothing to await
+    raise TimeoutError(f"nothing listened on 127.0.0.1:{port} within {timeout}s")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a server we started, by its pid: SIGTERM, then SIGKILL after 5 s."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+@dataclass(frozen=True)
+class HttpServer:
+    url: str
+    token: str | None
+    pid: int
+
+
+@contextmanager
+def example_http_server(*, sse: bool = False, token: str | None = None) -> Iterator[HttpServer]:
+    """Run the example server over Streamable HTTP (or SSE) on a free loopback port."""
+    port = free_port()
+    argv = [*example_command(), "--sse" if sse else "--http", "--port", str(port)]
+    if token:
+        argv += ["--token", token]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        wait_for_port(port, proc)
+        path = "/sse" if sse else "/mcp"
+        yield HttpServer(url=f"http://127.0.0.1:{port}{path}", token=token, pid=proc.pid)
+    finally:
+        stop(proc)
+        if proc.stderr:
+            proc.stderr.close()
+
+
+def everything_command() -> list[str]:
+    """argv of npm server-everything over stdio, installing it into .cache on first use."""
+    npm = shutil.which("npm")
+    node = shutil.which("node")
+    if npm is None or node is None:
+        pytest.skip("npm/node are not installed: cannot install @modelcontextprotocol/server-everything")
+    bin_path = NPM_CACHE / "node_modules" / ".bin" / "mcp-server-everything"
+    if not bin_path.exists():
+        NPM_CACHE.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(NPM_CACHE),
+             EVERYTHING_PACKAGE],
+            capture_output=True, text=True, timeout=300, check=False,
+        )
+        if done.returncode != 0 or not bin_path.exists():
+            raise RuntimeError(f"npm install {EVERYTHING_PACKAGE} failed: {done.stderr[-2000:]}")
+    return [str(bin_path), "stdio"]
+
+
+def time_server_command() -> list[str]:
+    """argv of PyPI mcp-server-time (a `dev` extra), pinned to UTC."""
+    exe = Path(sys.executable).parent / "mcp-server-time"
+    if not exe.exists():
+        found = shutil.which("mcp-server-time")
+        if found is None:
+            pytest.fail("mcp-server-time is missing: pip install -e '.[dev]'")
+        exe = Path(found)
+    return [str(exe), "--local-timezone", "UTC"]
+
+
+def process_env() -> dict[str, str]:
+    """The environment handed to ServerConnection in tests: ours, minus nothing."""
+    return dict(os.environ)
