@@ -55,6 +55,8 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     judge.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     judge.add_argument("--cache-dir", type=Path, default=Path(".mcptest/cache"), metavar="DIR",
                        help="judge verdict cache (default .mcptest/cache)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="log one line per finished test on stderr")
     out = p.add_argument_group("reports")
     out.add_argument("--reporter", action=_ReporterAction, dest="outputs", metavar="FORMAT",
                      help=f"one of {', '.join(REPORTERS)}; may repeat (default: pretty)")

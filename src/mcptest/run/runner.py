@@ -10,7 +10,7 @@ Results land in a `RunState` as they complete, so an interrupted run can still r
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from mcptest.run.session import CallOutcome, ServerConnection
 
 DEFAULT_TEST_TIMEOUT = 30.0
+# Start-up failures that the CI environment must fix (gap `environment`, not `transport`).
+ENVIRONMENT_MARKERS = ("command not found", "is not set", "not executable", "does not exist")
 MAX_RESPONSE_CHARS = 20_000
 
 
@@ -38,6 +40,8 @@ class RunState:
     servers: dict[tuple[str, str], ServerReport] = field(default_factory=dict)
     secrets: set[str] = field(default_factory=set)
     not_ready: bool = False
+    server_errors: list[str] = field(default_factory=list)
+    """One line per server that never became ready: `file:line:col: servers.x.command: cause`."""
 
 
 def _transport_name(spec: Any) -> str:
@@ -107,21 +111,23 @@ class Runner:
         llm: LlmGrading | None,
         state: RunState,
         server_concurrency: int = 4,
+        progress: Callable[[TestResult], None] | None = None,
     ) -> None:
         self.plan = plan
         self.env = env
         self.llm = llm
         self.state = state
+        self.progress = progress
         self._servers = anyio.Semaphore(server_concurrency)
 
     async def run(self) -> None:
         by_server: dict[tuple[str, str], list[PlannedTest]] = {}
         for t in self.plan.tests:
             if t.kind != "tool":
-                self.state.results[t.id] = _result_for(
+                self._record(_result_for(
                     t, "not_yet_available",
                     message=f"{t.kind} tests are not available in this build yet",
-                )
+                ))
             elif t.server_key is not None:
                 by_server.setdefault(t.server_key, []).append(t)
         async with anyio.create_task_group() as tg:
@@ -158,22 +164,29 @@ class Runner:
             except ServerNotReadyError as e:
                 self._server_failed(key, spec, tests, str(e))
 
+    def _record(self, result: TestResult) -> None:
+        self.state.results[result.id] = result
+        if self.progress is not None:
+            self.progress(result)
+
     def _server_failed(
         self, key: tuple[str, str], spec: Any, tests: list[PlannedTest], cause: str
     ) -> None:
         self.state.not_ready = True
+        field_name = "url" if isinstance(spec, RemoteServer) else "command"
+        pos = tests[0].suite.pos("servers", key[1], field_name)
+        self.state.server_errors.append(f"{pos}: servers.{key[1]}.{field_name}: {cause}")
         self.state.servers[key] = ServerReport(
             name=key[1], suite_file=key[0], transport=_transport_name(spec),  # type: ignore[arg-type]
             status="failed", error=cause,
         )
-        environment = cause.startswith(("command not found", "environment variable",
-                                        "command is not executable", "working directory"))
+        environment = any(m in cause for m in ENVIRONMENT_MARKERS)
         for t in tests:
             if t.id not in self.state.results:
-                self.state.results[t.id] = _result_for(
+                self._record(_result_for(
                     t, "error", gap="environment" if environment else "transport",
-                    message=f"server `{key[1]}` never became ready: {cause}",
-                )
+                    message=f"never became ready: {cause}",
+                ))
 
     async def _run_tool_test(
         self, test: PlannedTest, conn: ServerConnection, grading: anyio.abc.TaskGroup
@@ -187,10 +200,10 @@ class Runner:
             cause = outcome.transport_error or "timed out"
             if outcome.timed_out:
                 cause = f"tool call timed out after {spec.timeout or DEFAULT_TEST_TIMEOUT:g}s"
-            self.state.results[test.id] = _result_for(
+            self._record(_result_for(
                 test, "error", gap="transport", message=cause, duration_ms=call_ms,
                 stderr=conn.stderr_tail(),
-            )
+            ))
             return
         produced = _produced(outcome)
         grading.start_soon(self._grade, test, produced, call_ms, conn)
@@ -205,9 +218,9 @@ class Runner:
             # With nothing to check, an error answer is the one thing we can call a failure.
             status, message = "failed", "the tool answered with an error and the test has no expect"
         gap = classify(status, assertions, produced)
-        self.state.results[test.id] = _result_for(
+        self._record(_result_for(
             test, status, assertions=assertions, gap=gap, message=message,
             duration_ms=call_ms + (time.perf_counter() - start) * 1000,
             response=_response_for_report(produced),
             stderr=conn.stderr_tail() if status not in ("passed", "deferred") else None,
-        )
+        ))

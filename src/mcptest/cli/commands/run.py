@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -57,11 +58,14 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool)
     log(_header(plan, judge))
 
     state = RunState()
+    progress = _progress_line if args.verbose else None
     fault: BaseException | None = None
     try:
-        interrupted = anyio.run(_run, plan, env, judge, state)
+        interrupted = anyio.run(_run, plan, env, judge, state, progress)
     except Exception as e:  # a bug of ours: still write what the run had, then report it
         fault, interrupted = e, f"fault: {type(e).__name__}: {e}"
+    for line in state.server_errors:
+        log(f"error: {line}")
     report = _finish(plan, state, judge, started, (time.perf_counter() - t0) * 1000, interrupted)
     write_reports(report, outputs, secrets=state.secrets | _judge_secrets(env))
     if fault is not None:
@@ -93,10 +97,17 @@ def _header(plan: Plan, judge: Any) -> str:
     return line
 
 
-async def _run(plan: Plan, env: dict[str, str], judge: Any, state: RunState) -> str | None:
+def _progress_line(result: TestResult) -> None:
+    log(f"mcptest: {result.status:<8} {result.name} ({result.duration_ms:.0f} ms)")
+
+
+async def _run(
+    plan: Plan, env: dict[str, str], judge: Any, state: RunState,
+    progress: Callable[[TestResult], None] | None,
+) -> str | None:
     """Run until done or until SIGTERM/SIGINT; returns the interruption cause, if any."""
     interrupted: str | None = None
-    runner = Runner(plan, env=env, llm=judge, state=state)
+    runner = Runner(plan, env=env, llm=judge, state=state, progress=progress)
     with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
         async with anyio.create_task_group() as tg:
 
