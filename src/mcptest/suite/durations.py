@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, WithJsonSchema
 
 _UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
 _PATTERN = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$")
@@ -24,5 +24,13 @@ def parse_duration(v: Any) -> Any:
 Duration = Annotated[
     float,
     BeforeValidator(parse_duration),
-    Field(gt=0, json_schema_extra={"description": "Seconds, or a string like 500ms, 30s, 2m."}),
+    Field(gt=0),
+    # The schema describes what a suite file may say (a number or a string), not the float.
+    WithJsonSchema({
+        "anyOf": [
+            {"type": "number", "exclusiveMinimum": 0},
+            {"type": "string", "pattern": _PATTERN.pattern},
+        ],
+        "description": "Seconds, or a string like 500ms, 30s, 2m.",
+    }),
 ]

@@ -99,6 +99,8 @@ def load_suite(path: Path, *, env: Mapping[str, str]) -> LoadedSuite:
         errors.extend(suite_errors(e, data, positions, Suite))
     errors.extend(cross_check(data, positions, base_dir))
     if errors or suite is None:
+        for error in errors:  # one line per error, whatever a library's message looked like
+            error.message = " ".join(error.message.split())
         errors.sort(key=lambda e: (e.pos.line, e.pos.column) if e.pos else (0, 0))
         raise SuiteErrors(errors)
     _resolve_paths(suite, base_dir)

@@ -1,0 +1,47 @@
+"""`mcptest validate [FILES...]`: load suites and report every mistake, without running anything.
+
+Kept light on purpose: this path imports neither the MCP SDK, litellm, httpx nor jinja2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from mcptest.cli.options import add_suite_arguments, suite_files
+from mcptest.errors import SuiteErrors
+from mcptest.exit_codes import ExitCode
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "validate", help="check suite files without running them",
+        description="Load every suite file and print `ok: FILE (…)` on stdout, or each error "
+                    "as `file:line:col: key.path: message` on stderr (exit 2).",
+    )
+    add_suite_arguments(p)
+    p.set_defaults(handler=run)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def run(args: argparse.Namespace) -> int:
+    from mcptest.suite.load import load_suite
+
+    env = dict(os.environ)
+    failed = False
+    for path in suite_files(args):
+        try:
+            loaded = load_suite(path, env=env)
+        except SuiteErrors as e:
+            failed = True
+            for error in e.errors:
+                print(" ".join(str(error).split()), file=sys.stderr)
+            continue
+        suite = loaded.suite
+        print(f"ok: {loaded.display_path} ({_count(len(suite.tools), 'tool')}, "
+              f"{_count(len(suite.evals), 'eval')}, {_count(len(suite.agents), 'agent')})")
+    return ExitCode.USAGE_ERROR if failed else ExitCode.OK

@@ -1,0 +1,113 @@
+"""The published JSON Schemas (draft 2020-12), generated from our own models.
+
+`schema/v1.json` describes suite files (editors use it through the `yaml-language-server`
+comment); `schema/report-v1.json` describes the canonical JSON report. Copies ship inside the
+package (`mcptest/schemas/`) so `mcptest schema` works from a wheel without building models.
+
+Regenerate after changing a model: `.venv/bin/python -m mcptest.suite.schema --write`
+(`--check` exits 1 when a file is stale).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+SUITE_SCHEMA_ID = "https://mcptest.dev/schema/v1.json"
+REPORT_SCHEMA_ID = "https://mcptest.dev/schema/report-v1.json"
+REGENERATE = ".venv/bin/python -m mcptest.suite.schema --write"
+
+_REPO = Path(__file__).resolve().parents[3]
+_PACKAGE = Path(__file__).resolve().parents[1] / "schemas"
+
+
+def _header(schema_id: str, title: str, description: str, body: dict[str, Any]) -> dict[str, Any]:
+    body.pop("title", None)
+    body.pop("description", None)
+    return {"$schema": DRAFT, "$id": schema_id, "title": title, "description": description,
+            **body}
+
+
+def suite_json_schema() -> dict[str, Any]:
+    """JSON Schema of a suite file, with YAML keys (aliases) as property names."""
+    from mcptest.suite.models import Suite
+
+    body = Suite.model_json_schema(by_alias=True, mode="validation")
+    command = body["$defs"]["StdioServer"]["properties"]["command"]
+    # A string command is split like a shell would split it (a before-validator).
+    body["$defs"]["StdioServer"]["properties"]["command"] = {
+        "description": command.get("description", ""),
+        "anyOf": [
+            {"type": "string", "minLength": 1},
+            {k: v for k, v in command.items() if k not in ("description", "title")},
+        ],
+    }
+    return _header(
+        SUITE_SCHEMA_ID, "mcptest suite",
+        "A suite file for mcptest: MCP servers, tool-call tests with deterministic and LLM "
+        "matchers, rubric evals and agent tests. Unknown keys are errors everywhere.",
+        body,
+    )
+
+
+def report_json_schema() -> dict[str, Any]:
+    """JSON Schema of the canonical report as written by `--reporter json`."""
+    from mcptest.report.models import Report
+
+    body = Report.model_json_schema(by_alias=True, mode="serialization")
+    return _header(
+        REPORT_SCHEMA_ID, "mcptest report",
+        "The canonical result of one mcptest run (versioned); every reporter renders it.",
+        body,
+    )
+
+
+def render(schema: dict[str, Any]) -> str:
+    """The exact text we publish: 2-space indent, UTF-8, newline at the end."""
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def published_files() -> dict[Path, str]:
+    """Every schema file we ship, with the text it must have."""
+    suite, report = render(suite_json_schema()), render(report_json_schema())
+    return {
+        _REPO / "schema" / "v1.json": suite,
+        _REPO / "schema" / "report-v1.json": report,
+        _PACKAGE / "v1.json": suite,
+        _PACKAGE / "report-v1.json": report,
+    }
+
+
+def stale_files() -> list[Path]:
+    """Published files whose text differs from what the models generate now."""
+    return [
+        path for path, text in published_files().items()
+        if not path.is_file() or path.read_text(encoding="utf-8") != text
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mcptest.suite.schema",
+                                     description="Generate or check the published JSON Schemas.")
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--write", action="store_true", help="write every schema file")
+    mode.add_argument("--check", action="store_true", help="exit 1 when a file is stale")
+    args = parser.parse_args(argv)
+    if args.write:
+        for path, text in published_files().items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
+        return 0
+    stale = stale_files()
+    for path in stale:
+        print(f"stale: {path} (run `{REGENERATE}`)", file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
