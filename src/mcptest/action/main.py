@@ -122,13 +122,17 @@ def _shown(workdir_input: str, path: str) -> str:
     return str(Path(workdir_input) / path)
 
 
-def run_action(env: Mapping[str, str], out: TextIO,
-               cli: Sequence[str] = DEFAULT_CLI) -> int:
-    """The whole Action; returns the step's exit code (the CLI's, or 2 for bad inputs)."""
+def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT_CLI,
+               workspace: Path | None = None) -> int:
+    """The whole Action; returns the step's exit code (the CLI's, or 2 for bad inputs).
+
+    `workspace` is where relative paths start (the process's working directory by default,
+    which GitHub sets to the mounted workspace).
+    """
     outputs_file = env.get("GITHUB_OUTPUT")
     try:
         inputs = read_inputs(env)
-        workdir = Path(inputs.working_directory)
+        workdir = (workspace or Path.cwd()) / inputs.working_directory
         if not workdir.is_dir():
             raise UsageError(f"input 'working-directory': {inputs.working_directory!r} "
                              "is not a directory")

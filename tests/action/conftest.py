@@ -1,0 +1,59 @@
+"""Fixtures for the Action's tests: a GitHub-like environment in a temporary workspace."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from mcptest.action.outputs import parse_outputs
+
+PR = 7
+REPO = "octo/repo"
+TOKEN = "ghs_loopbackTOKEN1234567890"
+
+
+@dataclass
+class Runner:
+    """Paths and variables GitHub gives a Docker action's step, rooted in a temp dir."""
+
+    workspace: Path
+    env: dict[str, str]
+
+    @property
+    def outputs(self) -> dict[str, str]:
+        return parse_outputs(Path(self.env["GITHUB_OUTPUT"]).read_text())
+
+    @property
+    def summary(self) -> str:
+        return Path(self.env["GITHUB_STEP_SUMMARY"]).read_text()
+
+    def inputs(self, **values: str) -> None:
+        for key, value in values.items():
+            self.env[f"INPUT_{key.upper().replace('_', '-')}"] = value
+
+
+@pytest.fixture
+def runner(tmp_path: Path) -> Runner:
+    workspace = tmp_path / "workspace"
+    files = tmp_path / "file_commands"
+    workspace.mkdir()
+    files.mkdir()
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"action": "synchronize", "number": PR,
+                                 "pull_request": {"number": PR, "head": {"ref": "feature"}}}))
+    (files / "output").touch()
+    (files / "summary.md").touch()
+    env = {
+        "GITHUB_ACTIONS": "true", "CI": "true", "GITHUB_REPOSITORY": REPO,
+        "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event),
+        "GITHUB_OUTPUT": str(files / "output"), "GITHUB_STEP_SUMMARY": str(files / "summary.md"),
+        "GITHUB_WORKSPACE": str(workspace), "PATH": "/usr/bin:/bin",
+        # what action.yml's defaults turn into
+        "INPUT_SARIF": "mcptest.sarif", "INPUT_COMMENT": "true", "INPUT_COMMENT-MODE": "update",
+        "INPUT_GITHUB-TOKEN": TOKEN, "INPUT_OUTPUT-DIR": "mcptest-results",
+        "INPUT_WORKING-DIRECTORY": ".", "INPUT_REQUIRE-JUDGE": "false",
+    }
+    return Runner(workspace, env)
