@@ -92,6 +92,19 @@ def test_alpha_ignores_which_juror_gave_which_value(
         assert after == pytest.approx(before, abs=1e-12)
 
 
+def test_alpha_matches_package_on_a_long_free_form_run() -> None:
+    """Many distinct values take the linear-time path; it must agree as well."""
+    rnd = random.Random(7)
+    ratings: list[list[float | None]] = [
+        [None if rnd.random() < 0.1 else rnd.random() for _ in range(130)] for _ in range(3)
+    ]
+    theirs = _package_alpha(ratings)
+    assert theirs is not None
+    assert krippendorff_alpha_interval(ratings) == pytest.approx(theirs, abs=1e-9)
+    per_assertion = [[[row[u]] for row in ratings] for u in range(130)]
+    assert run_agreement(per_assertion) == pytest.approx(theirs, abs=1e-9)
+
+
 def test_alpha_matches_krippendorffs_published_example() -> None:
     n = None
     data = [

@@ -25,6 +25,7 @@ MEDIUM_ALPHA = 0.667
 _BAND_DIGITS = 9
 """Alpha is rounded to this many decimals before banding so float noise (0.7999999999999998)
 cannot move a value that is exactly on a boundary."""
+_PAIRWISE_LIMIT = 256
 
 
 def _clean(value: Rating) -> float | None:
@@ -56,11 +57,16 @@ def _raters_with_values(ratings: Sequence[Sequence[Rating]]) -> int:
 
 
 def _pair_sum(values: Sequence[float]) -> float:
-    """Σ over unordered pairs i<j of (v_i − v_j)², grouped by distinct value.
+    """Σ over unordered pairs i<j of (v_i − v_j)².
 
-    Differences are taken directly (never from a mean), so near-equal ratings lose no precision.
+    Up to `_PAIRWISE_LIMIT` distinct values the differences are taken directly, grouped by
+    value, so near-equal ratings lose no precision; beyond it (long runs of free-form scores)
+    the identity Σ_{i<j}(v_i − v_j)² = m·Σ(v − mean)² keeps the cost linear.
     """
     counts = sorted(Counter(values).items())
+    if len(counts) > _PAIRWISE_LIMIT:
+        mean = math.fsum(values) / len(values)
+        return len(values) * math.fsum((v - mean) ** 2 for v in values)
     return math.fsum(
         ca * cb * (a - b) ** 2
         for i, (a, ca) in enumerate(counts)
