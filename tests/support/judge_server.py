@@ -7,7 +7,7 @@ free port, from a daemon thread, and keeps everything it saw so tests can assert
     with JudgeServer() as js:
         js.script("judge-a", [Fault.rate_limit(retry_after=1), Verdict(score=0.9)])
         js.script("judge-b", [Verdict(score=0.2, reason="off topic")], candidate="weather")
-        env = {"MCPTEST_JUDGE_BASE_URL": js.base_url, "MCPTEST_JUDGE_API_KEY": "k"}
+        env = js.gateway_env()              # MCPTEST_JUDGE_BASE_URL + MCPTEST_JUDGE_API_KEY
         ...                                  # run the judge engine against env
         js.count("judge-a")                  # requests that reached the server for that model
         js.requests("judge-a")               # their JSON bodies, in order
@@ -279,6 +279,10 @@ class JudgeServer:
     def base_url(self) -> str:
         host, port = self._httpd.server_address[:2]
         return f"http://{host}:{port}/v1"
+
+    def gateway_env(self, key: str = "sk-test-gateway-key") -> dict[str, str]:
+        """An environment that routes every judge call to this server."""
+        return {"MCPTEST_JUDGE_BASE_URL": self.base_url, "MCPTEST_JUDGE_API_KEY": key}
 
     def script(self, model: str, steps: list[Step] | Step, *, rubric: str | None = None,
                candidate: str | None = None) -> None:

@@ -53,9 +53,12 @@ async def send(litellm: Any, route: Route, messages: list[dict[str, str]], *, ti
     if not isinstance(reported, int | float):
         hidden = getattr(resp, "_hidden_params", None) or {}
         reported = hidden.get("response_cost") if not route.gateway else None
+    refusal = getattr(message, "refusal", None)
+    if not refusal:
+        refusal = (getattr(message, "provider_specific_fields", None) or {}).get("refusal")
     return Reply(
         content=getattr(message, "content", None),
-        refusal=getattr(message, "refusal", None),
+        refusal=refusal if isinstance(refusal, str) else None,
         prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
         completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
         reported_cost=float(reported) if isinstance(reported, int | float) else None,

@@ -1,0 +1,246 @@
+"""`llm-judge` and `llm-jury` grading over the judge engine (SPEC §5.2, §5.3).
+
+Status mapping: a deferred judge is `deferred` (or `failed` under require_judge), a budget
+refusal `skipped` ("budget: …"), a mechanical judge failure `error`, an inconclusive jury or a
+lone judge that abstained `failed`. Nothing here imports litellm: the engine does, lazily.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import anyio
+
+from mcptest.grade.jury import jury_analytics, model_family
+from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
+from mcptest.llm.engine import JudgeEngine
+from mcptest.report.models import AssertionResult, JudgeDetail, JudgeVote, Location, Status
+from mcptest.suite.models import (
+    Assertion,
+    JudgeDefaults,
+    Juror,
+    LlmJudgeMatcher,
+    LlmJuryMatcher,
+    LlmJurySpec,
+    matcher_kind,
+)
+
+
+@dataclass(frozen=True)
+class LlmContext:
+    """Where an LLM assertion sits and who wrote the candidate."""
+
+    test_id: str
+    test_name: str
+    location: Location | None = None
+    generator_model: str | None = None
+    """The model that produced the candidate (agent tests); None for tool tests."""
+    defaults: JudgeDefaults | None = None
+    """The suite's `judge:` block."""
+
+
+def _vote(o: JudgeOutcome, threshold: float, replacement_for: str | None = None) -> JudgeVote:
+    model = o.model or "(unresolved)"
+    error = None
+    if o.status in ("judge_error", "deferred", "budget_skipped"):
+        error = f"{o.status}: {o.message}" if o.message else o.status
+    return JudgeVote(
+        model=model, family=model_family(model) if o.model else None, score=o.score,
+        passed=None if o.score is None else o.score >= threshold,
+        abstained=o.status == "abstained", error=error, reason=o.reason, evidence=o.evidence,
+        repetition=o.repetition, replacement_for=replacement_for, cost_usd=o.cost_usd,
+        latency_ms=o.latency_ms, cached=o.cached)
+
+
+def _result(index: int, assertion: Assertion, ctx: LlmContext, status: Status, start: float,
+            outcomes: list[JudgeOutcome], detail: JudgeDetail, message: str | None,
+            ) -> AssertionResult:
+    return AssertionResult(
+        index=index, target=assertion.target, matcher=matcher_kind(assertion.matcher),
+        spec=assertion.matcher.model_dump(mode="json", by_alias=True, exclude_defaults=True),
+        status=status, message=message, user_message=assertion.message, location=ctx.location,
+        duration_ms=(time.perf_counter() - start) * 1000,
+        cost_usd=sum(o.cost_usd for o in outcomes),
+        cached=bool(outcomes) and all(o.cached for o in outcomes), judge=detail)
+
+
+def _unsent_status(o: JudgeOutcome, engine: JudgeEngine) -> tuple[Status, str] | None:
+    """Deferral / budget / error mapping shared by judge and jury; None for a verdict."""
+    if o.status == "deferred":
+        if engine.options.require_judge:
+            return "failed", f"judge required but unavailable: {o.message}"
+        return "deferred", f"deferred: {o.message}"
+    if o.status == "budget_skipped":
+        return "skipped", o.message if (o.message or "").startswith("budget") else (
+            f"budget: {o.message}")
+    if o.status == "judge_error":
+        return "error", f"judge error ({o.model}): {o.message}"
+    return None
+
+
+async def grade_llm(index: int, assertion: Assertion, candidate: Any, ctx: LlmContext,
+                    engine: JudgeEngine) -> AssertionResult:
+    """Grade one `llm-judge` or `llm-jury` assertion; never raises for judge trouble."""
+    m = assertion.matcher
+    if isinstance(m, LlmJudgeMatcher):
+        return await _judge(index, assertion, m, candidate, ctx, engine)
+    if isinstance(m, LlmJuryMatcher):
+        return await _jury(index, assertion, m.llm_jury, candidate, ctx, engine)
+    raise TypeError(f"grade_llm handles llm-judge and llm-jury, not {matcher_kind(m)}")
+
+
+async def _judge(index: int, assertion: Assertion, m: LlmJudgeMatcher, candidate: Any,
+                 ctx: LlmContext, engine: JudgeEngine) -> AssertionResult:
+    start = time.perf_counter()
+    spec = m.llm_judge
+    o = await engine.judge(JudgeRequest(rubric=spec.rubric, candidate=candidate,
+                                        model=spec.model, base_url=spec.base_url,
+                                        defaults=ctx.defaults))
+    detail = JudgeDetail(kind="llm-judge", rubric=spec.rubric, score=o.score,
+                         display_score=None if o.score is None else f"{o.score:.2f}",
+                         threshold=spec.threshold, votes=[_vote(o, spec.threshold)])
+    unsent = _unsent_status(o, engine)
+    if unsent is not None:
+        return _result(index, assertion, ctx, unsent[0], start, [o], detail, unsent[1])
+    if o.status == "abstained":
+        return _result(index, assertion, ctx, "failed", start, [o], detail,
+                       f"inconclusive: judge {o.model} abstained ({o.reason})")
+    assert o.score is not None
+    passed = o.score >= spec.threshold
+    why = f"score {o.score:.2f} {'≥' if passed else '<'} threshold {spec.threshold:.2f}"
+    return _result(index, assertion, ctx, "passed" if passed else "failed", start, [o], detail,
+                   f"{why}: {o.reason}" if o.reason else why)
+
+
+# --------------------------------------------------------------------------------------- jury
+
+@dataclass
+class _Seat:
+    """One place on the jury: the juror that sat there and its repetitions."""
+
+    juror: Juror
+    outcomes: list[JudgeOutcome]
+    replacement_for: str | None = None
+    history: list[tuple[JudgeOutcome, str | None]] = field(default_factory=list)
+
+    @property
+    def scores(self) -> list[float]:
+        return [o.score for o in self.outcomes if o.status == "verdict" and o.score is not None]
+
+    @property
+    def score(self) -> float | None:
+        """The juror's own median over its repetitions (None: no verdict)."""
+        s = self.scores
+        return statistics.median(s) if s else None
+
+    @property
+    def failed_mechanically(self) -> bool:
+        return not self.scores and all(o.status == "judge_error" for o in self.outcomes)
+
+
+async def _ask(juror: Juror, spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
+               engine: JudgeEngine) -> list[JudgeOutcome]:
+    out: list[JudgeOutcome | None] = [None] * spec.repetitions
+
+    async def one(k: int) -> None:
+        out[k] = await engine.judge(JudgeRequest(
+            rubric=spec.rubric, candidate=candidate, model=juror.model, base_url=juror.base_url,
+            repetition=k, defaults=ctx.defaults))
+
+    async with anyio.create_task_group() as tg:
+        for k in range(spec.repetitions):
+            tg.start_soon(one, k)
+    return [o for o in out if o is not None]
+
+
+async def _seat_all(jurors: list[Juror], spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
+                    engine: JudgeEngine) -> list[list[JudgeOutcome]]:
+    results: list[list[JudgeOutcome]] = [[] for _ in jurors]
+
+    async def run(i: int, j: Juror) -> None:
+        results[i] = await _ask(j, spec, candidate, ctx, engine)
+
+    async with anyio.create_task_group() as tg:
+        for i, j in enumerate(jurors):
+            tg.start_soon(run, i, j)
+    return results
+
+
+def _quorum(seats: list[_Seat], threshold: float, quorum: float) -> tuple[int, int, float | None,
+                                                                           bool]:
+    """Heads that passed, decisive heads, weighted passed fraction (2 decimals), quorum met."""
+    decisive = [s for s in seats if s.score is not None]
+    passed = [s for s in decisive if s.score is not None and s.score >= threshold]
+    if not decisive:
+        return 0, 0, None, False
+    total = sum(Fraction(s.juror.weight) for s in decisive)
+    won = sum((Fraction(s.juror.weight) for s in passed), Fraction(0))
+    hundredths = (won * 100 / total + Fraction(1, 2)).__floor__()  # exact half-up rounding
+    fraction = hundredths / 100
+    return len(passed), len(decisive), fraction, fraction >= quorum
+
+
+async def _jury(index: int, assertion: Assertion, spec: LlmJurySpec, candidate: Any,
+                ctx: LlmContext, engine: JudgeEngine) -> AssertionResult:
+    start = time.perf_counter()
+    first = await _seat_all(spec.jurors, spec, candidate, ctx, engine)
+    seats = [_Seat(j, o) for j, o in zip(spec.jurors, first, strict=True)]
+    spare = list(spec.replacements)
+    failed = [s for s in seats if s.failed_mechanically]
+    if failed and spare:
+        stand_ins = spare[:len(failed)]
+        answers = await _seat_all(stand_ins, spec, candidate, ctx, engine)
+        for seat, sub, outs in zip(failed, stand_ins, answers, strict=False):
+            seat.history = [(o, None) for o in seat.outcomes]
+            seat.replacement_for, seat.juror, seat.outcomes = seat.juror.model, sub, outs
+    outcomes = [o for s in seats for o, _ in s.history] + [o for s in seats for o in s.outcomes]
+    votes = [_vote(o, spec.threshold, rf) for s in seats for o, rf in s.history] + [
+        _vote(o, spec.threshold, s.replacement_for) for s in seats for o in s.outcomes]
+
+    passed_n, decisive_n, fraction, met = _quorum(seats, spec.threshold, spec.quorum)
+    scored = [s for s in seats if s.score is not None]
+    weight = sum(s.juror.weight for s in scored)
+    score = (sum(s.juror.weight * (s.score or 0.0) for s in scored) / weight) if scored else None
+
+    def detail(analytics: Any = None) -> JudgeDetail:
+        return JudgeDetail(kind="llm-jury", rubric=spec.rubric, score=score,
+                           display_score=None if score is None else f"{score:.2f}",
+                           threshold=spec.threshold, votes=votes, jury=analytics)
+
+    budget = next((o for o in outcomes if o.status == "budget_skipped"), None)
+    if budget is not None:
+        return _result(index, assertion, ctx, "skipped", start, outcomes, detail(),
+                       _unsent_status(budget, engine)[1])  # type: ignore[index]
+    if all(o.status == "deferred" for o in outcomes):
+        status, msg = _unsent_status(outcomes[0], engine)  # type: ignore[misc]
+        return _result(index, assertion, ctx, status, start, outcomes, detail(), msg)
+
+    errors = [o for o in outcomes if o.status == "judge_error"]
+    if decisive_n == 0 and errors and not any(o.status == "abstained" for o in outcomes):
+        return _result(index, assertion, ctx, "error", start, outcomes, detail(),
+                       f"every juror failed mechanically; last: "
+                       f"{_unsent_status(errors[-1], engine)[1]}")  # type: ignore[index]
+    inconclusive = decisive_n == 0 or (spec.min_jurors is not None
+                                       and decisive_n < spec.min_jurors)
+    verdict = "inconclusive" if inconclusive else ("passed" if met else "failed")
+    ratings = [[o.score if o.status == "verdict" else None for o in s.outcomes] for s in seats]
+    analytics = jury_analytics(ratings, juror_models=[s.juror.model for s in seats],
+                               generator_model=ctx.generator_model, quorum=spec.quorum,
+                               passed_jurors=passed_n, decisive=decisive_n, verdict=verdict)
+    if analytics.passed_fraction != fraction and fraction is not None:
+        analytics = analytics.model_copy(update={"passed_fraction": fraction})
+    tally = f"{passed_n}/{decisive_n} decisive jurors passed"
+    if fraction is not None:
+        tally += f" (fraction {fraction:.2f}, quorum {spec.quorum:.2f})"
+    if errors:
+        tally += f"; {len(errors)} judge error(s)"
+    if inconclusive:
+        need = spec.min_jurors or 1
+        return _result(index, assertion, ctx, "failed", start, outcomes, detail(analytics),
+                       f"inconclusive: {decisive_n} decisive juror(s), need {need}; {tally}")
+    return _result(index, assertion, ctx, "passed" if met else "failed", start, outcomes,
+                   detail(analytics), tally)
