@@ -173,6 +173,23 @@ def test_single_unit_equals_uniform_prior_formula(scores: list[float]) -> None:
     assert units == 1
 
 
+@settings(max_examples=100, deadline=None)
+@given(_matrices(GRID))
+def test_jury_agreement_multi_unit_is_package_alpha(ratings: list[list[float | None]]) -> None:
+    clipped, raw, units = jury_agreement(ratings)
+    pairable = sum(
+        1 for col in zip(*ratings, strict=True) if sum(v is not None for v in col) >= 2
+    )
+    assert units == pairable
+    if pairable >= 2:
+        theirs = _package_alpha(ratings)
+        assert raw == (1.0 if theirs is None else pytest.approx(theirs, abs=1e-9))
+    if raw is None:
+        assert clipped is None and pairable == 0
+    else:
+        assert clipped == min(1.0, max(0.0, raw))
+
+
 def test_multi_unit_hand_computed() -> None:
     # units {0.2, 0.4} and {0.8, 0.6}, n = 4.
     # D_o = (2/4)·(0.04/1 + 0.04/1) = 0.04;  pooled pairs (0.2,0.4,0.6,0.8): squared
