@@ -101,7 +101,7 @@ def build_server() -> MCPServer:
 
     @server.tool()
     def bad_structured(city: str) -> CallToolResult:
-        """Returns structuredContent that breaks its own outputSchema (temperature_c is a string)."""
+        """Structured content that breaks its own outputSchema (temperature_c is text)."""
         data: dict[str, Any] = {"city": city, "temperature_c": "warm", "conditions": "sunny"}
         return CallToolResult(
             content=[TextContent(type="text", text=f"{city}: warm and sunny")],

@@ -111,7 +111,7 @@ async def test_missing_env_reference_is_not_ready(example_stdio: StdioServer) ->
     spec = StdioServer.model_validate(
         {"command": example_stdio.command, "env": {"KEY": {"env": "MCPTEST_UNSET_VAR_X"}}}
     )
-    expected = "server 'srv': environment variable MCPTEST_UNSET_VAR_X (for servers.srv.env.KEY)"
+    expected = "environment variable MCPTEST_UNSET_VAR_X (for servers.srv.env.KEY) is not set"
     with pytest.raises(ServerNotReadyError, match=re.escape(expected)):
         async with open_conn(spec, {"PATH": os.environ["PATH"]}):
             pass
@@ -196,7 +196,7 @@ async def test_command_not_found() -> None:
         async with open_conn(spec, name="ghost"):
             pass
     assert str(info.value) == (
-        "server 'ghost': command not found: mcptest-no-such-server-binary "
+        "command not found: mcptest-no-such-server-binary "
         "(not on the server's PATH)"
     )
 
@@ -206,14 +206,14 @@ async def test_server_exiting_at_start_shows_its_stderr() -> None:
         async with open_conn(raw_server("exit"), name="quitter"):
             pass
     msg = str(info.value)
-    assert msg.startswith("server 'quitter': exited at start")
+    assert msg.startswith("exited at start")
     assert "missing configuration file settings.toml" in msg
     assert "\n" not in msg
 
 
 async def test_startup_timeout() -> None:
     spec = raw_server("mute", startup_timeout=1, protocol="legacy")
-    with pytest.raises(ServerNotReadyError, match=r"^server 'srv': not ready within 1s"):
+    with pytest.raises(ServerNotReadyError, match=r"^not ready within 1s \(startup_timeout\)"):
         async with open_conn(spec):
             pass
 

@@ -110,10 +110,8 @@ class ServerConnection:
                     ready = True
                     scope.deadline = math.inf  # ready: the startup bound no longer applies
                     yield conn
-        except ServerNotReadyError as exc:
-            if ready:
-                raise
-            raise ServerNotReadyError(f"server {name!r}: {exc}") from None
+        except ServerNotReadyError:
+            raise
         except BaseException as exc:
             if ready:
                 raise
@@ -232,7 +230,7 @@ class ServerConnection:
 
     def _timeout_message(self) -> str:
         limit = self.spec.startup_timeout
-        msg = f"server {self.name!r}: not ready within {limit:g}s (startup_timeout)"
+        msg = f"not ready within {limit:g}s (startup_timeout)"
         if self._http_log.last_error:
             msg += f"; last response: {self._http_log.last_error}"
         last = self._stderr_lines(3)
@@ -240,26 +238,25 @@ class ServerConnection:
 
     def _failure_message(self, exc: BaseException) -> str:
         cause = root_cause(exc)
-        prefix = f"server {self.name!r}: "
         if isinstance(self.spec, StdioServer):
             program = self.spec.command[0]
             last = self._stderr_lines(3)
             tail = f"; stderr: {last}" if last else ""
             if isinstance(cause, FileNotFoundError):
-                return one_line(f"{prefix}command not found: {program}")
+                return one_line(f"command not found: {program}")
             if isinstance(cause, PermissionError):
-                return one_line(f"{prefix}permission denied starting {program}")
+                return one_line(f"permission denied starting {program}")
             if isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED:
-                return one_line(f"{prefix}exited at start ({program}){tail}", 500)
-            return one_line(f"{prefix}{self._cause_text(cause)}{tail}", 500)
+                return one_line(f"exited at start ({program}){tail}", 500)
+            return one_line(f"{self._cause_text(cause)}{tail}", 500)
         url = safe_url(self.spec.url)
         if self._http_log.last_error:
-            return one_line(prefix + self._http_log.last_error)
+            return one_line(self._http_log.last_error)
         if isinstance(cause, httpx2.ConnectError):
-            return one_line(f"{prefix}cannot connect to {url} (connection refused or unreachable)")
+            return one_line(f"cannot connect to {url} (connection refused or unreachable)")
         if isinstance(cause, httpx2.TimeoutException):
-            return one_line(f"{prefix}timed out talking to {url} ({type(cause).__name__})")
-        return one_line(f"{prefix}{self._cause_text(cause)} ({url})", 500)
+            return one_line(f"timed out talking to {url} ({type(cause).__name__})")
+        return one_line(f"{self._cause_text(cause)} ({url})", 500)
 
     @staticmethod
     def _cause_text(cause: BaseException) -> str:
