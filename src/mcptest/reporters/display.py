@@ -1,0 +1,247 @@
+"""What the human formats (pretty, md, html) show, decided once so they agree.
+
+Marks, labels, rounding (cost to 4 decimals, scores and alpha to 2), gap advice, exit-code
+meanings and the list of findings (non-passing assertions and escalated juries) live here; each
+format only lays them out and escapes them for its own medium.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from mcptest.exit_codes import ExitCode
+from mcptest.report.models import (
+    AssertionResult,
+    Confidence,
+    JudgeDetail,
+    Report,
+    Status,
+    TestResult,
+)
+
+STATUS_ORDER: tuple[Status, ...] = (
+    "failed", "error", "not_yet_available", "skipped", "deferred", "passed",
+)
+STATUS_MARK: dict[str, str] = {
+    "passed": "✅", "failed": "❌", "error": "💥", "skipped": "⏭️", "deferred": "⏸️",
+    "not_yet_available": "🚧", "escalated": "⚠️",
+}
+STATUS_LABEL: dict[str, str] = {
+    "passed": "passed", "failed": "failed", "error": "error", "skipped": "skipped",
+    "deferred": "deferred", "not_yet_available": "not yet available", "escalated": "to review",
+}
+BAND_MARK: dict[Confidence, str] = {"high": "🟢", "medium": "🟡", "low": "🔴"}
+BAND_LEGEND = (
+    "🟢 high agreement (α ≥ 0.8) · 🟡 medium (0.667 ≤ α < 0.8) · "
+    "🔴 low (α < 0.667 or undefined): the verdict stands, a person should look"
+)
+
+GAP_ADVICE: dict[str, str] = {
+    "transport": "the server was unreachable or crashed: check its command or URL and the "
+    "stderr tail",
+    "protocol": "the server sent malformed MCP: check its SDK and protocol version",
+    "tool-error": "the tool answered with isError or a JSON-RPC error: read the error text "
+    "and the arguments sent",
+    "shape": "a deterministic check failed: the answer changed; fix the server or update the "
+    "expectation",
+    "judgment": "the judges failed the answer: read their reasons; fix the answer or sharpen "
+    "the rubric",
+    "judge-reliability": "judges disagreed, abstained or errored: sharpen the rubric, add "
+    "repetitions or jurors, and have a person review",
+    "budget": "the --max-cost cap stopped judge calls: raise the cap or keep the cache "
+    "between runs",
+    "environment": "a key or command is missing: set the judge API key or install the "
+    "server's command",
+}
+LEADING_GAPS = 3
+"""Advice is given for this many of the most frequent gap categories."""
+
+EXIT_MEANING: dict[int, str] = {
+    ExitCode.OK: "every test passed (deferrals allowed)",
+    ExitCode.TESTS_FAILED: "a test failed or errored",
+    ExitCode.USAGE_ERROR: "invalid invocation or suite; nothing ran",
+    ExitCode.SERVER_NOT_READY: "a server never became ready",
+    ExitCode.INCOMPLETE: "nothing failed, but something was skipped or not yet available",
+    ExitCode.POLICY_STOP: "stopped by the budget cap before every judge call was sent",
+    ExitCode.NO_TESTS: "no tests were selected",
+    ExitCode.INTERRUPTED: "interrupted; the report holds what had finished",
+}
+VERDICT: dict[int, tuple[str, str]] = {
+    ExitCode.OK: ("✅", "passed"),
+    ExitCode.TESTS_FAILED: ("❌", "failed"),
+    ExitCode.USAGE_ERROR: ("⛔", "invalid"),
+    ExitCode.SERVER_NOT_READY: ("💥", "server not ready"),
+    ExitCode.INCOMPLETE: ("⚠️", "incomplete"),
+    ExitCode.POLICY_STOP: ("🛑", "budget stop"),
+    ExitCode.NO_TESTS: ("⚪", "no tests"),
+    ExitCode.INTERRUPTED: ("⏹️", "interrupted"),
+}
+
+
+def cost(usd: float | None) -> str:
+    return "" if usd is None else f"${usd:.4f}"
+
+
+def num(value: float | None) -> str:
+    """Scores, alpha, quorum: two decimals; `n/a` when undefined."""
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def duration(ms: float) -> str:
+    return f"{ms:.0f} ms" if ms < 1000 else f"{ms / 1000:.2f} s"
+
+
+def value_text(value: object) -> str:
+    """A JSON value as one compact line of text (strings quoted, as in the JSON report)."""
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except ValueError:
+        return repr(value)
+
+
+def exit_meaning(code: int) -> str:
+    return EXIT_MEANING.get(code, "unknown exit code")
+
+
+def verdict(report: Report) -> tuple[str, str]:
+    return VERDICT.get(report.summary.exit_code, ("❔", f"exit {report.summary.exit_code}"))
+
+
+def gap_rows(report: Report) -> list[tuple[str, int, str | None]]:
+    """(category, count, advice) by count, largest first; advice only for the leading ones."""
+    ranked = sorted(
+        ((k, v) for k, v in report.summary.gaps.items() if v > 0), key=lambda kv: (-kv[1], kv[0])
+    )
+    return [
+        (k, v, GAP_ADVICE.get(k) if i < LEADING_GAPS else None) for i, (k, v) in enumerate(ranked)
+    ]
+
+
+def is_escalated(judge: JudgeDetail | None) -> bool:
+    return bool(judge and judge.jury and judge.jury.escalate)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One row of the review table: a non-passing assertion, an escalated jury or a test."""
+
+    test: TestResult
+    assertion: AssertionResult | None
+    status: Status
+    escalated: bool
+
+    @property
+    def judge(self) -> JudgeDetail | None:
+        return self.assertion.judge if self.assertion else self.test.judge
+
+    @property
+    def mark(self) -> str:
+        if self.status == "passed" and self.escalated:
+            return STATUS_MARK["escalated"]
+        return STATUS_MARK[self.status]
+
+    @property
+    def cost_usd(self) -> float:
+        return self.assertion.cost_usd if self.assertion else self.test.cost_usd
+
+    @property
+    def check(self) -> str:
+        """What was checked: matcher, target and, for juries, the tally."""
+        a, judge = self.assertion, self.judge
+        if a is None:
+            if judge is None:
+                return {"tool": "call", "eval": "eval", "agent": "agent run"}[self.test.kind]
+            score = judge.display_score or num(judge.score)
+            return f"{judge.kind} score {score}, threshold {num(judge.threshold)}"
+        if judge and judge.jury:
+            j = judge.jury
+            return f"{a.matcher} {j.passed_jurors}/{j.decisive}, quorum {num(j.quorum)}"
+        if judge:
+            score = judge.display_score or num(judge.score)
+            return f"{a.matcher} score {score}, threshold {num(judge.threshold)}"
+        return a.matcher
+
+    @property
+    def target(self) -> str | None:
+        """The checked target, shown beside `check` for deterministic matchers."""
+        a = self.assertion
+        if a is None:
+            return self.test.tool if self.judge is None else None
+        return a.target if a.judge is None else None
+
+    @property
+    def result(self) -> str:
+        """Why it did not pass, in one line of (untrusted) text."""
+        a = self.assertion
+        if a is None:
+            text = self.test.message or STATUS_LABEL[self.status]
+        elif a.message:
+            text = a.message
+        elif a.expected is not None or a.actual is not None:
+            text = f"expected {value_text(a.expected)}, got {value_text(a.actual)}"
+        else:
+            text = STATUS_LABEL[self.status]
+        judge = self.judge
+        if self.escalated and judge and judge.jury:
+            text = f"{judge.jury.verdict}, escalated"
+        return text
+
+
+def test_findings(test: TestResult) -> list[Finding]:
+    found: list[Finding] = []
+    hard = any(a.status in ("failed", "error") for a in test.assertions)
+    for a in test.assertions:
+        escalated = is_escalated(a.judge)
+        if a.status == "passed" and not escalated:
+            continue
+        if a.status == "skipped" and hard and not escalated:
+            continue  # a cascade skip behind a failure adds nothing to read
+        found.append(Finding(test, a, a.status, escalated))
+    if is_escalated(test.judge) or (test.status != "passed" and not found):
+        found.append(Finding(test, None, test.status, is_escalated(test.judge)))
+    return found
+
+
+def findings(report: Report) -> list[Finding]:
+    """Non-passing and escalated rows, worst status first, then in report order."""
+    rows = [f for t in report.tests for f in test_findings(t)]
+    rank = {s: i for i, s in enumerate(STATUS_ORDER)}
+    return sorted(rows, key=lambda f: rank[f.status])
+
+
+def to_review(report: Report) -> int:
+    """Tests with at least one escalated jury: the "N to review" of the header."""
+    return sum(
+        1
+        for t in report.tests
+        if is_escalated(t.judge) or any(is_escalated(a.judge) for a in t.assertions)
+    )
+
+
+def budget_skips(report: Report) -> int:
+    """Checks the cost cap kept from running (skipped with a budget reason)."""
+    return sum(
+        1 for t in report.tests for f in test_findings(t)
+        if f.status == "skipped" and (t.gap == "budget" or (
+            f.assertion is not None and (f.assertion.message or "").startswith("budget")
+        ))
+    )
+
+
+def summary_bits(report: Report) -> list[str]:
+    """Counts in a fixed order, zeros left out except `passed`."""
+    c = report.summary.counts
+    bits = [f"{c.passed} passed"]
+    for key in ("failed", "error", "skipped", "deferred", "not_yet_available"):
+        n = getattr(c, key)
+        if n:
+            bits.append(f"{n} {STATUS_LABEL[key]}")
+    return bits
+
+
+def cost_line(report: Report) -> str:
+    s = report.summary
+    if s.max_cost_usd is None:
+        return cost(s.cost_usd)
+    return f"{cost(s.cost_usd)} of {cost(s.max_cost_usd)} cap"

@@ -1,0 +1,102 @@
+"""The `html` format: one self-contained page to open from the job artifacts.
+
+Inline CSS only, no script, no external URL, and a CSP that forbids loading anything but inline
+styles. Jinja autoescape is on and `finalize` strips control characters and masks key-shaped
+strings in every printed value. Filtering by status works with radio buttons and CSS.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from mcptest.report.models import Report, TestResult
+from mcptest.reporters import display
+from mcptest.reporters.escape import shorten, strip_controls
+
+_VALUE_LIMIT = 8000
+_CLASS = {"not_yet_available": "nya"}
+
+
+def _finalize(value: Any) -> Any:
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return strip_controls(value)
+    return value
+
+
+@functools.cache
+def _template() -> jinja2.Template:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=_finalize,
+    )
+    return env.get_template("report.html.j2")
+
+
+def _pretty_json(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False, indent=2, default=str)
+    except ValueError:
+        text = repr(value)
+    return shorten(text, _VALUE_LIMIT)
+
+
+def _test_view(test: TestResult) -> dict[str, Any]:
+    findings = display.test_findings(test)
+    review = any(f.escalated for f in findings)
+    classes = [_CLASS.get(test.status, test.status)]
+    if review:
+        classes.append("review")
+    if review or test.status != "passed" or findings:
+        classes.append("problem")
+    return {"r": test, "classes": " ".join(classes), "review": review}
+
+
+def _filters(tests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def count(cls: str) -> int:
+        return sum(1 for t in tests if cls in t["classes"].split())
+
+    keys = [("all", "all"), ("problem", "needs attention"), ("failed", "failed"),
+            ("error", "error"), ("skipped", "skipped"), ("deferred", "deferred"),
+            ("nya", "not yet available"), ("review", "to review"), ("passed", "passed")]
+    out = [{"key": "all", "label": "all", "count": len(tests)}]
+    out += [{"key": k, "label": label, "count": count(k)} for k, label in keys[1:]]
+    return [f for f in out if f["key"] in ("all", "problem", "passed") or f["count"]]
+
+
+def render(report: Report) -> str:
+    """The whole report as one HTML document."""
+    tests = [_test_view(t) for t in report.tests]
+    # Problems first, in report order; passing tests after them.
+    tests.sort(key=lambda t: "problem" not in t["classes"].split())
+    return _template().render(
+        report=report,
+        s=report.summary,
+        tests=tests,
+        filters=_filters(tests),
+        verdict=display.verdict(report),
+        counts=display.summary_bits(report),
+        review=display.to_review(report),
+        cost_line=display.cost_line(report),
+        gaps=display.gap_rows(report),
+        budget_skips=display.budget_skips(report),
+        exit_meaning=display.exit_meaning(report.summary.exit_code),
+        band_legend=display.BAND_LEGEND,
+        band_mark=display.BAND_MARK,
+        marks=display.STATUS_MARK,
+        labels=display.STATUS_LABEL,
+        cost=display.cost,
+        num=display.num,
+        duration=display.duration,
+        value_text=display.value_text,
+        pretty_json=_pretty_json,
+    )

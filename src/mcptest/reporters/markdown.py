@@ -1,0 +1,238 @@
+"""The `md` format: the sticky PR comment and the job summary (GitHub-flavoured markdown).
+
+Python gathers plain values; `templates/comment.md.j2` lays them out. Untrusted text reaches
+the template only as data and leaves it only through the escaping filters, so Jinja never
+evaluates it and markdown never acts on it. Past `max_chars` (60,000 by default: GitHub refuses
+comments over 65,536) the passing list goes first, then table rows and details from the end,
+and a note says what was left out.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from mcptest.report.models import JudgeDetail, JudgeVote, Report, TestResult
+from mcptest.reporters import display
+from mcptest.reporters.escape import md_block, md_code, md_comment_value, md_inline
+
+MAX_CHARS = 60_000
+MARKER_PREFIX = "<!-- mcptest-action"
+_OPEN_DETAILS = 5
+"""Failed or errored findings whose `<details>` start open; the rest start closed."""
+
+
+@functools.cache
+def _templates() -> Any:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(md=md_inline, md_code=md_code, md_pre=md_block)
+    return env.get_template("comment.md.j2").module
+
+
+def marker(report: Report) -> str:
+    """The hidden first line the Action looks for to update its sticky comment in place."""
+    suites = ",".join(md_comment_value(s) for s in sorted(report.suites))
+    return f"{MARKER_PREFIX}: suites={suites} -->"
+
+
+def _jury(judge: JudgeDetail) -> dict[str, Any] | None:
+    j = judge.jury
+    if j is None:
+        return None
+    return {
+        "band": j.confidence, "band_mark": display.BAND_MARK[j.confidence],
+        "alpha": display.num(j.agreement), "passed": j.passed_jurors, "decisive": j.decisive,
+        "quorum": display.num(j.quorum), "verdict": j.verdict, "escalate": j.escalate,
+        "bias_warning": j.bias_warning,
+    }
+
+
+def _vote(v: JudgeVote) -> dict[str, Any]:
+    if v.error:
+        vote = "⚠️ error:"
+    elif v.abstained:
+        vote = "○ abstained"
+    else:
+        vote = "✅" if v.passed else "❌"
+    return {
+        "model": v.model, "family": v.family or "", "score": display.num(v.score), "vote": vote,
+        "error": v.error, "reason": v.reason or "", "replacement_for": v.replacement_for,
+        "cached": v.cached,
+    }
+
+
+def _judge(judge: JudgeDetail | None) -> dict[str, Any] | None:
+    if judge is None:
+        return None
+    return {
+        "rubric": judge.rubric,
+        "score": judge.display_score or (None if judge.score is None else display.num(judge.score)),
+        "threshold": display.num(judge.threshold),
+        "jury": _jury(judge),
+        "votes": [_vote(v) for v in judge.votes],
+        "criteria": [
+            {"name": c.name, "score": display.num(c.score), "threshold": display.num(c.threshold),
+             "weight": display.num(c.weight), "status": c.status, "required": c.required,
+             "guard": c.guard, "reason": c.reason or ""}
+            for c in judge.criteria
+        ],
+    }
+
+
+def _judges_cell(judge: JudgeDetail | None) -> str:
+    """Trusted labels and numbers only: the cell is emitted without escaping."""
+    if judge is None:
+        return ""
+    if judge.jury:
+        j = judge.jury
+        review = " · ⚠ review" if j.escalate else ""
+        band = f"{display.BAND_MARK[j.confidence]} {j.confidence}"
+        return f"{band} · α {display.num(j.agreement)}{review}"
+    return f"{len(judge.votes)} judge(s)"
+
+
+def _where(test: TestResult, finding: display.Finding | None = None) -> str:
+    loc = finding.assertion.location if finding and finding.assertion else None
+    loc = loc or test.location
+    return f"{loc.file}:{loc.line}"
+
+
+def _row(f: display.Finding) -> dict[str, Any]:
+    return {
+        "mark": f.mark, "name": f.test.name, "check": f.check, "target": f.target,
+        "result": f.result,
+        "judges": _judges_cell(f.judge), "cost": display.cost(f.cost_usd) if f.cost_usd else "",
+    }
+
+
+def _tail(text: str | None, limit: int = 2000) -> str | None:
+    """The end of a stderr tail, where the crash is, cut at a line start when possible."""
+    if text is None or len(text) <= limit:
+        return text
+    cut = text[-limit:]
+    return "…" + (cut.split("\n", 1)[1] if "\n" in cut[:200] else cut)
+
+
+def _detail(f: display.Finding, open_: bool) -> dict[str, Any]:
+    t, a = f.test, f.assertion
+    has_values = a is not None and a.judge is None and (
+        a.expected is not None or a.actual is not None
+    )
+    return {
+        "open": open_, "mark": f.mark, "name": t.name, "title": f.result,
+        "where": _where(t, f), "server": t.server, "tool": t.tool, "gap": t.gap,
+        "check": f.check if a else None, "target": a.target if a else None,
+        "user_message": a.user_message if a else None,
+        "message": (a.message if a else t.message) if not f.escalated or a is None else None,
+        "expected": display.value_text(a.expected) if a and has_values else None,
+        "actual": display.value_text(a.actual) if a and has_values else None,
+        "judge": _judge(f.judge),
+        "args": display.value_text(t.args) if t.args is not None else None,
+        "response": display.value_text(t.response) if t.response is not None else None,
+        "stderr": _tail(t.server_stderr) if t.status != "passed" else None,
+    }
+
+
+def _header(report: Report) -> dict[str, Any]:
+    s = report.summary
+    budget_skips = display.budget_skips(report)
+    return {
+        "mark": display.verdict(report)[0], "counts": display.summary_bits(report),
+        "review": display.to_review(report), "cost": display.cost_line(report),
+        "servers": [
+            {"name": sv.name, "status": sv.status, "error": sv.error}
+            for sv in report.servers if sv.status != "ready"
+        ],
+        "budget_stopped": s.budget_stopped, "budget_skips": budget_skips,
+        "interrupted": s.interrupted,
+    }
+
+
+def _footer(report: Report) -> dict[str, Any]:
+    s = report.summary
+    gaps = display.gap_rows(report)
+    return {
+        "legend": display.BAND_LEGEND, "cache_hits": s.cache_hits, "judge_calls": s.judge_calls,
+        "deferred": s.counts.deferred, "budget_skips": display.budget_skips(report),
+        "projected": s.projected_judge_calls,
+        "bound": display.cost(s.cost_bound_usd) if s.cost_bound_usd is not None else "",
+        "cost": display.cost_line(report),
+        "run_alpha": display.num(s.run_agreement) if s.run_agreement is not None else "",
+        "duration": display.duration(s.duration_ms), "exit_code": s.exit_code,
+        "exit_meaning": display.exit_meaning(s.exit_code), "version": report.tool.version,
+        "gaps": [f"{k} {v}" for k, v, _ in gaps],
+        "advice": [(k, advice) for k, _, advice in gaps if advice],
+        "warnings": report.warnings,
+    }
+
+
+def _passing(report: Report) -> list[dict[str, Any]]:
+    return [
+        {"name": t.name, "where": _where(t), "duration": display.duration(t.duration_ms),
+         "cost": display.cost(t.cost_usd) if t.cost_usd else ""}
+        for t in report.tests if t.status == "passed"
+    ]
+
+
+def _fit(pieces: list[str], room: int) -> list[str]:
+    """The longest prefix of `pieces` whose total length stays within `room`."""
+    kept: list[str] = []
+    for piece in pieces:
+        if len(piece) > room:
+            break
+        kept.append(piece)
+        room -= len(piece)
+    return kept
+
+
+def render(report: Report, max_chars: int = MAX_CHARS) -> str:
+    """The PR comment / job summary markdown, at most `max_chars` characters long."""
+    m = _templates()
+    found = display.findings(report)
+    n_open = 0
+    details: list[str] = []
+    for f in found:
+        open_ = f.status in ("failed", "error") and n_open < _OPEN_DETAILS
+        n_open += open_
+        details.append(m.detail(_detail(f, open_)))
+    head = m.marker(marker(report)) + m.header(_header(report))
+    rows = [m.row(_row(f)) for f in found]
+    table = [m.table_head(), *rows, "\n"] if rows else []
+    passing = _passing(report)
+    passing_block = m.passing(passing, len(passing)) if passing else ""
+    footer = m.footer(_footer(report))
+    full = "".join([head, *table, *details, passing_block, footer])
+    if len(full) <= max_chars:
+        return full
+    dropped: list[str] = []
+    if passing:
+        passing_block = m.passing_dropped(len(passing))
+        dropped.append(f"the list of {len(passing)} passing test(s)")
+    fixed = len(head) + len(footer) + len(passing_block)
+    if fixed + len(m.truncated(dropped)) + len("".join([*table, *details])) > max_chars:
+        n = len(found)
+        worst = m.truncated([*dropped, f"{n} of {n} table row(s)", f"details of {n} of {n} x"])
+        room = max_chars - fixed - len(worst)
+        frame = len(m.table_head()) + 1
+        # Rows first, up to half the room; details fill what rows left; rows take the rest.
+        kept_rows = _fit(rows, room // 2 - frame)
+        kept_details = _fit(details, room - frame - len("".join(kept_rows)))
+        kept_rows = _fit(rows, room - frame - len("".join(kept_details)))
+        if len(kept_rows) < len(rows):
+            dropped.append(f"{len(rows) - len(kept_rows)} of {len(rows)} table row(s)")
+        if len(kept_details) < len(details):
+            dropped.append(f"details of {len(details) - len(kept_details)} of {len(details)} "
+                           "finding(s)")
+        table = [m.table_head(), *kept_rows, "\n"] if kept_rows else []
+        details = kept_details
+    return "".join([head, m.truncated(dropped), *table, *details, passing_block, footer])

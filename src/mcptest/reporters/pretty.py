@@ -1,0 +1,197 @@
+"""The terminal format: one line per test, what went wrong right below it, then a summary.
+
+Colour is opt-in (`color=True`); the CLI decides (TTY, NO_COLOR). Every server or model string
+goes through `escape.terminal`, so a tool answer cannot move the cursor or recolour the screen.
+"""
+
+from __future__ import annotations
+
+from mcptest.report.models import (
+    AssertionResult,
+    JudgeDetail,
+    JudgeVote,
+    Report,
+    TestResult,
+)
+from mcptest.reporters import display
+from mcptest.reporters.escape import shorten, terminal
+
+_WORD = {
+    "passed": "✓ PASS ", "failed": "✗ FAIL ", "error": "! ERROR", "skipped": "- SKIP ",
+    "deferred": "~ DEFER", "not_yet_available": "… NYA  ",
+}
+_COLOUR = {
+    "passed": "32", "failed": "31", "error": "31;1", "skipped": "33", "deferred": "36",
+    "not_yet_available": "35", "high": "32", "medium": "33", "low": "31", "dim": "2",
+    "bold": "1",
+}
+_INDENT = "    "
+_TEXT_LIMIT = 400
+_STDERR_LINES = 12
+
+
+class _Out:
+    """Collects lines; paints them only when colour was asked for."""
+
+    def __init__(self, color: bool) -> None:
+        self.color = color
+        self.lines: list[str] = []
+
+    def paint(self, text: str, style: str) -> str:
+        return f"\x1b[{_COLOUR[style]}m{text}\x1b[0m" if self.color else text
+
+    def add(self, line: str = "", depth: int = 0) -> None:
+        if line.startswith("::"):
+            line = "› " + line  # a CI log would read `::name::` at a line start as a command
+        self.lines.append(_INDENT * depth + line)
+
+
+def _safe(value: object, limit: int | None = _TEXT_LIMIT) -> str:
+    return terminal(shorten(value if isinstance(value, str) else str(value), limit))
+
+
+def _where(test: TestResult) -> str:
+    return f"{test.location.file}:{test.location.line}"
+
+
+def _vote_line(out: _Out, vote: JudgeVote) -> str:
+    if vote.error:
+        mark, verdict = out.paint("!", "error"), f"error: {_safe(vote.error, 160)}"
+    elif vote.abstained:
+        mark, verdict = out.paint("○", "dim"), "abstained"
+    else:
+        style = "passed" if vote.passed else "failed"
+        mark, verdict = out.paint("✓" if vote.passed else "✗", style), display.num(vote.score)
+    family = f" ({_safe(vote.family, 40)})" if vote.family else ""
+    stand_in = f" [stand-in for {_safe(vote.replacement_for, 80)}]" if vote.replacement_for else ""
+    cached = " [cached]" if vote.cached else ""
+    reason = f"  {_safe(vote.reason, 200)}" if vote.reason else ""
+    return f"{mark} {_safe(vote.model, 80)}{family}{stand_in}{cached}: {verdict}{reason}"
+
+
+def _judge(out: _Out, judge: JudgeDetail, depth: int) -> None:
+    if judge.jury:
+        j = judge.jury
+        band = out.paint(j.confidence, j.confidence)
+        review = ", " + out.paint("escalated for review", "low") if j.escalate else ""
+        out.add(
+            f"jury: {band} · α {display.num(j.agreement)} · {j.passed_jurors}/{j.decisive} "
+            f"passed, quorum {display.num(j.quorum)} · verdict {j.verdict}{review}",
+            depth,
+        )
+        if j.bias_warning:
+            out.add(out.paint(f"bias: {_safe(j.bias_warning, 200)}", "medium"), depth)
+    elif judge.score is not None:
+        score = judge.display_score or display.num(judge.score)
+        out.add(f"{judge.kind}: score {_safe(score, 20)}, threshold "
+                f"{display.num(judge.threshold)}", depth)
+    for vote in judge.votes:
+        out.add(_vote_line(out, vote), depth + 1)
+    for c in judge.criteria:
+        style = "passed" if c.status == "passed" else c.status
+        flags = "".join(f" [{f}]" for f, on in (("required", c.required), ("guard", c.guard)) if on)
+        reason = f"  {_safe(c.reason, 200)}" if c.reason else ""
+        out.add(f"{out.paint(c.status, style)} {_safe(c.name, 80)}{flags}: "
+                f"{display.num(c.score)} (threshold {display.num(c.threshold)}){reason}",
+                depth + 1)
+
+
+def _assertion(out: _Out, a: AssertionResult, depth: int) -> None:
+    where = f" ({a.location.file}:{a.location.line})" if a.location else ""
+    out.add(f"#{a.index} {_safe(a.target, 120)} · {_safe(a.matcher, 40)} · "
+            f"{out.paint(display.STATUS_LABEL[a.status], a.status)}"
+            f"{out.paint(where, 'dim')}", depth)
+    if a.user_message:
+        out.add(f"note: {_safe(a.user_message)}", depth + 1)
+    if a.status != "passed" and a.judge is None and (
+        a.expected is not None or a.actual is not None
+    ):
+        out.add(f"expected: {_safe(display.value_text(a.expected))}", depth + 1)
+        out.add(f"actual:   {_safe(display.value_text(a.actual))}", depth + 1)
+    if a.message:
+        out.add(_safe(a.message), depth + 1)
+    if a.judge:
+        _judge(out, a.judge, depth + 1)
+
+
+def _stderr(out: _Out, text: str, depth: int) -> None:
+    lines = terminal(text, keep_newlines=True).rstrip("\n").split("\n")
+    out.add(out.paint(f"server stderr (last {min(len(lines), _STDERR_LINES)} lines):", "dim"),
+            depth)
+    for line in lines[-_STDERR_LINES:]:
+        out.add(out.paint("| ", "dim") + shorten(line, 200), depth)
+
+
+def _test(out: _Out, test: TestResult) -> None:
+    cost = f"  {display.cost(test.cost_usd)}" if test.cost_usd else ""
+    cached = f"  {test.cache_hits} cached" if test.cache_hits else ""
+    out.add(f"{out.paint(_WORD[test.status], test.status)} {_safe(test.name, 200)}  "
+            f"{out.paint(_where(test), 'dim')}  {display.duration(test.duration_ms)}"
+            f"{cost}{cached}")
+    if test.status != "passed":
+        gap = f"[{test.gap}] " if test.gap else ""
+        if test.message:
+            out.add(f"{gap}{_safe(test.message)}", 1)
+    shown = {id(f.assertion) for f in display.test_findings(test) if f.assertion}
+    for a in test.assertions:
+        if id(a) in shown or (a.judge and a.judge.jury):
+            _assertion(out, a, 1)
+    if test.judge and (test.status != "passed" or display.is_escalated(test.judge)):
+        _judge(out, test.judge, 1)
+    if test.server_stderr and test.status == "error":
+        _stderr(out, test.server_stderr, 1)
+
+
+def _header(out: _Out, report: Report) -> None:
+    s = report.summary
+    out.add(out.paint(f"mcptest {_safe(report.tool.version, 40)}", "bold")
+            + f" · {len(report.suites)} suite file(s) · {s.counts.total} test(s)")
+    if s.projected_judge_calls:
+        bound = f", cost bound {display.cost(s.cost_bound_usd)}" if s.cost_bound_usd else ""
+        out.add(f"projected judge calls: {s.projected_judge_calls}{bound}")
+    for server in report.servers:
+        if server.status == "ready":
+            continue
+        out.add(out.paint(f"server {_safe(server.name, 80)} {server.status}", "error")
+                + (f": {_safe(server.error)}" if server.error else ""))
+        if server.stderr_tail:
+            _stderr(out, server.stderr_tail, 1)
+    out.add()
+
+
+def _summary(out: _Out, report: Report) -> None:
+    s = report.summary
+    out.add()
+    out.add(out.paint("─" * 60, "dim"))
+    counts = ", ".join(display.summary_bits(report))
+    out.add(out.paint(f"{counts} of {s.counts.total} in {display.duration(s.duration_ms)}", "bold"))
+    stopped = " (budget stopped the run)" if s.budget_stopped else ""
+    out.add(f"{s.counts.deferred} deferred · {s.cache_hits} cache hit(s) · {s.judge_calls} judge "
+            f"call(s) · cost {display.cost_line(report)}{stopped}")
+    review = display.to_review(report)
+    if review or s.run_agreement is not None:
+        out.add(f"{review} to review (escalated juries) · run agreement α "
+                f"{display.num(s.run_agreement)}")
+    gaps = display.gap_rows(report)
+    if gaps:
+        out.add("gaps: " + ", ".join(f"{k} {v}" for k, v, _ in gaps))
+        for k, _, advice in gaps:
+            if advice:
+                out.add(f"{k}: {advice}", 1)
+    for warning in report.warnings:
+        out.add(out.paint(f"warning: {_safe(warning)}", "medium"))
+    if s.interrupted:
+        out.add(out.paint(f"interrupted: {_safe(s.interrupted)}", "error"))
+    meaning = display.exit_meaning(s.exit_code)
+    style = "passed" if s.exit_code == 0 else "failed"
+    out.add(out.paint(f"exit {s.exit_code}: {meaning}", style))
+
+
+def render(report: Report, color: bool = False) -> str:
+    """The terminal report; ANSI colour only when `color` is true."""
+    out = _Out(color)
+    _header(out, report)
+    for test in report.tests:
+        _test(out, test)
+    _summary(out, report)
+    return "\n".join(out.lines) + "\n"
