@@ -190,7 +190,7 @@ def _result(f: Finding, rule_index: int) -> om.Result:
     uri, base = _uri(f.file)
     artifact = om.ArtifactLocation(uri=uri, uri_base_id=base)
     t = f.test
-    props: dict[str, Any] = {"status": t.status, "testId": t.id, "kind": t.kind}
+    props: dict[str, Any] = {"status": t.status, "testId": t.id, "testKind": t.kind}
     if t.gap:
         props["gap"] = t.gap
     if t.cost_usd:
