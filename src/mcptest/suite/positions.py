@@ -88,7 +88,10 @@ def _yaml_error(e: yaml.MarkedYAMLError, text: str, file: str) -> SuiteError:
     if here == "\t" or "'\\t'" in problem:
         problem = "tab character: YAML indents with spaces, never tabs"
     elif e.context and e.context not in problem:
-        problem = f"{problem} ({e.context})"
+        start = e.context_mark
+        where = (f", which began on line {start.line + 1}, column {start.column + 1}"
+                 if start and (start.line, start.column) != (line, column) else "")
+        problem = f"{problem} ({e.context}{where})"
     return SuiteError(f"invalid YAML: {problem}", SourcePos(file, line + 1, column + 1))
 
 

@@ -272,6 +272,18 @@ def _message(item: _Item, data_at: Any) -> tuple[str, KeyPath, bool]:
     return str(err["msg"]), path, False
 
 
+def _typos(items: list[_Item]) -> set[tuple[KeyPath, str]]:
+    """(mapping path, missing key) pairs explained by an unknown key that looks like it."""
+    missing = {(it.path, str(it.err["loc"][-1])) for it in items if it.err["type"] == "missing"}
+    out: set[tuple[KeyPath, str]] = set()
+    for it in items:
+        if it.err["type"] == "extra_forbidden" and it.path:
+            mapping, key = it.path[:-1], str(it.path[-1])
+            wanted = [k for m, k in missing if m == mapping]
+            out.update((mapping, hit) for hit in difflib.get_close_matches(key, wanted, n=1))
+    return out
+
+
 def _value_at(data: Any, path: KeyPath) -> Any:
     for seg in path:
         try:
@@ -288,7 +300,10 @@ def suite_errors(
     items = _condense([place(e, data, root) for e in exc.errors(include_url=False)])
     out: list[SuiteError] = []
     seen: set[str] = set()
+    typos = _typos(items)
     for item in items:
+        if item.err["type"] == "missing" and (item.path, item.err["loc"][-1]) in typos:
+            continue  # the unknown key's "did you mean" already says it
         message, path, at_key = _message(item, _value_at(data, item.path))
         pos = positions.key(path) if at_key else positions.value(path)
         error = SuiteError(message, pos, format_path(path))
