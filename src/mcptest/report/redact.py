@@ -19,7 +19,7 @@ MIN_SECRET_LEN = 4
 
 _KEY_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     # Anthropic first so the whole `sk-ant-…` goes, then OpenAI (`sk-…`, `sk-proj-…`).
-    (re.compile(r"sk-ant-[A-Za-z0-9_\-]{8,}"), REDACTED),
+    (re.compile(r"\bsk-ant-[A-Za-z0-9_\-]{8,}"), REDACTED),
     (re.compile(r"\bsk-[A-Za-z0-9_\-]{16,}"), REDACTED),
     (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}"), REDACTED),
     (re.compile(r"\bgithub_pat_[A-Za-z0-9_]{20,}"), REDACTED),

@@ -1,0 +1,120 @@
+"""Redaction: secrets never reach any output format (all nine, through the registry)."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from sample import SECRET, hostile_report, sample_report
+
+from mcptest.report.models import Report
+from mcptest.report.redact import REDACTED, redact_patterns, redact_report, redact_text
+from mcptest.reporters import REPORTERS, Reporter, get_reporter
+
+
+def _reporter_or_skip(name: str) -> Reporter:
+    """The format's render function; skip only while its module does not exist yet."""
+    try:
+        importlib.import_module(REPORTERS[name])
+    except ModuleNotFoundError as exc:
+        if exc.name == REPORTERS[name]:
+            pytest.skip(f"{REPORTERS[name]} is not written yet")
+        raise
+    return get_reporter(name)
+
+
+@pytest.mark.parametrize("fmt", sorted(REPORTERS))
+def test_the_secret_reaches_no_format(fmt: str) -> None:
+    render = _reporter_or_skip(fmt)
+    out = render(redact_report(hostile_report(), [SECRET]))
+    assert SECRET not in out
+    assert "SECRET123456789" not in out
+
+
+@pytest.mark.parametrize("fmt", sorted(REPORTERS))
+def test_patterns_alone_catch_it_in_saved_reports(fmt: str) -> None:
+    render = _reporter_or_skip(fmt)
+    assert "SECRET123456789" not in render(redact_patterns(hostile_report()))
+
+
+def test_without_redaction_the_secret_is_there() -> None:
+    """The control: the fixture really leaks, so the tests above can fail."""
+    assert SECRET in get_reporter("json")(hostile_report())
+
+
+def test_every_string_field_is_covered() -> None:
+    report = redact_report(hostile_report(), [SECRET])
+    text = report.model_dump_json()
+    assert SECRET not in text
+    test = report.tests[0]
+    assert test.args == {"q": REDACTED, "note": "]]>--><!--"}
+    assert SECRET not in str(test.response)
+    assert test.assertions[0].spec == {"rubric": f"no | pipes {REDACTED}"}
+    assert test.assertions[0].actual == f"token={REDACTED}"
+    vote = test.assertions[0].judge.votes[0]  # type: ignore[union-attr]
+    assert vote.reason is not None and vote.reason.startswith(f"Leaked key {REDACTED} in output")
+    assert report.servers[0].server_name == f"evil <b>{REDACTED}</b>"
+    assert report.tests[2].server_stderr == f"Authorization: Bearer {REDACTED}"
+    assert SECRET not in report.warnings[0]
+
+
+def test_redaction_is_pure() -> None:
+    original = hostile_report()
+    redact_report(original, [SECRET])
+    assert original == hostile_report()
+    assert SECRET in original.model_dump_json()
+
+
+def test_a_report_without_secrets_is_unchanged() -> None:
+    assert redact_report(sample_report(), ["not-in-there"]) == sample_report()
+
+
+def test_declared_values_are_redacted_whatever_their_shape() -> None:
+    assert redact_text("pw is hunter2-pass!", ["hunter2-pass!"]) == f"pw is {REDACTED}"
+    assert redact_text("a.b*c and a.b*c", ["a.b*c"]) == f"{REDACTED} and {REDACTED}"
+
+
+def test_short_values_are_not_redacted() -> None:
+    assert redact_text("the abc of it", ["abc", ""]) == "the abc of it"
+
+
+def test_longer_secret_wins_over_its_prefix() -> None:
+    assert redact_text("x=longsecret", ["long", "longsecret"]) == f"x={REDACTED}"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("key sk-proj-abcdefghijklmnop1234 end", f"key {REDACTED} end"),
+        ("key sk-ant-api03-abcdefghij_KLMNOP-1234 end", f"key {REDACTED} end"),
+        ("ghp_" + "a" * 36, REDACTED),
+        ("gho_" + "B" * 36, REDACTED),
+        ("ghs_" + "c1" * 18, REDACTED),
+        ("github_pat_11ABCDEFG0_" + "x" * 40, REDACTED),
+        ("aws AKIAIOSFODNN7EXAMPLE here", f"aws {REDACTED} here"),
+        ("AIza" + "Sy" + "D" * 33, REDACTED),
+        ("Authorization: Bearer abc.def-ghi_jkl", f"Authorization: Bearer {REDACTED}"),
+        ("api_key=abcd1234&x=1", f"api_key={REDACTED}&x=1"),
+        ('{"apiKey": "zzzz9999"}', f'{{"apiKey": "{REDACTED}"}}'),
+        ("X-API-Key: 0123456789", f"X-API-Key: {REDACTED}"),
+        ("password: s3cr3t!!", f"password: {REDACTED}"),
+    ],
+)
+def test_key_patterns(text: str, expected: str) -> None:
+    assert redact_text(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "task-list sk-short", "the token count is 12", "tokens: 4096", "mask-ant-like",
+        "conversation.tokens.total", "mask-ant-something-long-enough", "AKIA-not-a-key", "Bearer", "api_key=abc",
+    ],
+)
+def test_ordinary_text_is_left_alone(text: str) -> None:
+    assert redact_text(text) == text
+
+
+def test_redacted_report_is_still_a_valid_report() -> None:
+    report: Report = redact_report(hostile_report(), [SECRET])
+    assert Report.model_validate_json(report.model_dump_json()) == report
