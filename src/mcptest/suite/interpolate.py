@@ -130,6 +130,15 @@ class Interpolator:
         return text if failed else "".join(out)
 
 
+def env_values(raw: Any, env: Mapping[str, str]) -> set[str]:
+    """Values read from the environment by `{from_env}` variables: kept out of error messages."""
+    if not isinstance(raw, dict):
+        return set()
+    names = {d["from_env"] for d in raw.values()
+             if isinstance(d, dict) and isinstance(d.get("from_env"), str)}
+    return {env[n] for n in names if n in env and len(env[n]) >= 4}
+
+
 def interpolate(
     data: dict[str, Any], env: Mapping[str, str], positions: Positions,
     errors: list[SuiteError],

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from mcptest.errors import SourcePos, SuiteError, SuiteErrors
 from mcptest.suite.checks import cross_check
-from mcptest.suite.interpolate import interpolate
+from mcptest.suite.interpolate import env_values, interpolate
 from mcptest.suite.models import StdioServer, Suite
 from mcptest.suite.positions import Positions, parse_yaml
 from mcptest.suite.validation import suite_errors
@@ -70,6 +70,12 @@ def _read(path: Path, shown: str) -> str:
         raise SuiteError("the file is not UTF-8 text", SourcePos(shown, line, column)) from None
 
 
+def _redact(message: str, hidden: set[str]) -> str:
+    for value in sorted(hidden, key=len, reverse=True):
+        message = message.replace(value, "***")
+    return message
+
+
 def _resolve_paths(suite: Suite, base_dir: Path) -> None:
     """Relative `cwd` and `./`/`../` commands are relative to the suite file's folder."""
     for server in suite.servers.values():
@@ -99,8 +105,9 @@ def load_suite(path: Path, *, env: Mapping[str, str]) -> LoadedSuite:
         errors.extend(suite_errors(e, data, positions, Suite))
     errors.extend(cross_check(data, positions, base_dir))
     if errors or suite is None:
+        hidden = env_values(data.get("variables"), env)
         for error in errors:  # one line per error, whatever a library's message looked like
-            error.message = " ".join(error.message.split())
+            error.message = " ".join(_redact(error.message, hidden).split())
         errors.sort(key=lambda e: (e.pos.line, e.pos.column) if e.pos else (0, 0))
         raise SuiteErrors(errors)
     _resolve_paths(suite, base_dir)
