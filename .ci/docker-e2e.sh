@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds the Action's Docker image and runs it the way GitHub runs a Docker action; the checks
+# live in tests/action/docker_e2e.py. Needs the container engine of ../shared/ci (it starts one
+# here if none runs). Prints the image size and the cold start of a local `docker run`.
+set -euo pipefail
+root=$(git rev-parse --show-toplevel)
+engine="$root/../shared/ci/container-engine.sh"
+cd "$root"
+bash "$engine" >/dev/null
+docker=$(bash "$engine" --client)
+image=${MCPTEST_E2E_IMAGE:-mcptest-action:e2e}
+python=${PYTHON:-$root/.venv/bin/python}
+# The legacy builder: this engine's client has no buildx, and the Dockerfile needs nothing newer.
+started=$(date +%s)
+DOCKER_BUILDKIT=0 "$docker" build -q -t "$image" . >/dev/null
+echo "docker-e2e: image built in $(( $(date +%s) - started )) s"
+exec "$python" tests/action/docker_e2e.py --docker "$docker" --image "$image"

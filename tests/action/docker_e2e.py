@@ -1,0 +1,162 @@
+"""Run the Action's image the way GitHub runs a Docker action, and check what it leaves behind.
+
+Called by .ci/docker-e2e.sh after it built the image. Two runs against examples/basics.yml and a
+suite of its own (failing in run 1, fixed in run 2), both using the example server, in a
+throwaway workspace mounted at /github/workspace (the working directory), with INPUT_* variables,
+a pull_request event at /github/workflow/event.json, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY as
+files under /github/file_commands, and GITHUB_API_URL at the loopback GitHub server on the host
+(`--network host`). Checks: run 1 fails (non-zero exit) and creates the PR comment; run 2 passes
+and updates that same comment; the outputs file holds every output of action.yml; the summary is
+written. Prints the image size and the cold start of a plain `docker run IMAGE run suite.yml`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "src")]
+
+import yaml  # noqa: E402
+from support.github_server import GitHubServer  # noqa: E402
+
+from mcptest.action.outputs import parse_outputs  # noqa: E402
+
+TOKEN = "ghs_e2eLoopbackToken0123456789"
+PR = 42
+SUITE = """\
+servers:
+  example:
+    command: [python, examples/server/example_server.py]
+tools:
+  - name: adds two numbers
+    server: example
+    tool: add
+    args: {{a: 2, b: 3}}
+    expect:
+      - target: result.structuredContent.result
+        matcher: {{exact: {expected}}}
+  - name: greets by name
+    server: example
+    tool: greet
+    args: {{name: Ada}}
+    expect:
+      - target: result.content[0].text
+        matcher: {{contains: Ada}}
+"""
+
+
+def check(condition: bool, what: str) -> None:
+    print(("ok    " if condition else "FAIL  ") + what, flush=True)
+    if not condition:
+        raise SystemExit(1)
+
+
+def action_run(docker: str, image: str, base: Path, api_url: str) -> tuple[int, str, float]:
+    """One `docker run` with the flags GitHub's runner passes to a Docker action."""
+    inputs = {
+        "suites": "examples/basics.yml\nsuites/*.yml", "max-cost": "0.10", "reporters": "junit", "output-dir":
+        "mcptest-results", "sarif": "mcptest.sarif", "comment": "true", "comment-mode": "update",
+        "github-token": TOKEN, "require-judge": "false", "concurrency": "", "shard": "",
+        "working-directory": ".",
+    }
+    env = {f"INPUT_{k.upper()}": v for k, v in inputs.items()} | {
+        "GITHUB_ACTIONS": "true", "CI": "true", "GITHUB_REPOSITORY": "octo/repo",
+        "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": "/github/workflow/event.json",
+        "GITHUB_OUTPUT": "/github/file_commands/set_output",
+        "GITHUB_STEP_SUMMARY": "/github/file_commands/step_summary",
+        "GITHUB_WORKSPACE": "/github/workspace", "GITHUB_API_URL": api_url, "HOME": "/github/home",
+    }
+    argv = [docker, "run", "--rm", "--network", "host", "--workdir", "/github/workspace"]
+    for key, value in env.items():
+        argv += ["-e", f"{key}={value}"]
+    for host, inside in (("workspace", "/github/workspace"), ("home", "/github/home"),
+                         ("workflow", "/github/workflow"), ("file_commands",
+                                                            "/github/file_commands")):
+        argv += ["-v", f"{base / host}:{inside}"]
+    started = time.perf_counter()
+    done = subprocess.run([*argv, image], capture_output=True, text=True, timeout=300)
+    return done.returncode, done.stdout + done.stderr, time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--docker", default="docker")
+    parser.add_argument("--image", required=True)
+    args = parser.parse_args()
+    meta = yaml.safe_load((ROOT / "action.yml").read_text())
+
+    base = Path(tempfile.mkdtemp(prefix="mcptest-docker-e2e-"))
+    try:
+        for name in ("workspace", "home", "workflow", "file_commands"):
+            (base / name).mkdir()
+        ws = base / "workspace"
+        shutil.copytree(ROOT / "examples", ws / "examples",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        (ws / "suites").mkdir()
+        (base / "workflow" / "event.json").write_text(json.dumps(
+            {"action": "opened", "number": PR, "pull_request": {"number": PR}}))
+        (base / "file_commands" / "set_output").touch()
+        (base / "file_commands" / "step_summary").touch()
+
+        with GitHubServer(token=TOKEN) as gh:
+            (ws / "suites" / "example.yml").write_text(SUITE.format(expected=6))
+            code1, log1, t1 = action_run(args.docker, args.image, base, gh.url)
+            after1 = gh.comments(PR)
+            (ws / "suites" / "example.yml").write_text(SUITE.format(expected=5))
+            code2, log2, t2 = action_run(args.docker, args.image, base, gh.url)
+            after2 = gh.comments(PR)
+
+        print(log1[-1500:])
+        if code2 != 0:
+            print(log2[-3000:])
+        check(code1 == 1, f"failing suite → container exit 1 (got {code1}, {t1:.1f} s)")
+        check(code2 == 0, f"fixed suite → container exit 0 (got {code2}, {t2:.1f} s)")
+        check(len(after1) == 1, "run 1 created one PR comment at the GitHub server")
+        check(len(after2) == 1 and after2[0]["id"] == after1[0]["id"],
+              "run 2 updated the same comment in place")
+        check(after1[0]["body"] != after2[0]["body"], "the comment's body changed")
+        check(TOKEN not in log1 + log2, "the token is not in the container's log")
+        outputs = parse_outputs((base / "file_commands" / "set_output").read_text())
+        check(set(outputs) == set(meta["outputs"]), "the outputs file has every output")
+        check(outputs["exit-code"] == "0" and outputs["failed"] == "0"
+              and int(outputs["passed"]) >= 2, f"outputs of run 2 ({outputs['passed']} passed)")
+        check(outputs["comment-url"] == after2[0]["html_url"], "comment-url output")
+        sarif = outputs["sarif-file"]
+        check(bool(sarif) and (ws / sarif).is_file(), f"SARIF written ({sarif or 'none'})")
+        check((ws / "mcptest-results" / "mcptest.xml").is_file(), "junit report written")
+        summary = (base / "file_commands" / "step_summary").read_text()
+        check(summary.count("mcptest") >= 2, "the step summary was written by both runs")
+        check("::error file=suites/example.yml" in log1, "run 1 annotated the failure")
+
+        size = subprocess.run([args.docker, "image", "inspect", "-f", "{{.Size}}", args.image],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        print(f"image size: {int(size) / 1e6:.0f} MB")
+        local = [args.docker, "run", "--rm", "-v", f"{ws}:/work", "-w", "/work", args.image]
+        times = []
+        for _ in range(3):
+            started = time.perf_counter()
+            done = subprocess.run([*local, "run", "suites/example.yml"], capture_output=True,
+                                  text=True, timeout=120)
+            times.append(time.perf_counter() - started)
+            check(done.returncode == 0, "local `docker run IMAGE run suite.yml` passes")
+        started = time.perf_counter()
+        subprocess.run([*local, "--version"], capture_output=True, check=True, timeout=60)
+        bare = time.perf_counter() - started
+        print(f"cold start, docker run IMAGE run suite.yml (1 stdio server, 2 tests): "
+              f"{min(times):.2f} s best of 3, {max(times):.2f} s worst; "
+              f"docker run IMAGE --version: {bare:.2f} s")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
