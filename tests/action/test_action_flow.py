@@ -191,3 +191,11 @@ def test_run_without_a_report_still_summarises(runner: Runner) -> None:
     assert code == 3
     assert runner.outputs["exit-code"] == "3" and runner.outputs["report-json"] == ""
     assert "server never became ready" in runner.summary
+
+
+def test_echoed_output_keeps_multibyte_text_whole(runner: Runner) -> None:
+    text = "ünïcødé ✓ 😀 " * 20_000  # far more than one pipe read, so reads split characters
+    scenario(runner, "suite.json", 0, make_report(["passed"]).model_dump(mode="json"), text)
+    runner.inputs(suites="suite.json", comment="false")
+    _, log = act(runner)
+    assert "\ufffd" not in log and text in log

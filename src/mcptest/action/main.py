@@ -7,6 +7,7 @@ exit code is the CLI's; nothing the Action adds (comment, summary) can turn a pa
 
 from __future__ import annotations
 
+import codecs
 import glob
 import os
 import subprocess
@@ -97,9 +98,11 @@ def run_cli(cli: Sequence[str], argv: list[str], workdir: Path, env: Mapping[str
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         )
         assert process.stdout is not None
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         for chunk in iter(lambda: process.stdout.read1(65536), b""):  # type: ignore[union-attr]
-            out.write(chunk.decode("utf-8", errors="replace"))
+            out.write(decoder.decode(chunk))  # a character split across reads stays whole
             out.flush()
+        out.write(decoder.decode(b"", final=True))
         code = process.wait()
     return 128 - code if code < 0 else code
 

@@ -81,7 +81,7 @@ def fallback_markdown(report: Report) -> str:
 
 def no_report_markdown(exit_code: int, suites: list[str]) -> str:
     """What to say when the run ended before any report was written (exit 2, 3, …)."""
-    meaning = _EXIT_MEANING.get(exit_code, "the run ended without a report")  # type: ignore[call-overload]
+    meaning = _EXIT_MEANING.get(exit_code, "the run ended without a report")
     listed = ", ".join(f"`{escape_cell(s)}`" for s in suites)
     return (
         f"### ❌ mcptest · exit {exit_code}: {meaning}\n\n"
