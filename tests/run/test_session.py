@@ -13,7 +13,7 @@ from pathlib import Path
 import anyio
 import pytest
 from conftest import HTTP_TOKEN, RAW_SERVER, raw_server
-from support.servers import HttpServer, free_port, process_env
+from support.servers import HttpServer, example_http_server, free_port, process_env
 
 from mcptest.errors import ServerNotReadyError
 from mcptest.run.session import ServerConnection
@@ -292,6 +292,25 @@ async def test_legacy_sse(example_sse: HttpServer) -> None:
         assert text_of(out.result) == "Hello, Sse!"
         slow = await conn.call_tool("slow", {"seconds": 30}, 0.3)
         assert slow.timed_out
+
+
+@pytest.mark.parametrize("sse", [False, True], ids=["streamable-http", "sse"])
+async def test_http_server_dying_mid_run_ends_calls_not_the_caller(sse: bool) -> None:
+    # The SDK's HTTP transports raise from their own task group when the peer vanishes; that
+    # must not cancel the code inside `async with` (it did before the owner task existed).
+    reached_end = False
+    with example_http_server(sse=sse) as server:
+        spec = http_spec(server, transport="sse" if sse else "streamable-http")
+        async with open_conn(spec, {}) as conn:
+            assert text_of((await conn.call_tool("greet", {"name": "H"}, 10)).result) == "Hello, H!"
+            with anyio.fail_after(20):
+                crash = await conn.call_tool("crash", {}, timeout=15)
+                later = await conn.call_tool("greet", {"name": "H"}, timeout=15)
+            reached_end = True
+    assert reached_end
+    assert crash.result is None and not crash.timed_out
+    assert "connection closed" in (crash.transport_error or "")
+    assert later.transport_error == crash.transport_error
 
 
 # -- third-party servers, both protocol eras ---------------------------------------------------

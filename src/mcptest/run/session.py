@@ -35,6 +35,7 @@ from mcptest.run.connect import (
     describe,
     enter_remote,
     enter_stdio,
+    flatten,
     one_line,
     plan_remote,
     plan_stdio,
@@ -83,6 +84,7 @@ class ServerConnection:
         self._stderr_final = ""
         self._http_log = HttpStatusLog()
         self._dead: str | None = None
+        self._failure: ServerNotReadyError | None = None
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -96,32 +98,56 @@ class ServerConnection:
         base_dir: Path,
         env: Mapping[str, str],
     ) -> AsyncIterator[ServerConnection]:
-        """Yield a ready connection, or raise `ServerNotReadyError` with a one-line cause."""
+        """Yield a ready connection, or raise `ServerNotReadyError` with a one-line cause.
+
+        The transport and session live in a task of their own that swallows every failure: a
+        server dying mid-run must end its calls, never cancel the code inside `async with`.
+        """
         conn = cls(name, spec)
+        ready, stop = anyio.Event(), anyio.Event()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(conn._own, base_dir, env, ready, stop)
+            await ready.wait()
+            if conn._failure is None:
+                try:
+                    yield conn
+                finally:
+                    stop.set()
+        if conn._failure is not None:
+            raise conn._failure
+
+    async def _own(
+        self, base_dir: Path, env: Mapping[str, str], ready: anyio.Event, stop: anyio.Event
+    ) -> None:
+        """Connect within `startup_timeout`, then hold the connection open until `stop`."""
         started = time.perf_counter()
-        scope = anyio.CancelScope(deadline=anyio.current_time() + spec.startup_timeout)
-        ready = False
+        scope = anyio.CancelScope(deadline=anyio.current_time() + self.spec.startup_timeout)
         try:
             with scope:
                 async with AsyncExitStack() as stack:
-                    stack.callback(conn._retire_stderr)
-                    await conn._connect(stack, base_dir, env)
-                    conn.startup_ms = (time.perf_counter() - started) * 1000
-                    ready = True
+                    stack.callback(self._retire_stderr)
+                    await self._connect(stack, base_dir, env)
+                    self.startup_ms = (time.perf_counter() - started) * 1000
                     scope.deadline = math.inf  # ready: the startup bound no longer applies
-                    yield conn
-        except ServerNotReadyError:
-            raise
+                    ready.set()
+                    await stop.wait()
         except BaseException as exc:
-            if ready:
-                raise
-            if scope.cancel_called:
-                raise ServerNotReadyError(conn._timeout_message()) from None
-            if not isinstance(exc, Exception):
-                raise
-            raise ServerNotReadyError(conn._failure_message(exc)) from exc
-        if not ready:
-            raise ServerNotReadyError(conn._timeout_message())
+            if all(isinstance(e, anyio.get_cancelled_exc_class()) for e in flatten(exc)):
+                raise  # cancelled from outside: not ours to judge
+            if not ready.is_set():
+                self._failure = (
+                    exc if isinstance(exc, ServerNotReadyError)
+                    else ServerNotReadyError(self._failure_message(exc))
+                )
+                self._failure.__cause__ = None if exc is self._failure else exc
+            elif self._dead is None:
+                self._dead = one_line(f"connection lost: {describe(root_cause(exc))}")
+        finally:
+            if not ready.is_set() and self._failure is None:
+                self._failure = ServerNotReadyError(self._timeout_message())
+            if self._dead is None:
+                self._dead = self._closed_message()
+            ready.set()
 
     async def _connect(self, stack: AsyncExitStack, base_dir: Path, env: Mapping[str, str]) -> None:
         spec = self.spec
@@ -186,7 +212,7 @@ class ServerConnection:
             if e.code == REQUEST_TIMEOUT and elapsed >= timeout * 0.95:
                 return done(transport_error=f"no answer within {timeout:g}s", timed_out=True)
             if e.code == CONNECTION_CLOSED and e.error.message == "Connection closed":
-                self._dead = self._closed_message()
+                self._dead = self._dead or self._closed_message()
                 return done(transport_error=self._dead)
             return done(error=e.error.model_dump(by_alias=True, mode="json", exclude_none=True))
         except ValidationError as e:
@@ -194,7 +220,7 @@ class ServerConnection:
         except Exception as e:  # the transport broke in a way the SDK does not classify
             cause = root_cause(e)
             if isinstance(cause, httpx2.TransportError | OSError):
-                self._dead = one_line(f"connection lost: {describe(cause)}")
+                self._dead = self._dead or one_line(f"connection lost: {describe(cause)}")
                 return done(transport_error=self._dead)
             return done(transport_error=describe(cause))
 
