@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from html.parser import HTMLParser
 
+import cmarkgfm
 import pytest
+from cmarkgfm.cmark import Options
 from sample import SECRET, big_report, hostile_report, sample_report
 
-from mcptest.report.models import Report, TestResult
+from mcptest.report.models import Report
 from mcptest.reporters import get_reporter
 from mcptest.reporters.escape import md_block, md_code, md_inline
 from mcptest.reporters.markdown import MAX_CHARS, marker, render
@@ -196,7 +199,7 @@ def _long_failures(n: int) -> Report:
     """`n` failing tests, each with a long message and stderr, plus the sample's passes."""
     base = sample_report()
     template = next(t for t in base.tests if t.name == "forecast-units")
-    extra: list[TestResult] = [
+    extra = [
         template.model_copy(update={
             "id": f"{template.id}-{i}", "name": f"long-{i:03d}",
             "message": "m" * 900, "server_stderr": "e" * 1800,
@@ -244,3 +247,70 @@ def test_big_report_is_cut_to_size_with_rows_dropped() -> None:
 def test_small_reports_are_not_truncated() -> None:
     assert "✂️" not in render(sample_report())
     assert len(render(sample_report())) < MAX_CHARS
+
+
+# --- rendered by GitHub's own markdown engine (cmark-gfm) -----------------------------------
+
+RENDERED_TAGS = {"h3", "p", "table", "thead", "tbody", "tr", "th", "td", "details", "summary",
+                 "code", "pre", "br", "sub", "ul", "li", "strong", "blockquote"}
+
+
+class _Html(HTMLParser):
+    """Tags, table rows (cell counts) and decoded text of cmark-gfm's output."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.rows: list[list[int]] = []  # per table: cells per row
+        self.text: list[str] = []
+        self._cells = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        if tag == "table":
+            self.rows.append([])
+        elif tag == "tr":
+            self._cells = 0
+        elif tag in ("td", "th"):
+            self._cells += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "tr":
+            self.rows[-1].append(self._cells)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def _github(markdown: str) -> _Html:
+    # UNSAFE keeps raw HTML (details, summary, code) as GitHub does before its sanitizer.
+    html = cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE)
+    parsed = _Html()
+    parsed.feed(html)
+    parsed.close()
+    return parsed
+
+
+def test_github_renders_the_sample_as_intended() -> None:
+    page = _github(render(sample_report()))
+    assert set(page.tags) <= RENDERED_TAGS
+    assert page.tags.count("table") == 6
+    assert all(len(set(rows)) == 1 for rows in page.rows), page.rows
+    assert page.rows[0] == [6] * (1 + 8)
+    assert page.tags.count("details") == 8 + 1 + 1  # findings, passing list, warnings
+    assert page.tags.count("pre") == 2
+
+
+def test_github_renders_hostile_text_as_plain_text() -> None:
+    base = hostile_report()
+    extra = " see https://evil.example/x www.evil.example ![i](http://t.example/p.png) [l](x)"
+    tests = [t.model_copy(update={"message": extra + (t.message or "")}) for t in base.tests]
+    page = _github(render(base.model_copy(update={"tests": tests})))
+    assert set(page.tags) <= RENDERED_TAGS, set(page.tags) - RENDERED_TAGS
+    assert all(len(set(rows)) == 1 for rows in page.rows), page.rows
+    assert page.tags.count("pre") == 2  # the two stderr tails, nothing opened by text
+    text = "".join(page.text)
+    assert "<script>alert(1)</script>" in text  # shown as text, not parsed as a tag
+    assert "@someone" not in text and "@\u200dsomeone" in text
+    assert "www.evil.example" in text and "a" not in page.tags  # shown, never linked
+    assert SECRET not in text

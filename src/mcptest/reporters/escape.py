@@ -7,8 +7,10 @@ format neutralises them for its own medium:
   cannot move the cursor, recolour the screen or reorder what a reader sees;
 - GitHub markdown (`md_inline`, `md_block`, `md_code`): every character markdown, HTML or a
   GitHub table would act on becomes a numeric character reference, `@` mentions get a zero-width
-  joiner, and `::` is split so a log viewer never sees a workflow command at a line start;
-- HTML is left to Jinja's autoescape; `strip_controls` only removes what a browser would choke on.
+  joiner (`#12` too), `www.` loses its autolink, and `:` is a reference so neither a URL scheme
+  nor a workflow command (`::error::`) survives as such;
+- HTML is left to Jinja's autoescape; `strip_controls` removes what a browser would choke on
+  and masks key-shaped strings.
 
 Entities rather than backslash escapes because they work in both places we put text: markdown
 inline content (table cells) and raw HTML blocks (`<summary>`, `<pre>`), where a backslash would
@@ -24,6 +26,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f" + _BIDI + "]")
 _CONTROL_KEEP_TAB = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f" + _BIDI + "]")
 _MENTION = re.compile(r"@(?=[\w\-])")
 _ISSUE_REF = re.compile(r"&#35;(?=\d)")
+_WWW = re.compile(r"(?i)\b(www)\.")
 _ZWJ = "\u200d"
 
 # Characters markdown, GitHub tables or HTML would interpret, mapped to numeric references.
@@ -84,6 +87,7 @@ def _md_chars(text: str) -> str:
     text = strip_controls(text).replace("\t", "    ")
     text = text.translate(_MD_ENTITIES)
     text = _ISSUE_REF.sub("&#35;" + _ZWJ, text)
+    text = _WWW.sub(r"\1&#46;", text)  # GFM autolinks `www.` even without a scheme
     return _MENTION.sub("@" + _ZWJ, text)
 
 
