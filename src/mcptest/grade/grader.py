@@ -122,10 +122,10 @@ def _grade_jury_reader(
     jr = jury_results[0]
     analytics = jr.judge.jury if jr.judge else None
     if analytics is None:
-        status: Status = "skipped" if jr.status in ("skipped", "deferred") else jr.status
-        if status == "failed":
-            status = "error"
-        return _base(p, status if status != "passed" else "skipped",
+        # No analytics to read: follow the jury's own fate (a deferred jury defers its readers).
+        status: Status = {"deferred": "deferred", "not_yet_available": "not_yet_available",
+                          "skipped": "skipped"}.get(jr.status, "error")
+        return _base(p, status,
                      message=f"no jury analytics: the llm-jury assertion was {jr.status}")
     view = {**produced, "jury": analytics.model_dump(mode="json")}
     if p.assertion.target.startswith("jury.agreement") and analytics.agreement is None:

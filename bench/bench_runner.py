@@ -1,0 +1,114 @@
+"""1,000 tool tests against the example stdio server: mcptest's runner vs a bare `mcp` loop.
+
+Both sides spawn the same server, connect, and make the same N `tools/call` requests in the same
+process run, so the difference per call is what mcptest adds (planning, target resolution,
+matching, result records, report building). Also times the cold start of `mcptest validate`.
+
+    .venv/bin/python bench/bench_runner.py [--calls 1000] [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import anyio
+
+REPO = Path(__file__).resolve().parents[1]
+SERVER = REPO / "examples" / "server" / "example_server.py"
+
+
+def write_suite(folder: Path, n: int) -> Path:
+    lines = [
+        "servers:",
+        "  ex:",
+        f"    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]",
+        "tools:",
+    ]
+    for i in range(n):
+        lines += [
+            f"  - name: greet {i}",
+            "    server: ex",
+            "    tool: greet",
+            f"    args: {{name: user{i}}}",
+            "    expect:",
+            "      - target: result.content[0].text",
+            f'        matcher: {{exact: "Hello, user{i}!"}}',
+            "      - target: result.isError",
+            "        matcher: {not: {exact: true}}",
+        ]
+    path = folder / "bench.yml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+async def bare_loop(n: int) -> float:
+    """The same calls through the SDK alone: spawn, connect, list tools, N calls."""
+    from mcp import Client, StdioServerParameters
+
+    start = time.perf_counter()
+    params = StdioServerParameters(command=sys.executable, args=[str(SERVER)])
+    async with Client(params, mode="legacy") as client:
+        await client.list_tools()
+        for i in range(n):
+            await client.call_tool("greet", {"name": f"user{i}"})
+    return time.perf_counter() - start
+
+
+async def mcptest_run(suite: Path) -> tuple[float, int]:
+    """The runner in-process: load, plan, run, grade, build the report."""
+    from mcptest.cli.commands.run import _finish, _run
+    from mcptest.plan import build_plan
+    from mcptest.run.runner import RunState
+    from mcptest.suite.load import load_suites
+
+    start = time.perf_counter()
+    suites = load_suites([suite], env=dict(os.environ))
+    plan = build_plan(suites)
+    state = RunState()
+    await _run(plan, dict(os.environ), None, state, None)
+    report = _finish(plan, state, None, "", 0.0, None)
+    return time.perf_counter() - start, report.summary.counts.passed
+
+
+def cold_start(rounds: int) -> float:
+    examples = sorted(str(p) for p in (REPO / "examples").glob("*.yml"))
+    times = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "mcptest", "validate", *examples],
+                       check=True, capture_output=True)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--calls", type=int, default=1000)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        suite = write_suite(Path(tmp), args.calls)
+        bare, ours = [], []
+        for _ in range(args.rounds):  # alternate so machine load affects both sides alike
+            bare.append(anyio.run(bare_loop, args.calls))
+            took, passed = anyio.run(mcptest_run, suite)
+            assert passed == args.calls, f"only {passed} of {args.calls} passed"
+            ours.append(took)
+    b, o = statistics.median(bare), statistics.median(ours)
+    print(f"{args.calls} tool tests, median of {args.rounds} rounds")
+    print(f"  bare mcp loop      {b:7.3f} s  ({b / args.calls * 1000:.3f} ms/call)")
+    print(f"  mcptest runner     {o:7.3f} s  ({o / args.calls * 1000:.3f} ms/call)")
+    print(f"  overhead per call  {(o - b) / args.calls * 1000:7.3f} ms  (aim < 1 ms)")
+    print(f"  cold start of `mcptest validate examples/*.yml`: {cold_start(5):.3f} s (aim < 1 s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# `make demo`: every example suite against the bundled example server, over stdio and over
+# Streamable HTTP (started here with a throwaway bearer token), then the report on stdout.
+#
+# Without a judge key (ANTHROPIC_API_KEY, OPENAI_API_KEY, … or MCPTEST_JUDGE_BASE_URL) the LLM
+# assertions are deferred and counted as such; with one, the run spends at most $0.10.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${BIN:-.venv/bin}
+
+export MCPTEST_PYTHON="$PWD/$BIN/python"
+export MCPTEST_EXAMPLE_TOKEN="demo-$("$MCPTEST_PYTHON" -c 'import secrets; print(secrets.token_hex(8))')"
+export MCPTEST_EXAMPLE_PORT="$("$MCPTEST_PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+
+examples/server/serve_http.sh start >/dev/null
+trap 'examples/server/serve_http.sh stop' EXIT
+
+mkdir -p .mcptest/demo
+status=0
+"$BIN/mcptest" run examples/*.yml --with-evals --max-cost 0.10 \
+  --reporter pretty \
+  --reporter json --output .mcptest/demo/run.json \
+  --reporter md --output .mcptest/demo/summary.md \
+  --reporter html --output .mcptest/demo/report.html \
+  --reporter sarif --output .mcptest/demo/mcptest.sarif \
+  --reporter junit --output .mcptest/demo/junit.xml || status=$?
+
+echo
+echo "demo: reports in .mcptest/demo/ (run.json, summary.md, report.html, mcptest.sarif, junit.xml); exit code $status"
+exit "$status"
