@@ -38,6 +38,13 @@ _KEY_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+_TRIGGER = re.compile(
+    r"sk-|gh[pousr]_|github_pat_|AKIA|ASIA|AIza|bearer|api|secret|token|passw",
+    re.IGNORECASE,
+)
+"""Cheap pre-check: a string none of these occur in cannot match any key pattern."""
+
+
 def _secret_pattern(secrets: Iterable[str]) -> re.Pattern[str] | None:
     values = sorted({s for s in secrets if s and len(s) >= MIN_SECRET_LEN}, key=len, reverse=True)
     if not values:
@@ -55,19 +62,37 @@ def _redact_str(text: str, known: re.Pattern[str] | None) -> str:
         return text
     if known is not None:
         text = known.sub(REDACTED, text)
+    if _TRIGGER.search(text) is None:
+        return text
     for pattern, replacement in _KEY_PATTERNS:
         text = pattern.sub(replacement, text)
     return text
 
 
-def _redact_value(value: Any, known: re.Pattern[str] | None) -> Any:
-    if isinstance(value, str):
-        return _redact_str(value, known)
-    if isinstance(value, dict):
-        return {_redact_value(k, known): _redact_value(v, known) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_redact_value(v, known) for v in value]
-    return value
+class _Redactor:
+    """One redaction pass; remembers strings it has seen (reports repeat many of them)."""
+
+    def __init__(self, known: re.Pattern[str] | None) -> None:
+        self.known = known
+        self.seen: dict[str, str] = {}
+
+    def text(self, value: str) -> str:
+        done = self.seen.get(value)
+        if done is None:
+            done = self.seen[value] = _redact_str(value, self.known)
+        return done
+
+    def value(self, value: Any) -> Any:
+        kind = type(value)
+        if kind is str:
+            return self.text(value)
+        if kind is dict:
+            return {self.value(k): self.value(v) for k, v in value.items()}
+        if kind is list or kind is tuple:
+            return [self.value(v) for v in value]
+        if isinstance(value, str):  # str subclasses (enums) are rare; keep them exact
+            return self.text(value)
+        return value
 
 
 def redact_report(report: Report, secrets: Iterable[str] = ()) -> Report:
@@ -76,8 +101,7 @@ def redact_report(report: Report, secrets: Iterable[str] = ()) -> Report:
     Covers free-form fields too (`args`, `response`, `spec`, `expected`, `actual`, dict keys).
     Pure: the input report is left as it was.
     """
-    known = _secret_pattern(secrets)
-    data = _redact_value(report.model_dump(mode="python"), known)
+    data = _Redactor(_secret_pattern(secrets)).value(report.model_dump(mode="python"))
     return Report.model_validate(data)
 
 
