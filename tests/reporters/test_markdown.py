@@ -314,3 +314,15 @@ def test_github_renders_hostile_text_as_plain_text() -> None:
     assert "@someone" not in text and "@\u200dsomeone" in text
     assert "www.evil.example" in text and "a" not in page.tags  # shown, never linked
     assert SECRET not in text
+
+
+def test_every_cap_is_respected_and_keeps_the_comment_well_formed() -> None:
+    report = _long_failures(12)
+    full = render(report, max_chars=10**9)
+    for cap in range(8_000, len(full) + 2_000, 1_500):
+        text = render(report, max_chars=cap)
+        assert len(text) <= cap, cap
+        assert (text == full) == (cap >= len(full)), cap
+        assert text.count("<details") == text.count("</details>"), cap
+        assert text.startswith(marker(report)) and "<sub>🟢" in text, cap
+        _assert_tables_intact(text)

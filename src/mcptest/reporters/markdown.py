@@ -10,6 +10,7 @@ and a note says what was left out.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -195,32 +196,56 @@ def _fit(pieces: list[str], room: int) -> list[str]:
     return kept
 
 
-def render(report: Report, max_chars: int = MAX_CHARS) -> str:
-    """The PR comment / job summary markdown, at most `max_chars` characters long."""
-    m = _templates()
-    found = display.findings(report)
+def _upto(pieces: Iterator[str], limit: int) -> list[str]:
+    """Render pieces until their total passes `limit`: later ones could never be kept."""
+    out: list[str] = []
+    total = 0
+    for piece in pieces:
+        out.append(piece)
+        total += len(piece)
+        if total > limit:
+            break
+    return out
+
+
+def _details(m: Any, found: list[display.Finding]) -> Iterator[str]:
     n_open = 0
-    details: list[str] = []
     for f in found:
         open_ = f.status in ("failed", "error") and n_open < _OPEN_DETAILS
         n_open += open_
-        details.append(m.detail(_detail(f, open_)))
+        yield m.detail(_detail(f, open_))
+
+
+def render(report: Report, max_chars: int = MAX_CHARS) -> str:
+    """The PR comment / job summary markdown, at most `max_chars` characters long.
+
+    Rows and details are rendered lazily, only as far as could fit, so a run of thousands of
+    tests costs about as much as one that fills the comment once.
+    """
+    m = _templates()
+    found = display.findings(report)
     head = m.marker(marker(report)) + m.header(_header(report))
-    rows = [m.row(_row(f)) for f in found]
+    footer = m.footer(_footer(report))
+    rows = _upto((m.row(_row(f)) for f in found), max_chars)
+    details = _upto(_details(m, found), max_chars)
+    n = len(found)
     table = [m.table_head(), *rows, "\n"] if rows else []
     passing = _passing(report)
-    passing_block = m.passing(passing, len(passing)) if passing else ""
-    footer = m.footer(_footer(report))
-    full = "".join([head, *table, *details, passing_block, footer])
-    if len(full) <= max_chars:
-        return full
+    complete = len(rows) == n and len(details) == n
+    body = len("".join([*table, *details]))
+    room = max_chars - len(head) - len(footer) - body
+    if complete and room >= 0:
+        # A passing row takes at least ~30 characters: skip rendering a list that cannot fit.
+        block = m.passing(passing, len(passing)) if 0 < 30 * len(passing) <= room else ""
+        if len(block) <= room and (block or not passing):
+            return "".join([head, *table, *details, block, footer])
     dropped: list[str] = []
+    passing_block = ""
     if passing:
         passing_block = m.passing_dropped(len(passing))
         dropped.append(f"the list of {len(passing)} passing test(s)")
     fixed = len(head) + len(footer) + len(passing_block)
-    if fixed + len(m.truncated(dropped)) + len("".join([*table, *details])) > max_chars:
-        n = len(found)
+    if not complete or fixed + len(m.truncated(dropped)) + body > max_chars:
         worst = m.truncated([*dropped, f"{n} of {n} table row(s)", f"details of {n} of {n} x"])
         room = max_chars - fixed - len(worst)
         frame = len(m.table_head()) + 1
@@ -228,11 +253,10 @@ def render(report: Report, max_chars: int = MAX_CHARS) -> str:
         kept_rows = _fit(rows, room // 2 - frame)
         kept_details = _fit(details, room - frame - len("".join(kept_rows)))
         kept_rows = _fit(rows, room - frame - len("".join(kept_details)))
-        if len(kept_rows) < len(rows):
-            dropped.append(f"{len(rows) - len(kept_rows)} of {len(rows)} table row(s)")
-        if len(kept_details) < len(details):
-            dropped.append(f"details of {len(details) - len(kept_details)} of {len(details)} "
-                           "finding(s)")
+        if len(kept_rows) < n:
+            dropped.append(f"{n - len(kept_rows)} of {n} table row(s)")
+        if len(kept_details) < n:
+            dropped.append(f"details of {n - len(kept_details)} of {n} finding(s)")
         table = [m.table_head(), *kept_rows, "\n"] if kept_rows else []
         details = kept_details
     return "".join([head, m.truncated(dropped), *table, *details, passing_block, footer])
