@@ -6,6 +6,7 @@ start or never answer.
     python raw_server.py serve          # the legacy server described above
     python raw_server.py exit           # writes a complaint to stderr and exits 3 at once
     python raw_server.py mute           # reads stdin forever and never answers
+    python raw_server.py notools        # like serve, but without tools/list
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ TOOLS: list[dict[str, Any]] = [
     {"name": "cwd", "inputSchema": {"type": "object"}},
     {"name": "rpc_error", "inputSchema": {"type": "object"}},
     {"name": "no_content", "inputSchema": {"type": "object"}},
+    {"name": "garbage", "inputSchema": {"type": "object"}},
 ]
 
 
@@ -43,11 +45,14 @@ def call(msg_id: Any, name: str, args: dict[str, Any]) -> None:
         reply(msg_id, error={"code": -32602, "message": "no such thing", "data": {"hint": "x"}})
     elif name == "no_content":
         reply(msg_id, result={"isError": False})
+    elif name == "garbage":  # a log line on stdout instead of an answer
+        sys.stdout.write("INFO starting work on request\n")
+        sys.stdout.flush()
     else:
         reply(msg_id, error={"code": -32602, "message": f"Unknown tool: {name}"})
 
 
-def serve() -> None:
+def serve(no_tools: bool = False) -> None:
     for line in sys.stdin:
         try:
             msg = json.loads(line)
@@ -61,10 +66,12 @@ def serve() -> None:
                 "capabilities": {"tools": {}},
                 "serverInfo": {"name": "raw-legacy", "version": "0.0.1"},
             })
-        elif method == "tools/list":
+        elif method == "tools/list" and not no_tools:
             reply(msg_id, result={"tools": TOOLS})
         elif method == "tools/call":
             call(msg_id, params.get("name", ""), params.get("arguments") or {})
+        elif msg_id is not None and method == "tools/list":
+            reply(msg_id, error={"code": -32601, "message": "Method not found"})
         # everything else, server/discover included, is dropped without a word
 
 
@@ -78,7 +85,7 @@ def main() -> None:
         for _ in sys.stdin:
             pass
         return
-    serve()
+    serve(no_tools=mode == "notools")
 
 
 if __name__ == "__main__":

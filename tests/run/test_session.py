@@ -181,6 +181,20 @@ async def test_jsonrpc_error_and_malformed_result_are_data() -> None:
         assert text_of(ok.result) == "still here"
 
 
+async def test_stdout_noise_is_named_when_the_call_times_out() -> None:
+    async with open_conn(raw_server("serve")) as conn:
+        out = await conn.call_tool("garbage", {}, 0.5)
+        assert out.timed_out is True
+        assert (out.transport_error or "").startswith("no answer within 0.5s; the server sent")
+        assert "INFO starting work on request" in (out.transport_error or "")
+
+
+async def test_server_without_tools_list_still_connects() -> None:
+    async with open_conn(raw_server("notools")) as conn:
+        assert conn.tools == []
+        assert text_of((await conn.call_tool("echo", {"text": "t"}, 5)).result) == "t"
+
+
 async def test_pinned_modern_mode_against_a_legacy_only_server() -> None:
     spec = raw_server("serve", protocol="2026-07-28", startup_timeout=1.5)
     with pytest.raises(ServerNotReadyError, match=re.escape("not ready within 1.5s")):
@@ -247,7 +261,16 @@ async def test_http_with_bearer_token(example_http: HttpServer) -> None:
         assert out.result["structuredContent"]["city"] == "Lima"
         err = await conn.call_tool("divide", {"a": 1, "b": 0}, 10)
         assert err.result["isError"] is True
+        slow = await conn.call_tool("slow", {"seconds": 30}, 0.3)
+        assert slow.timed_out is True and slow.result is None
+        after = await conn.call_tool("greet", {"name": "again"}, 10)
+        assert text_of(after.result) == "Hello, again!"
         assert sorted(conn.secrets()) == sorted([HTTP_TOKEN, "trace-abc"])
+
+    legacy = spec.model_copy(update={"protocol": "legacy"})  # handshake + Mcp-Session-Id
+    async with open_conn(legacy, env) as conn:
+        assert conn.protocol_version == "2025-11-25"
+        assert text_of((await conn.call_tool("greet", {"name": "L"}, 10)).result) == "Hello, L!"
 
 
 async def test_http_wrong_token_names_the_status(example_http: HttpServer) -> None:

@@ -25,7 +25,7 @@ import httpx2
 import mcp_types as types
 from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+from mcp_types import CONNECTION_CLOSED, METHOD_NOT_FOUND, REQUEST_TIMEOUT
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from mcptest.errors import ServerNotReadyError
@@ -85,6 +85,7 @@ class ServerConnection:
         self._http_log = HttpStatusLog()
         self._dead: str | None = None
         self._failure: ServerNotReadyError | None = None
+        self._noise: str | None = None
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -162,7 +163,9 @@ class ServerConnection:
             self._secrets = remote.secrets
             read, write, *_ = await enter_remote(stack, spec, remote, self._http_log)
             race_after = None  # every HTTP request gets an answer; no silent-drop trap
-        session = ClientSession(read, write, client_info=client_info())
+        session = ClientSession(
+            read, write, client_info=client_info(), message_handler=self._on_message
+        )
         self._session = await stack.enter_async_context(session)
         await negotiate(session, spec.protocol, race_after=race_after)
         self.protocol_version = session.protocol_version
@@ -171,13 +174,27 @@ class ServerConnection:
             self.server_name, self.server_version = info.name, info.version or None
         self.tools = await self._list_tools(session)
 
+    async def _on_message(self, message: Any) -> None:
+        """Remember the last line the transport could not parse (stdout noise, broken JSON)."""
+        if isinstance(message, ValidationError):
+            errors = message.errors()
+            seen = errors[0].get("input") if errors else None
+            self._noise = one_line(repr(seen) if isinstance(seen, str) else describe(message), 160)
+        elif isinstance(message, Exception):
+            self._noise = one_line(describe(message), 160)
+
     async def _list_tools(self, session: ClientSession) -> list[dict[str, Any]]:
-        """All pages of tools/list as raw wire dicts."""
+        """All pages of tools/list as raw wire dicts ([] for a server without tools/list)."""
         tools: list[dict[str, Any]] = []
         cursor: str | None = None
         for _ in range(1000):
             params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-            page = await session.send_request(types.ListToolsRequest(params=params), RAW)
+            try:
+                page = await session.send_request(types.ListToolsRequest(params=params), RAW)
+            except MCPError as e:
+                if e.code == METHOD_NOT_FOUND and not tools:
+                    return []
+                raise
             tools.extend(t for t in page.get("tools", []) if isinstance(t, dict))
             cursor = page.get("nextCursor")
             if not cursor:
@@ -206,11 +223,11 @@ class ServerConnection:
                     request, RAW, request_read_timeout_seconds=timeout
                 )
                 return done(result=raw)
-            return done(transport_error=f"no answer within {timeout:g}s", timed_out=True)
+            return done(transport_error=self._timeout_text(timeout), timed_out=True)
         except MCPError as e:
             elapsed = time.perf_counter() - started
             if e.code == REQUEST_TIMEOUT and elapsed >= timeout * 0.95:
-                return done(transport_error=f"no answer within {timeout:g}s", timed_out=True)
+                return done(transport_error=self._timeout_text(timeout), timed_out=True)
             if e.code == CONNECTION_CLOSED and e.error.message == "Connection closed":
                 self._dead = self._dead or self._closed_message()
                 return done(transport_error=self._dead)
@@ -223,6 +240,12 @@ class ServerConnection:
                 self._dead = self._dead or one_line(f"connection lost: {describe(cause)}")
                 return done(transport_error=self._dead)
             return done(transport_error=describe(cause))
+
+    def _timeout_text(self, timeout: float) -> str:
+        text = f"no answer within {timeout:g}s"
+        if self._noise:
+            text += f"; the server sent output that is not JSON-RPC: {self._noise}"
+        return one_line(text, 400)
 
     def _closed_message(self) -> str:
         last = self._stderr_lines(3)
