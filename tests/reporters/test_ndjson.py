@@ -54,3 +54,19 @@ def test_empty_report_has_only_the_summary() -> None:
     lines = render(report).splitlines()
     assert len(lines) == 1
     assert json.loads(lines[0])["type"] == "summary"
+
+
+def test_non_finite_numbers_become_null() -> None:
+    report = sample_report()
+    test = report.tests[1].model_copy(update={"cost_usd": float("nan"),
+                                              "args": {"x": float("inf")}})
+    summary = report.summary.model_copy(update={"run_agreement": float("nan")})
+    lines = render(report.model_copy(update={"tests": [test], "summary": summary})).splitlines()
+    strict = [json.loads(line, parse_constant=_reject) for line in lines]
+    assert strict[0]["cost_usd"] is None
+    assert strict[0]["args"] == {"x": None}
+    assert strict[1]["run_agreement"] is None
+
+
+def _reject(constant: str) -> None:
+    raise AssertionError(f"{constant} is not JSON")

@@ -206,3 +206,13 @@ def test_all_passed_gives_an_empty_result_list() -> None:
     run = _log(report.model_copy(update={"tests": passed}))["runs"][0]
     assert run["results"] == []
     assert run["tool"]["driver"]["rules"] == []
+
+
+def test_non_finite_numbers_are_left_out() -> None:
+    report = sample_report()
+    test = report.tests[1].model_copy(update={"cost_usd": float("nan")})
+    summary = report.summary.model_copy(update={"run_agreement": float("inf")})
+    text = render(report.model_copy(update={"tests": [test], "summary": summary}))
+    log = json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
+    assert "runAgreement" not in log["runs"][0]["properties"]
+    assert "costUsd" not in log["runs"][0]["results"][0]["properties"]

@@ -8,15 +8,27 @@ the file knows the run is complete when it sees it.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from mcptest.report.models import Report
 
 
+def _finite(value: Any) -> Any:
+    """NaN and infinities become null, as in the `json` format (they are not JSON)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
 def _line(obj: dict[str, Any]) -> str:
     # json.dumps escapes control characters, so a value can never break the one-object-a-line
     # framing; U+2028/U+2029 are escaped too for consumers that treat them as line ends.
-    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = json.dumps(_finite(obj), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 

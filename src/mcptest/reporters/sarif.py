@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -254,10 +255,14 @@ def _to_json(value: Any) -> Any:
             out[name] = _to_json(item)
         return out
     if isinstance(value, dict):
-        return {k: _to_json(v) for k, v in value.items() if v is not None}
+        return {k: _to_json(v) for k, v in value.items() if v is not None and _finite(v)}
     if isinstance(value, list | tuple):
         return [_to_json(v) for v in value]
     return value
+
+
+def _finite(value: Any) -> bool:
+    return not isinstance(value, float) or math.isfinite(value)
 
 
 def to_sarif_json(log: om.SarifLog) -> str:
