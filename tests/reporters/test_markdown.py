@@ -326,3 +326,20 @@ def test_every_cap_is_respected_and_keeps_the_comment_well_formed() -> None:
         assert text.count("<details") == text.count("</details>"), cap
         assert text.startswith(marker(report)) and "<sub>🟢" in text, cap
         _assert_tables_intact(text)
+
+
+def test_bias_warning_is_flagged_in_the_row_and_shown_in_details() -> None:
+    base = sample_report()
+    tests = []
+    for t in base.tests:
+        if t.name == "forecast-jury":
+            a = t.assertions[0]
+            assert a.judge is not None and a.judge.jury is not None
+            jury = a.judge.jury.model_copy(update={
+                "same_family": True, "bias_warning": "juror shares the generator's family @x"})
+            judge = a.judge.model_copy(update={"jury": jury})
+            t = t.model_copy(update={"assertions": [a.model_copy(update={"judge": judge})]})
+        tests.append(t)
+    text = render(base.model_copy(update={"tests": tests}))
+    assert "| 🔴 low · α 0.00 · ⚠ review · ⚠ bias |" in text
+    assert "> ⚠ bias: juror shares the generator's family @\u200dx" in text

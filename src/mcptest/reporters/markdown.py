@@ -91,15 +91,18 @@ def _judge(judge: JudgeDetail | None) -> dict[str, Any] | None:
 
 
 def _judges_cell(judge: JudgeDetail | None) -> str:
-    """Trusted labels and numbers only: the cell is emitted without escaping."""
+    """Labels, numbers and already-escaped model names: the template emits it as is."""
     if judge is None:
         return ""
     if judge.jury:
         j = judge.jury
         review = " · ⚠ review" if j.escalate else ""
         band = f"{display.BAND_MARK[j.confidence]} {j.confidence}"
-        return f"{band} · α {display.num(j.agreement)}{review}"
-    return f"{len(judge.votes)} judge(s)"
+        bias = " · ⚠ bias" if j.bias_warning else ""
+        return f"{band} · α {display.num(j.agreement)}{review}{bias}"
+    models = list(dict.fromkeys(v.model for v in judge.votes))
+    more = f" +{len(models) - 2}" if len(models) > 2 else ""
+    return ", ".join(md_code(model, 60) for model in models[:2]) + more
 
 
 def _where(test: TestResult, finding: display.Finding | None = None) -> str:
