@@ -106,8 +106,15 @@ def parse_yaml(text: str, file: str) -> tuple[dict[str, Any], Positions, list[Su
         root = loader.get_single_node()
     except yaml.MarkedYAMLError as e:
         raise _yaml_error(e, text, file) from None
+    except yaml.reader.ReaderError as e:  # a character YAML does not allow
+        line = text.count("\n", 0, e.position) + 1
+        column = e.position - (text.rfind("\n", 0, e.position) + 1) + 1
+        what = chr(e.character) if isinstance(e.character, int) else e.character
+        raise SuiteError(f"invalid YAML: character {what!r} is not allowed ({e.reason})",
+                         SourcePos(file, line, column)) from None
     except yaml.YAMLError as e:
-        raise SuiteError(f"invalid YAML: {e}", SourcePos(file, 1, 1)) from None
+        raise SuiteError(f"invalid YAML: {' '.join(str(e).split())}",
+                         SourcePos(file, 1, 1)) from None
     if root is None or (isinstance(root, yaml.ScalarNode) and root.tag.endswith(":null")):
         raise SuiteError("the file is empty; a suite is a mapping with `servers:`, `tools:`, …",
                          SourcePos(file, 1, 1))

@@ -32,20 +32,27 @@ def _header(schema_id: str, title: str, description: str, body: dict[str, Any]) 
             **body}
 
 
+def _string_commands(properties: dict[str, Any]) -> None:
+    """A `command` may also be one string, split like a shell would (a before-validator)."""
+    command = properties.get("command")
+    if not command:
+        return
+    text = {"type": "string", "minLength": 1}
+    if command.get("type") == "array":
+        kept = {k: command[k] for k in ("description", "default") if k in command}
+        array = {k: v for k, v in command.items() if k not in ("description", "title", "default")}
+        properties["command"] = {**kept, "anyOf": [text, array]}
+    elif any(option.get("type") == "array" for option in command.get("anyOf", [])):
+        command["anyOf"] = [text, *command["anyOf"]]
+
+
 def suite_json_schema() -> dict[str, Any]:
     """JSON Schema of a suite file, with YAML keys (aliases) as property names."""
     from mcptest.suite.models import Suite
 
     body = Suite.model_json_schema(by_alias=True, mode="validation")
-    command = body["$defs"]["StdioServer"]["properties"]["command"]
-    # A string command is split like a shell would split it (a before-validator).
-    body["$defs"]["StdioServer"]["properties"]["command"] = {
-        "description": command.get("description", ""),
-        "anyOf": [
-            {"type": "string", "minLength": 1},
-            {k: v for k, v in command.items() if k not in ("description", "title")},
-        ],
-    }
+    for definition in body["$defs"].values():
+        _string_commands(definition.get("properties", {}))
     return _header(
         SUITE_SCHEMA_ID, "mcptest suite",
         "A suite file for mcptest: MCP servers, tool-call tests with deterministic and LLM "
