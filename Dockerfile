@@ -12,12 +12,16 @@ RUN apt-get update -q \
 RUN NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt \
     npm install -g --no-fund --no-audit --prefix /opt/npm npm@10.9.2
 RUN python3 -m venv /opt/mcptest
-COPY pyproject.toml README.md constraints.txt /src/
-COPY src /src/src
-# Pinned closure (constraints.txt) plus uv for servers launched with `uvx`. The litellm proxy's
+# The pinned runtime closure first (its own layer: source edits do not reinstall it), then our
+# package against the same pins, plus uv for servers launched with `uvx`. The litellm proxy's
 # prebuilt web UI is never loaded by a client; pip itself is not needed at run time.
+COPY constraints.txt /src/
 RUN /opt/mcptest/bin/pip install --no-cache-dir --disable-pip-version-check -q \
-        -c /src/constraints.txt /src uv \
+        -r /src/constraints.txt
+COPY pyproject.toml README.md /src/
+COPY src /src/src
+RUN /opt/mcptest/bin/pip install --no-cache-dir --disable-pip-version-check -q \
+        -c /src/constraints.txt /src \
  && rm -rf /opt/mcptest/lib/python3.11/site-packages/litellm/proxy/_experimental/out \
  && /opt/mcptest/bin/pip uninstall -y -q pip
 

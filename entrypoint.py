@@ -2,14 +2,24 @@
 
 With no arguments (how GitHub starts a Docker action whose action.yml passes none) it runs the
 Action: inputs from INPUT_*, outputs, summary, annotations, PR comment. With arguments it is the
-plain CLI, so `docker run IMAGE run suite.yml` works locally.
+plain CLI, so `docker run IMAGE run suite.yml` works locally; the Action's modules (httpx and
+the rest) are then not even imported.
 """
 
 from __future__ import annotations
 
 import sys
 
-from mcptest.action.main import entrypoint
+
+def _main(argv: list[str]) -> int:
+    if argv:
+        from mcptest.cli.main import main
+
+        return main(argv)
+    from mcptest.action.main import entrypoint
+
+    return entrypoint([])
+
 
 if __name__ == "__main__":
-    sys.exit(entrypoint(sys.argv[1:]))
+    sys.exit(_main(sys.argv[1:]))
