@@ -13,7 +13,7 @@ from sample import SECRET, big_report, hostile_report, sample_report
 
 from mcptest.report.models import Report
 from mcptest.reporters import get_reporter
-from mcptest.reporters.escape import md_block, md_code, md_inline
+from mcptest.reporters.escape import md_block, md_code, md_inline, md_title
 from mcptest.reporters.markdown import MAX_CHARS, marker, render
 
 # Tags the template itself writes; untrusted text must never add one.
@@ -343,3 +343,7 @@ def test_bias_warning_is_flagged_in_the_row_and_shown_in_details() -> None:
     text = render(base.model_copy(update={"tests": tests}))
     assert "| 🔴 low · α 0.00 · ⚠ review · ⚠ bias |" in text
     assert "> ⚠ bias: juror shares the generator's family @\u200dx" in text
+
+
+def test_md_title_folds_newlines_for_summaries() -> None:
+    assert md_title("a\nb|c") == "a b&#124;c"

@@ -91,13 +91,19 @@ def _md_chars(text: str) -> str:
     return _MENTION.sub("@" + _ZWJ, text)
 
 
-def md_inline(value: object, limit: int | None = None) -> str:
+def md_inline(value: object, limit: int | None = None, newline: str = "<br>") -> str:
     """One line of inert markdown: safe in a table cell, a paragraph or an HTML tag body.
 
-    Newlines become `<br>` so a value never ends a table row or starts a line of its own.
+    Newlines become `newline` (`<br>`, or a space for titles) so a value never ends a table
+    row or starts a line of its own.
     """
     text = shorten(value if isinstance(value, str) else str(value), limit)
-    return "<br>".join(_md_chars(line) for line in normalise_newlines(text).split("\n"))
+    return newline.join(_md_chars(line) for line in normalise_newlines(text).split("\n"))
+
+
+def md_title(value: object, limit: int | None = None) -> str:
+    """`md_inline` for a `<summary>` or heading: newlines fold into spaces."""
+    return md_inline(value, limit, newline=" ")
 
 
 def md_block(value: object, limit: int | None = None) -> str:

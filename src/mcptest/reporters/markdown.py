@@ -18,7 +18,7 @@ import jinja2
 
 from mcptest.report.models import JudgeDetail, JudgeVote, Report, TestResult
 from mcptest.reporters import display
-from mcptest.reporters.escape import md_block, md_code, md_comment_value, md_inline
+from mcptest.reporters.escape import md_block, md_code, md_comment_value, md_inline, md_title
 
 MAX_CHARS = 60_000
 MARKER_PREFIX = "<!-- mcptest-action"
@@ -36,7 +36,7 @@ def _templates() -> Any:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(md=md_inline, md_code=md_code, md_pre=md_block)
+    env.filters.update(md=md_inline, md_title=md_title, md_code=md_code, md_pre=md_block)
     return env.get_template("comment.md.j2").module
 
 
