@@ -17,12 +17,16 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit, urlunsplit
 
+import anyio
 import httpx2
 from mcp.client.sse import sse_client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+from mcp_types import CONNECTION_CLOSED
 
 from mcptest.errors import ServerNotReadyError
+from mcptest.run.negotiate import NegotiationError
 from mcptest.suite.models import EnvRef, RemoteServer, StdioServer
 
 # What a stdio child always inherits (the MCP SDK's POSIX allow-list), before `inherit_env`.
@@ -215,8 +219,6 @@ def one_line(text: str, limit: int = 300) -> str:
 
 def root_cause(exc: BaseException) -> BaseException:
     """The most telling leaf: anything but a cancellation, else the first."""
-    import anyio
-
     leaves = flatten(exc)
     cancelled = anyio.get_cancelled_exc_class()
     for leaf in leaves:
@@ -229,3 +231,36 @@ def describe(exc: BaseException) -> str:
     """`Type: message` of an exception, one line."""
     text = str(exc) or repr(exc)
     return one_line(f"{type(exc).__name__}: {text}")
+
+
+def startup_failure(
+    spec: StdioServer | RemoteServer, exc: BaseException, stderr: str, http_error: str | None
+) -> str:
+    """One line saying why a server never became ready, starting with the cause."""
+    cause = root_cause(exc)
+    if isinstance(spec, StdioServer):
+        program = spec.command[0]
+        tail = f"; stderr: {stderr}" if stderr else ""
+        if isinstance(cause, FileNotFoundError):
+            return one_line(f"command not found: {program}")
+        if isinstance(cause, PermissionError):
+            return one_line(f"permission denied starting {program}")
+        if isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED:
+            return one_line(f"exited at start ({program}){tail}", 500)
+        return one_line(f"{_cause_text(cause)}{tail}", 500)
+    url = safe_url(spec.url)
+    if http_error:
+        return one_line(http_error)
+    if isinstance(cause, httpx2.ConnectError):
+        return one_line(f"cannot connect to {url} (connection refused or unreachable)")
+    if isinstance(cause, httpx2.TimeoutException):
+        return one_line(f"timed out talking to {url} ({type(cause).__name__})")
+    return one_line(f"{_cause_text(cause)} ({url})", 500)
+
+
+def _cause_text(cause: BaseException) -> str:
+    if isinstance(cause, MCPError):
+        return f"protocol error {cause.code}: {cause.error.message}"
+    if isinstance(cause, NegotiationError):
+        return f"protocol negotiation failed: {cause}"
+    return describe(cause)

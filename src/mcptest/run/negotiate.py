@@ -27,6 +27,8 @@ from mcp_types.version import (
 )
 from pydantic import ValidationError
 
+from mcptest import __version__
+
 Mode = Literal["auto", "legacy", "2026-07-28"]
 # How long the discover probe may stay unanswered before `initialize` is raced against it.
 RACE_AFTER_S = 0.5
@@ -37,8 +39,6 @@ class NegotiationError(Exception):
 
 
 def client_info() -> types.Implementation:
-    from mcptest import __version__
-
     return types.Implementation(name="mcptest", version=__version__)
 
 

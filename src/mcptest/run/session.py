@@ -40,9 +40,9 @@ from mcptest.run.connect import (
     plan_remote,
     plan_stdio,
     root_cause,
-    safe_url,
+    startup_failure,
 )
-from mcptest.run.negotiate import RACE_AFTER_S, NegotiationError, client_info, negotiate
+from mcptest.run.negotiate import RACE_AFTER_S, client_info, negotiate
 from mcptest.suite.models import RemoteServer, StdioServer
 
 RAW = TypeAdapter(dict[str, Any])
@@ -133,12 +133,16 @@ class ServerConnection:
                     ready.set()
                     await stop.wait()
         except BaseException as exc:
-            if all(isinstance(e, anyio.get_cancelled_exc_class()) for e in flatten(exc)):
+            cancelled = anyio.get_cancelled_exc_class()
+            if not scope.cancel_called and all(isinstance(e, cancelled) for e in flatten(exc)):
                 raise  # cancelled from outside: not ours to judge
             if not ready.is_set():
                 self._failure = (
                     exc if isinstance(exc, ServerNotReadyError)
-                    else ServerNotReadyError(self._failure_message(exc))
+                    else ServerNotReadyError(self._timeout_message()) if scope.cancel_called
+                    else ServerNotReadyError(startup_failure(
+                        self.spec, exc, self._stderr_lines(3), self._http_log.last_error
+                    ))
                 )
                 self._failure.__cause__ = None if exc is self._failure else exc
             elif self._dead is None:
@@ -284,33 +288,3 @@ class ServerConnection:
             msg += f"; last response: {self._http_log.last_error}"
         last = self._stderr_lines(3)
         return one_line(msg + (f"; stderr: {last}" if last else ""), 500)
-
-    def _failure_message(self, exc: BaseException) -> str:
-        cause = root_cause(exc)
-        if isinstance(self.spec, StdioServer):
-            program = self.spec.command[0]
-            last = self._stderr_lines(3)
-            tail = f"; stderr: {last}" if last else ""
-            if isinstance(cause, FileNotFoundError):
-                return one_line(f"command not found: {program}")
-            if isinstance(cause, PermissionError):
-                return one_line(f"permission denied starting {program}")
-            if isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED:
-                return one_line(f"exited at start ({program}){tail}", 500)
-            return one_line(f"{self._cause_text(cause)}{tail}", 500)
-        url = safe_url(self.spec.url)
-        if self._http_log.last_error:
-            return one_line(self._http_log.last_error)
-        if isinstance(cause, httpx2.ConnectError):
-            return one_line(f"cannot connect to {url} (connection refused or unreachable)")
-        if isinstance(cause, httpx2.TimeoutException):
-            return one_line(f"timed out talking to {url} ({type(cause).__name__})")
-        return one_line(f"{self._cause_text(cause)} ({url})", 500)
-
-    @staticmethod
-    def _cause_text(cause: BaseException) -> str:
-        if isinstance(cause, MCPError):
-            return f"protocol error {cause.code}: {cause.error.message}"
-        if isinstance(cause, NegotiationError):
-            return f"protocol negotiation failed: {cause}"
-        return describe(cause)
