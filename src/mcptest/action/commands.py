@@ -70,7 +70,7 @@ _LEVEL_OF_STATUS: dict[str, Level] = {
     "failed": "error",
     "error": "error",
     "skipped": "warning",
-    "deferred": "warning",
+    "deferred": "notice",
     "not_yet_available": "warning",
 }
 
@@ -108,7 +108,9 @@ def _annotation_for(test: TestResult, level: Level, path_prefix: str) -> Annotat
 def annotations(report: Report, path_prefix: str = "") -> tuple[list[Annotation], dict[str, int]]:
     """Annotations for the first non-passing tests, at most 10 per level, and how many were left.
 
-    Escalated jury verdicts that passed are warnings too: a person should look at them.
+    Failures and errors are errors; skips, not-yet-available and escalated jury verdicts that
+    passed are warnings (a person should look); deferred judges (no key, e.g. on a fork PR) are
+    notices, since they count as passed.
     """
     kept: list[Annotation] = []
     left: dict[str, int] = {}
