@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel, Discriminator, Tag, ValidationError
 
 from mcptest.errors import SuiteError
-from mcptest.suite.models import MATCHER_KINDS
+from mcptest.suite.messages import describe, join, member_expected, message
 from mcptest.suite.positions import KeyPath, Positions, format_path
 
 _TYPE_ERRORS = frozenset({
@@ -28,14 +28,6 @@ _TYPE_ERRORS = frozenset({
     "bool_type", "bool_parsing", "model_type", "model_attributes_type", "dict_type",
     "list_type", "literal_error", "none_required", "is_instance_of",
 })
-_EXPECTED = {
-    "string_type": "a string", "int_type": "an integer", "int_parsing": "an integer",
-    "int_from_float": "an integer", "float_type": "a number", "float_parsing": "a number",
-    "bool_type": "a boolean", "bool_parsing": "a boolean", "dict_type": "a mapping",
-    "model_type": "a mapping", "model_attributes_type": "a mapping", "list_type": "a list",
-}
-_SHAPES = {"EnvRef": "`{env: NAME}`", "FromEnv": "`{from_env: NAME, default: …}`",
-           "LikertScale": "`{likert: {min, max}}`"}
 
 
 @dataclass
@@ -132,31 +124,6 @@ def place(err: dict[str, Any], data: Any, root: type[BaseModel]) -> _Item:
     return item
 
 
-def _describe(value: Any) -> str:
-    if value is None:
-        return "nothing (null)"
-    if isinstance(value, bool):
-        return "true/false"
-    return {str: "a string", int: "an integer", float: "a number", list: "a list",
-            dict: "a mapping"}.get(type(value), type(value).__name__)
-
-
-def _member_expected(seg: str, err: dict[str, Any]) -> str:
-    if seg in _SHAPES:
-        return _SHAPES[seg]
-    if seg.startswith("literal["):
-        return " or ".join(f"`{x.strip().strip(chr(39))}`"
-                           for x in err.get("ctx", {}).get("expected", seg).split(" or "))
-    return {"str": "a string", "int": "an integer", "float": "a number",
-            "bool": "a boolean", "none": "null"}.get(
-        seg, "a list" if seg.startswith("list[") else "a mapping")
-
-
-def _join(words: list[str]) -> str:
-    words = list(dict.fromkeys(words))
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-
-
 def _is_root_mismatch(item: _Item, prefix_len: int) -> bool:
     return len(item.err["loc"]) == prefix_len + 1 and item.err["type"] in _TYPE_ERRORS
 
@@ -189,8 +156,8 @@ def _condense(items: list[_Item]) -> list[_Item]:
         if all(_is_root_mismatch(it, len(prefix)) for it in inside):
             first = inside[0]
             path = next(path for p, _, path in first.branches if p == prefix)
-            expected = _join([_member_expected(seg, g[0].err) for seg, g in groups.items()])
-            got = _describe(first.err.get("input"))
+            expected = join([member_expected(seg, g[0].err) for seg, g in groups.items()])
+            got = describe(first.err.get("input"))
             synthetic = {"type": "union_type", "loc": prefix, "input": first.err.get("input"),
                          "msg": f"expected {expected}, got {got}"}
             items = [*rest, _Item(synthetic, path, None)]
@@ -201,75 +168,6 @@ def _condense(items: list[_Item]) -> list[_Item]:
         for it in best:  # the union is settled: forget it so it is not picked again
             it.branches = [b for b in it.branches if b[0] != prefix]
         items = [*rest, *best]
-
-
-def _allowed_keys(parent: Any) -> list[str]:
-    if inspect.isclass(parent) and issubclass(parent, BaseModel):
-        return [info.alias or name for name, info in parent.model_fields.items()]
-    return []
-
-
-def _suggest(word: str, choices: list[str]) -> str:
-    hit = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return f" (did you mean `{hit[0]}`?)" if hit else ""
-
-
-def _matcher_message(value: Any) -> tuple[str, str | None]:
-    """Message for a matcher that is not exactly one known kind, and the key to point at."""
-    if not isinstance(value, dict):
-        return f"a matcher is a mapping like `{{exact: …}}`, got {_describe(value)}", None
-    kinds = [k for k in value if k in MATCHER_KINDS]
-    unknown = [k for k in value if k not in MATCHER_KINDS]
-    if len(kinds) > 1:
-        listed = " and ".join(f"`{k}`" for k in kinds)
-        return f"a matcher has exactly one kind, found {listed} (use `all:` to combine)", kinds[1]
-    if unknown:
-        key = unknown[0]
-        if kinds:
-            return f"unknown key `{key}` next to `{kinds[0]}` (a matcher has one key)", key
-        hint = _suggest(key, list(MATCHER_KINDS)) or f" (one of: {', '.join(MATCHER_KINDS)})"
-        return f"unknown matcher `{key}`{hint}", key
-    return f"a matcher needs one of: {', '.join(MATCHER_KINDS)}", None
-
-
-def _message(item: _Item, data_at: Any) -> tuple[str, KeyPath, bool]:
-    """(message, key path, point at the key rather than the value)."""
-    err, path, kind = item.err, item.path, item.err["type"]
-    loc, ctx, value = err["loc"], err.get("ctx") or {}, err.get("input")
-    if kind == "missing":
-        return f"missing required key `{loc[-1]}`", path, False
-    if kind == "extra_forbidden":
-        key = str(loc[-1])
-        return f"unknown key `{key}`{_suggest(key, _allowed_keys(item.parent))}", path, True
-    if kind == "matcher_kind":
-        message, key = _matcher_message(data_at)
-        return message, (*path, key) if key else path, key is not None
-    if kind == "literal_error" and isinstance(value, str):
-        choices = [x.strip().strip("'") for x in ctx.get("expected", "").replace(" or ", ", ")
-                   .split(", ")]
-        what = path[-1] if path and isinstance(path[-1], str) else "value"
-        hint = _suggest(value, choices) or f" (one of: {', '.join(choices)})"
-        return f"unknown {what} `{value}`{hint}", path, False
-    if kind in _EXPECTED:
-        return f"expected {_EXPECTED[kind]}, got {_describe(value)}", path, False
-    if kind in ("value_error", "assertion_error"):
-        return str(err["msg"]).split(", ", 1)[-1], path, False
-    bounds = {"greater_than": "greater than", "greater_than_equal": "at least",
-              "less_than": "less than", "less_than_equal": "at most"}
-    if kind in bounds:
-        limit = next(iter(ctx.values()), "?")
-        shown = f"{limit:g}" if isinstance(limit, int | float) else limit
-        return f"must be {bounds[kind]} {shown}, got {value}", path, False
-    if kind in ("too_short", "string_too_short"):
-        n = ctx.get("min_length", 1)
-        return ("must not be empty" if n == 1 else f"needs at least {n} items"), path, False
-    if kind == "too_long":
-        return f"allows at most {ctx.get('max_length')} items", path, False
-    if kind == "string_pattern_mismatch":
-        if ctx.get("pattern") == "^https?://":
-            return "must be an http:// or https:// URL", path, False
-        return f"must match the pattern `{ctx.get('pattern')}`", path, False
-    return str(err["msg"]), path, False
 
 
 def _typos(items: list[_Item]) -> set[tuple[KeyPath, str]]:
@@ -304,9 +202,10 @@ def suite_errors(
     for item in items:
         if item.err["type"] == "missing" and (item.path, item.err["loc"][-1]) in typos:
             continue  # the unknown key's "did you mean" already says it
-        message, path, at_key = _message(item, _value_at(data, item.path))
+        text, path, at_key = message(item.err, item.path, item.parent,
+                                     _value_at(data, item.path))
         pos = positions.key(path) if at_key else positions.value(path)
-        error = SuiteError(message, pos, format_path(path))
+        error = SuiteError(text, pos, format_path(path))
         if str(error) not in seen:
             seen.add(str(error))
             out.append(error)

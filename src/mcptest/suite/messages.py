@@ -1,0 +1,124 @@
+"""Readable messages for validation errors: what was expected, what was found, what was meant.
+
+Wording rules: name the YAML key or value in backticks, say what is expected and what kind of
+value was found (never the value itself when it could be long or secret), and suggest the
+nearest known name when one is close.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+from typing import Any
+
+from pydantic import BaseModel
+
+from mcptest.suite.models import MATCHER_KINDS
+from mcptest.suite.positions import KeyPath
+
+_EXPECTED = {
+    "string_type": "a string", "int_type": "an integer", "int_parsing": "an integer",
+    "int_from_float": "an integer", "float_type": "a number", "float_parsing": "a number",
+    "bool_type": "a boolean", "bool_parsing": "a boolean", "dict_type": "a mapping",
+    "model_type": "a mapping", "model_attributes_type": "a mapping", "list_type": "a list",
+}
+_SHAPES = {"EnvRef": "`{env: NAME}`", "FromEnv": "`{from_env: NAME, default: …}`",
+           "LikertScale": "`{likert: {min, max}}`"}
+
+
+def describe(value: Any) -> str:
+    """The kind of a YAML value, as a person says it ("a list", "a string")."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true/false"
+    return {str: "a string", int: "an integer", float: "a number", list: "a list",
+            dict: "a mapping"}.get(type(value), type(value).__name__)
+
+
+def member_expected(seg: str, err: dict[str, Any]) -> str:
+    """What one union member pydantic names in a loc (`str`, `EnvRef`, …) looks like in YAML."""
+    if seg in _SHAPES:
+        return _SHAPES[seg]
+    if seg.startswith("literal["):
+        return " or ".join(f"`{x.strip().strip(chr(39))}`"
+                           for x in err.get("ctx", {}).get("expected", seg).split(" or "))
+    return {"str": "a string", "int": "an integer", "float": "a number",
+            "bool": "a boolean", "none": "null"}.get(
+        seg, "a list" if seg.startswith("list[") else "a mapping")
+
+
+def join(words: list[str]) -> str:
+    words = list(dict.fromkeys(words))
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _allowed_keys(parent: Any) -> list[str]:
+    if inspect.isclass(parent) and issubclass(parent, BaseModel):
+        return [info.alias or name for name, info in parent.model_fields.items()]
+    return []
+
+
+def _suggest(word: str, choices: list[str]) -> str:
+    hit = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f" (did you mean `{hit[0]}`?)" if hit else ""
+
+
+def _matcher_message(value: Any) -> tuple[str, str | None]:
+    """Message for a matcher that is not exactly one known kind, and the key to point at."""
+    if not isinstance(value, dict):
+        return f"a matcher is a mapping like `{{exact: …}}`, got {describe(value)}", None
+    kinds = [k for k in value if k in MATCHER_KINDS]
+    unknown = [k for k in value if k not in MATCHER_KINDS]
+    if len(kinds) > 1:
+        listed = " and ".join(f"`{k}`" for k in kinds)
+        return f"a matcher has exactly one kind, found {listed} (use `all:` to combine)", kinds[1]
+    if unknown:
+        key = unknown[0]
+        if kinds:
+            return f"unknown key `{key}` next to `{kinds[0]}` (a matcher has one key)", key
+        hint = _suggest(key, list(MATCHER_KINDS)) or f" (one of: {', '.join(MATCHER_KINDS)})"
+        return f"unknown matcher `{key}`{hint}", key
+    return f"a matcher needs one of: {', '.join(MATCHER_KINDS)}", None
+
+
+def message(
+    err: dict[str, Any], path: KeyPath, parent: Any, data_at: Any,
+) -> tuple[str, KeyPath, bool]:
+    """(message, key path, point at the key rather than the value)."""
+    kind = err["type"]
+    loc, ctx, value = err["loc"], err.get("ctx") or {}, err.get("input")
+    if kind == "missing":
+        return f"missing required key `{loc[-1]}`", path, False
+    if kind == "extra_forbidden":
+        key = str(loc[-1])
+        return f"unknown key `{key}`{_suggest(key, _allowed_keys(parent))}", path, True
+    if kind == "matcher_kind":
+        message, key = _matcher_message(data_at)
+        return message, (*path, key) if key else path, key is not None
+    if kind == "literal_error" and isinstance(value, str):
+        choices = [x.strip().strip("'") for x in ctx.get("expected", "").replace(" or ", ", ")
+                   .split(", ")]
+        what = path[-1] if path and isinstance(path[-1], str) else "value"
+        hint = _suggest(value, choices) or f" (one of: {', '.join(choices)})"
+        return f"unknown {what} `{value}`{hint}", path, False
+    if kind in _EXPECTED:
+        return f"expected {_EXPECTED[kind]}, got {describe(value)}", path, False
+    if kind in ("value_error", "assertion_error"):
+        return str(err["msg"]).split(", ", 1)[-1], path, False
+    bounds = {"greater_than": "greater than", "greater_than_equal": "at least",
+              "less_than": "less than", "less_than_equal": "at most"}
+    if kind in bounds:
+        limit = next(iter(ctx.values()), "?")
+        shown = f"{limit:g}" if isinstance(limit, int | float) else limit
+        return f"must be {bounds[kind]} {shown}, got {value}", path, False
+    if kind in ("too_short", "string_too_short"):
+        n = ctx.get("min_length", 1)
+        return ("must not be empty" if n == 1 else f"needs at least {n} items"), path, False
+    if kind == "too_long":
+        return f"allows at most {ctx.get('max_length')} items", path, False
+    if kind == "string_pattern_mismatch":
+        if ctx.get("pattern") == "^https?://":
+            return "must be an http:// or https:// URL", path, False
+        return f"must match the pattern `{ctx.get('pattern')}`", path, False
+    return str(err["msg"]), path, False
