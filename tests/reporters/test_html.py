@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from sample import SECRET, big_report, hostile_report, sample_report
 
+from mcptest.report.models import Report
 from mcptest.reporters import get_reporter
 from mcptest.reporters.html import render
 
@@ -206,11 +207,12 @@ def _distinct_rows(png: bytes) -> tuple[int, int, int]:
     return width, height, len(rows)
 
 
+@pytest.mark.parametrize("make", [sample_report, hostile_report], ids=["sample", "hostile"])
 def test_chromium_draws_the_report_without_touching_the_network(
-    chromium: str, tmp_path: Path
+    chromium: str, tmp_path: Path, make: Callable[[], Report]
 ) -> None:
     page = tmp_path / "report.html"
-    page.write_text(render(sample_report()), encoding="utf-8")
+    page.write_text(render(make()), encoding="utf-8")
     png, urls = _open(chromium, page, tmp_path)
     assert urls == []
     width, height, distinct = _distinct_rows(png)
