@@ -1,0 +1,127 @@
+"""The USD cap holds at any concurrency, and every unsent call says why."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import anyio
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support.judge_server import JudgeServer, Verdict
+
+from mcptest.llm.budget import BudgetLedger, BudgetRefused, Price, lookup_price, prompt_token_bound
+from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest
+from mcptest.llm.engine import JudgeEngine
+from mcptest.suite.models import JudgeDefaults, Pricing
+
+
+def test_ledger_refuses_what_would_cross_the_cap() -> None:
+    ledger = BudgetLedger(cap=1.0)
+    a = ledger.reserve(0.6)
+    with pytest.raises(BudgetRefused, match=r"^budget: "):
+        ledger.reserve(0.5)
+    ledger.settle(a, 0.2)
+    b = ledger.reserve(0.8)
+    assert ledger.spent == pytest.approx(0.2) and ledger.reserved == pytest.approx(0.8)
+    ledger.settle(b, 0.1)
+    ledger.settle(b, 5.0)  # settling twice changes nothing
+    assert ledger.spent == pytest.approx(0.3) and ledger.refused == 1 and ledger.overruns == 0
+
+
+def test_ledger_holds_under_threads() -> None:
+    ledger = BudgetLedger(cap=10.0)
+
+    def worker(seed: int) -> None:
+        for i in range(300):
+            amount = ((seed * 31 + i * 17) % 100) / 100
+            try:
+                r = ledger.reserve(amount)
+            except BudgetRefused:
+                continue
+            assert ledger.spent + ledger.reserved <= 10.0 + 1e-9
+            ledger.settle(r, amount * 0.5)
+
+    threads = [threading.Thread(target=worker, args=(s,)) for s in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert ledger.spent <= 10.0 and ledger.reserved == pytest.approx(0.0, abs=1e-9)
+    assert ledger.refused > 0
+
+
+def test_price_lookup_never_assumes_free() -> None:
+    table = {"gpt-4o-mini": {"input_cost_per_token": 1e-7, "output_cost_per_token": 2e-7},
+             "half": {"input_cost_per_token": 1e-7}}
+    assert lookup_price("openai/gpt-4o-mini", {}, table) == Price(input=1e-7, output=2e-7)
+    assert lookup_price("half", {}, table) is None
+    assert lookup_price("nope", {}, table) is None
+    suite = lookup_price("nope", {"nope": Pricing(input=3, output=15)}, table)
+    assert suite is not None and suite.input == pytest.approx(3e-6) and suite.source == "suite"
+
+
+def test_prompt_bound_pads_the_count() -> None:
+    msgs = [{"role": "user", "content": "x" * 300}]
+    assert prompt_token_bound(msgs, counted=50) >= 100 * 1.25
+    assert prompt_token_bound(msgs, counted=400) >= 400 * 1.25
+
+
+@pytest.fixture(scope="module")
+def shared_server():
+    with JudgeServer() as js:
+        yield js
+
+
+calls = st.lists(
+    st.tuples(st.floats(0.0, 0.05), st.integers(1, 64), st.integers(0, 400)),
+    min_size=16, max_size=16,
+)
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(cap=st.floats(0.0, 0.08), price_in=st.floats(0.5, 10.0), price_out=st.floats(0.5, 20.0),
+       plan=calls)
+def test_sixteen_concurrent_calls_never_cross_the_cap(
+        shared_server: JudgeServer, cap: float, price_in: float, price_out: float,
+        plan: list[tuple[float, int, int]]) -> None:
+    js = shared_server
+    model = f"budget-{uuid.uuid4().hex[:8]}"
+    for i, (latency, completion, _) in enumerate(plan):
+        js.script(model, Verdict(score=0.5, latency=latency, completion_tokens=completion),
+                  candidate=f"#cand{i:02d}#")
+    defaults = JudgeDefaults(max_tokens=64, pricing={model: Pricing(input=price_in,
+                                                                    output=price_out)})
+    engine = JudgeEngine(JudgeOptions(concurrency=16, max_cost=cap, env=js.gateway_env(),
+                                      defaults=defaults))
+    outcomes: list[JudgeOutcome | None] = [None] * len(plan)
+
+    async def run() -> None:
+        async def one(i: int, size: int) -> None:
+            outcomes[i] = await engine.judge(JudgeRequest(
+                rubric="Is it fine?", candidate=f"#cand{i:02d}#" + "y" * size, model=model))
+
+        async with anyio.create_task_group() as tg:
+            for i, (_, _, size) in enumerate(plan):
+                tg.start_soon(one, i, size)
+
+    anyio.run(run)
+    done = [o for o in outcomes if o is not None]
+    stats = engine.stats()
+    prompt, completion = js.usage(model)
+    server_cost = prompt * price_in / 1e6 + completion * price_out / 1e6
+    assert len(done) == 16
+    assert stats.spent_usd <= cap + 1e-12
+    assert server_cost <= cap + 1e-12
+    assert stats.spent_usd == pytest.approx(server_cost, rel=1e-9, abs=1e-15)
+    assert sum(o.cost_usd for o in done) == pytest.approx(server_cost, rel=1e-9, abs=1e-15)
+    assert stats.overruns == 0 and stats.reserved_usd == pytest.approx(0, abs=1e-12)
+    sent = [o for o in done if o.status == "verdict"]
+    unsent = [o for o in done if o.status != "verdict"]
+    assert js.count(model) == len(sent) == stats.calls_sent
+    for o in unsent:
+        assert o.status == "budget_skipped" and o.requests_sent == 0
+        assert (o.message or "").startswith("budget: ") and "cap" in (o.message or "")
+    assert stats.budget_stopped == bool(unsent) and stats.budget_refused == len(unsent)
