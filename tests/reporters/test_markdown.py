@@ -11,7 +11,7 @@ import pytest
 from cmarkgfm.cmark import Options
 from sample import SECRET, big_report, hostile_report, sample_report
 
-from mcptest.report.models import Report
+from mcptest.report.models import Counts, Report, Summary
 from mcptest.reporters import get_reporter
 from mcptest.reporters.escape import md_block, md_code, md_inline, md_title
 from mcptest.reporters.markdown import MAX_CHARS, marker, render
@@ -347,3 +347,21 @@ def test_bias_warning_is_flagged_in_the_row_and_shown_in_details() -> None:
 
 def test_md_title_folds_newlines_for_summaries() -> None:
     assert md_title("a\nb|c") == "a b&#124;c"
+
+
+def test_all_passing_and_empty_runs() -> None:
+    base = sample_report()
+    passing = [t for t in base.tests if t.status == "passed" and t.name != "forecast-jury"]
+    green = base.model_copy(update={
+        "tests": passing, "warnings": [],
+        "summary": Summary(counts=Counts(total=3, passed=3), duration_ms=5, exit_code=0),
+    })
+    text = render(green)
+    assert text.splitlines()[1] == "### ✅ mcptest · 3 passed · $0.0000"
+    assert _tables(text)[0][0] == "| test | where | duration | cost |"
+    assert "<details><summary>✅ 3 passed</summary>" in text
+    empty = green.model_copy(update={
+        "tests": [], "summary": Summary(counts=Counts(), duration_ms=5, exit_code=7)})
+    text = render(empty)
+    assert text.splitlines()[1] == "### ⚪ mcptest · 0 passed · $0.0000"
+    assert "exit 7: no tests were selected" in text and not _tables(text)
