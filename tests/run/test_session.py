@@ -197,7 +197,8 @@ async def test_server_without_tools_list_still_connects() -> None:
 
 async def test_pinned_modern_mode_against_a_legacy_only_server() -> None:
     spec = raw_server("serve", protocol="2026-07-28", startup_timeout=1.5)
-    with pytest.raises(ServerNotReadyError, match=re.escape("not ready within 1.5s")):
+    expected = "not ready within 1.5s (startup_timeout) while waiting for the server/discover"
+    with pytest.raises(ServerNotReadyError, match=re.escape(expected)):
         async with open_conn(spec):
             pass
 
@@ -227,7 +228,8 @@ async def test_server_exiting_at_start_shows_its_stderr() -> None:
 
 async def test_startup_timeout() -> None:
     spec = raw_server("mute", startup_timeout=1, protocol="legacy")
-    with pytest.raises(ServerNotReadyError, match=r"^not ready within 1s \(startup_timeout\)"):
+    expected = "not ready within 1s (startup_timeout) while waiting for the initialize answer"
+    with pytest.raises(ServerNotReadyError, match="^" + re.escape(expected)):
         async with open_conn(spec):
             pass
 

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit, urlunsplit
 
-import anyio
 import httpx2
 from mcp.client.sse import sse_client
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -218,13 +217,9 @@ def one_line(text: str, limit: int = 300) -> str:
 
 
 def root_cause(exc: BaseException) -> BaseException:
-    """The most telling leaf: anything but a cancellation, else the first."""
+    """The most telling leaf: the first ordinary exception (not a cancellation), else the first."""
     leaves = flatten(exc)
-    cancelled = anyio.get_cancelled_exc_class()
-    for leaf in leaves:
-        if not isinstance(leaf, cancelled | GeneratorExit):
-            return leaf
-    return leaves[0]
+    return next((leaf for leaf in leaves if isinstance(leaf, Exception)), leaves[0])
 
 
 def describe(exc: BaseException) -> str:

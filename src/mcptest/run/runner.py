@@ -122,17 +122,25 @@ class Runner:
 
     async def run(self) -> None:
         by_server: dict[tuple[str, str], list[PlannedTest]] = {}
+        judged: list[PlannedTest] = []
         for t in self.plan.tests:
             if t.kind != "tool":
-                self._record(_result_for(
-                    t, "not_yet_available",
-                    message=f"{t.kind} tests are not available in this build yet",
-                ))
+                judged.append(t)
             elif t.server_key is not None:
                 by_server.setdefault(t.server_key, []).append(t)
         async with anyio.create_task_group() as tg:
             for key, tests in by_server.items():
                 tg.start_soon(self._run_server, key, tests)
+            if judged:
+                tg.start_soon(self._run_rows, judged)
+
+    async def _run_rows(self, tests: list[PlannedTest]) -> None:
+        """Eval and agent rows (see `mcptest.agents.driver`: own connections, live rows in
+        order)."""
+        from mcptest.agents.driver import RowDriver
+
+        await RowDriver(llm=self.llm, env=self.env, state=self.state, record=self._record,
+                        server_failed=self._server_failed).run(tests)
 
     async def _run_server(self, key: tuple[str, str], tests: list[PlannedTest]) -> None:
         from mcptest.run.session import ServerConnection
@@ -212,7 +220,13 @@ class Runner:
         self, test: PlannedTest, produced: dict[str, Any], call_ms: float, conn: ServerConnection
     ) -> None:
         start = time.perf_counter()
-        assertions = await grade_test(test, produced, self.llm)
+        llm = self.llm
+        if llm is not None and any(p.is_llm for p in test.assertions):
+            from mcptest.evals.cascade import StructuralTier
+
+            tool = next((x for x in conn.tools if x.get("name") == test.spec.tool), None)  # type: ignore[union-attr]
+            llm = StructuralTier(llm, produced, tool)  # tier 2 between matchers and judges
+        assertions = await grade_test(test, produced, llm)
         status, message = test_status(assertions), None
         if not assertions and is_tool_error(produced):
             # With nothing to check, an error answer is the one thing we can call a failure.

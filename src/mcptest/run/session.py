@@ -86,6 +86,7 @@ class ServerConnection:
         self._dead: str | None = None
         self._failure: ServerNotReadyError | None = None
         self._noise: str | None = None
+        self._phase = "starting the server"
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -165,13 +166,20 @@ class ServerConnection:
         else:
             remote = plan_remote(self.name, spec, env)
             self._secrets = remote.secrets
+            self._phase = "connecting"
             read, write, *_ = await enter_remote(stack, spec, remote, self._http_log)
             race_after = None  # every HTTP request gets an answer; no silent-drop trap
         session = ClientSession(
             read, write, client_info=client_info(), message_handler=self._on_message
         )
         self._session = await stack.enter_async_context(session)
+        self._phase = {
+            "auto": "negotiating the protocol version",
+            "legacy": "waiting for the initialize answer (protocol: legacy)",
+            "2026-07-28": "waiting for the server/discover answer (protocol: 2026-07-28)",
+        }[spec.protocol]
         await negotiate(session, spec.protocol, race_after=race_after)
+        self._phase = "listing tools"
         self.protocol_version = session.protocol_version
         info = session.server_info
         if info is not None:
@@ -283,7 +291,7 @@ class ServerConnection:
 
     def _timeout_message(self) -> str:
         limit = self.spec.startup_timeout
-        msg = f"not ready within {limit:g}s (startup_timeout)"
+        msg = f"not ready within {limit:g}s (startup_timeout) while {self._phase}"
         if self._http_log.last_error:
             msg += f"; last response: {self._http_log.last_error}"
         last = self._stderr_lines(3)
