@@ -58,6 +58,12 @@ class PlannedTest:
     location: Location
     assertions: tuple[PlannedAssertion, ...]
     tags: tuple[str, ...]
+    cell: tuple[tuple[str, str], ...] = ()
+    """Matrix coordinates of this row (`model`, `prompt`); empty for a test with one row."""
+    model: str | None = None
+    """The row's model: the agent model, or the matrix model of an eval cell."""
+    prompt: str | None = None
+    """The row's prompt when a matrix varies it (else the spec's own)."""
 
     @property
     def suite_file(self) -> str:
@@ -90,7 +96,8 @@ class Plan:
 
     @property
     def needs_judge(self) -> bool:
-        return any(a.is_llm for t in self.tests for a in t.assertions)
+        """Evals always judge and agents always call a model, so both need the engine."""
+        return any(t.kind != "tool" or any(a.is_llm for a in t.assertions) for t in self.tests)
 
     def server_keys(self) -> list[tuple[str, str]]:
         seen: dict[tuple[str, str], None] = {}
@@ -135,17 +142,43 @@ def _tests_of(suite: LoadedSuite, *, evals: bool, agents: bool, tools: bool) -> 
                 PlannedAssertion(j, a, _location(suite, key, i, "expect", j))
                 for j, a in enumerate(expect)
             )
-            out.append(PlannedTest(
-                id=f"{suite.display_path}::{kind}::{spec.name}",
-                kind=kind,
-                name=spec.name,
-                suite=suite,
-                spec=spec,
-                location=_location(suite, key, i),
-                assertions=assertions,
-                tags=tuple(spec.tags),
-            ))
+            for cell, model, prompt in _cells(spec):
+                label = ", ".join(f"{k}={v}" for k, v in cell)
+                out.append(PlannedTest(
+                    id=f"{suite.display_path}::{kind}::{spec.name}" + (f"[{label}]" if cell
+                                                                        else ""),
+                    kind=kind,
+                    name=spec.name + (f" [{label}]" if cell else ""),
+                    suite=suite,
+                    spec=spec,
+                    location=_location(suite, key, i),
+                    assertions=assertions,
+                    tags=tuple(spec.tags),
+                    cell=cell,
+                    model=model,
+                    prompt=prompt,
+                ))
     return out
+
+
+def _cells(spec: ToolTest | EvalSpec | AgentTest
+           ) -> list[tuple[tuple[tuple[str, str], ...], str | None, str | None]]:
+    """One row per agent model, one per eval matrix cell (named by its coordinates)."""
+    if isinstance(spec, AgentTest):
+        if len(spec.models) == 1:
+            return [((), spec.models[0], None)]
+        return [((("model", m),), m, None) for m in spec.models]
+    if isinstance(spec, EvalSpec) and spec.matrix is not None:
+        models: list[str | None] = list(spec.matrix.models) or [None]
+        prompts: list[tuple[int, str] | None] = list(enumerate(spec.matrix.prompts, 1)) or [None]
+        rows = []
+        for m in models:
+            for p in prompts:
+                coords = ([("model", m)] if m is not None else []) + (
+                    [("prompt", str(p[0]))] if p is not None else [])
+                rows.append((tuple(coords), m, p[1] if p is not None else None))
+        return rows
+    return [((), None, None)]
 
 
 def parse_shard(text: str) -> tuple[int, int]:

@@ -17,7 +17,8 @@ Scripts: `script(model, steps, rubric=None, candidate=None)`. Each request takes
 the first matching script (the most recently added script wins; `rubric`/`candidate` are
 substrings that must appear somewhere in the request's messages). The last step repeats forever.
 A model with no matching script gets a 404. Steps are `Verdict` (a JSON verdict answer, with
-optional latency and token counts) or `Fault`: `rate_limit` (429 + Retry-After), `server_error`
+optional latency and token counts), `ToolCalls` (an assistant turn calling tools, for agent
+tests) or `Fault`: `rate_limit` (429 + Retry-After), `server_error`
 (500), `slow` (answers after the given seconds, past a client timeout), `malformed` (text that is
 not JSON), `fenced` (the verdict inside a markdown fence), `refusal` (plain refusal text, or the
 OpenAI `refusal` field), `text` (any content verbatim) and `disconnect` (closes the socket).
@@ -111,7 +112,38 @@ class Fault:
         return cls("disconnect")
 
 
-Step = Verdict | Fault
+@dataclass(frozen=True)
+class ToolCalls:
+    """An assistant turn that calls tools (agent tests): `ToolCalls(("add", {"a": 1}), ...)`.
+
+    Arguments go out as JSON text, as providers send them; `raw_arguments` sends a string as is
+    (to script invalid JSON). `content` is optional text alongside the calls.
+    """
+
+    calls: tuple[tuple[str, dict[str, Any] | str], ...]
+    content: str | None = None
+    latency: float = 0.0
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+    def __init__(self, *calls: tuple[str, dict[str, Any] | str], content: str | None = None,
+                 latency: float = 0.0, prompt_tokens: int | None = None,
+                 completion_tokens: int | None = None) -> None:
+        object.__setattr__(self, "calls", tuple(calls))
+        object.__setattr__(self, "content", content)
+        object.__setattr__(self, "latency", latency)
+        object.__setattr__(self, "prompt_tokens", prompt_tokens)
+        object.__setattr__(self, "completion_tokens", completion_tokens)
+
+    def message(self, turn: int) -> dict[str, Any]:
+        return {"role": "assistant", "content": self.content, "tool_calls": [
+            {"id": f"call_{turn}_{k}", "type": "function",
+             "function": {"name": name,
+                          "arguments": args if isinstance(args, str) else json.dumps(args)}}
+            for k, (name, args) in enumerate(self.calls)]}
+
+
+Step = Verdict | Fault | ToolCalls
 
 
 @dataclass
@@ -206,6 +238,9 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer(model, text, step)
 
     def _answer(self, model: str, prompt: str, step: Step) -> None:
+        if isinstance(step, ToolCalls):
+            self._tool_calls(model, prompt, step)
+            return
         if isinstance(step, Fault) and step.kind == "disconnect":
             self.close_connection = True
             self.connection.close()
@@ -248,6 +283,25 @@ class _Handler(BaseHTTPRequestHandler):
             })
         except (BrokenPipeError, ConnectionResetError):
             return  # the client gave up (timeout); nothing to answer
+
+
+    def _tool_calls(self, model: str, prompt: str, step: ToolCalls) -> None:
+        if step.latency > 0:
+            time.sleep(step.latency)
+        st = self.server.state
+        message = step.message(len(st.bodies.get(model, [])))
+        p = step.prompt_tokens if step.prompt_tokens is not None else _tokens(prompt)
+        c = step.completion_tokens if step.completion_tokens is not None else _tokens(
+            json.dumps(message["tool_calls"]))
+        with st.lock:
+            st.prompt_tokens[model] += p
+            st.completion_tokens[model] += c
+        self._send(200, {
+            "id": "chatcmpl-loopback", "object": "chat.completion", "created": int(time.time()),
+            "model": model,
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}],
+            "usage": {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c},
+        })
 
 
 class _Server(ThreadingHTTPServer):

@@ -1,12 +1,21 @@
-"""Gap categories (SPEC §8): why a test did not pass, in one word a team can act on."""
+"""Gap categories (SPEC §8): why a test did not pass, in one word a team can act on.
+
+Every non-pass gets exactly one category, decided from the most basic cause upward: the CI
+environment, the server's transport and protocol, the tool's own error, a deterministic shape
+check, the budget, then the judges — unreliable judges (errors, abstentions, inconclusive or
+escalated juries) before a clear judgment. `ADVICE` holds one line per category for summaries.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from mcptest.report.models import AssertionResult, GapCategory, Status
+from mcptest.report.models import AssertionResult, GapCategory, JudgeDetail, Status
 
 BUDGET_PREFIX = "budget"
+JUDGED_KINDS = frozenset({"llm-judge", "llm-jury", "eval.rubric", "custom-judge"})
+_ENVIRONMENT_HINTS = ("judge required but unavailable", "agent model required but unavailable",
+                      "no known price", "no judge model")
 
 ADVICE: dict[str, str] = {
     "transport": "A server was unreachable or crashed: check its command/URL and its stderr.",
@@ -23,6 +32,17 @@ ADVICE: dict[str, str] = {
 def is_tool_error(produced: dict[str, Any]) -> bool:
     result = produced.get("result")
     return "error" in produced or (isinstance(result, dict) and result.get("isError") is True)
+
+
+def _unreliable(detail: JudgeDetail | None, message: str | None) -> bool:
+    """Judges that cannot be trusted this time: escalated, inconclusive, abstained, erroring."""
+    text = (message or "").lower()
+    if text.startswith(("inconclusive", "no decisive", "judge error")):
+        return True
+    if detail is None:
+        return False
+    jury = detail.jury
+    return jury is not None and (jury.escalate or jury.verdict == "inconclusive")
 
 
 def classify(
@@ -43,22 +63,42 @@ def classify(
         return "protocol"
     if transport_error is not None:
         return "transport"
+    messages = [(a.message or "") for a in assertions if a.status != "passed"]
+    if any(m.startswith(_ENVIRONMENT_HINTS) for m in messages):
+        return "environment"
+    deterministic_failed = any(
+        a.status == "failed" and a.matcher not in JUDGED_KINDS for a in assertions)
+    # A judged assertion that failed without any judge answer failed before the judges: its
+    # target was missing, or the structural tier stopped it.
+    structural_failed = any(
+        a.status == "failed" and a.matcher in JUDGED_KINDS and a.judge is None
+        and not (a.message or "").startswith(_ENVIRONMENT_HINTS) for a in assertions)
+    if deterministic_failed or structural_failed:
+        return "tool-error" if produced and is_tool_error(produced) else "shape"
     if any(a.status == "skipped" and (a.message or "").startswith(BUDGET_PREFIX)
            for a in assertions):
         return "budget"
-    llm = [a for a in assertions if a.judge is not None]
-    if any(a.status == "failed" and a.judge is None and a.matcher not in ("llm-judge", "llm-jury")
-           for a in assertions):
-        return "tool-error" if produced and is_tool_error(produced) else "shape"
-    if any(a.status == "error" for a in llm) or any(
-        a.judge and a.judge.jury and (a.judge.jury.escalate or a.judge.jury.verdict ==
-                                      "inconclusive") for a in llm if a.status != "passed"
-    ):
+    judged = [a for a in assertions if a.matcher in JUDGED_KINDS and a.status != "passed"]
+    if any(a.status == "error" or _unreliable(a.judge, a.message) for a in judged):
         return "judge-reliability"
-    if any(a.status == "failed" and (a.message or "").startswith("no judge") for a in assertions):
-        return "environment"
-    if any(a.status == "failed" for a in llm):
+    if any(a.status == "failed" for a in judged):
         return "judgment"
     if any(a.status == "error" for a in assertions):
         return "judge-reliability"
     return "tool-error" if produced and is_tool_error(produced) else "shape"
+
+
+def classify_eval(status: Status, message: str | None, detail: JudgeDetail | None
+                  ) -> GapCategory | None:
+    """The category of one eval row (no assertions: the eval's own verdict)."""
+    if status in ("passed", "deferred", "not_yet_available"):
+        return None
+    text = message or ""
+    if text.startswith(_ENVIRONMENT_HINTS):
+        return "environment"
+    if status == "skipped" and text.startswith(BUDGET_PREFIX):
+        return "budget"
+    if status == "error" or _unreliable(detail, message):
+        return "judge-reliability"
+    return "judgment"
+

@@ -24,7 +24,15 @@ from mcptest.llm.price_table import price_table
 from mcptest.plan import Plan, PlannedAssertion, PlannedTest
 from mcptest.report.build import JudgeTotals
 from mcptest.report.models import AssertionResult, TestResult
-from mcptest.suite.models import JudgeDefaults, LlmJudgeMatcher, LlmJuryMatcher
+from mcptest.suite.models import (
+    AgentTest,
+    CustomJudgeMatcher,
+    EvalRubricMatcher,
+    EvalSpec,
+    JudgeDefaults,
+    LlmJudgeMatcher,
+    LlmJuryMatcher,
+)
 
 PROJECTED_PROMPT_TOKENS = 2000
 """Prompt size assumed for the header's cost bound; the cap itself is enforced per call."""
@@ -50,6 +58,31 @@ def _calls(p: PlannedAssertion) -> list[tuple[str | None, str | None]]:
     return []
 
 
+def _test_calls(t: PlannedTest) -> list[tuple[tuple[str | None, str | None], Any]]:
+    """Every judge request a test may send, each with where it is written."""
+    from mcptest.evals.projection import project_agent_rubrics, project_eval
+
+    out: list[tuple[tuple[str | None, str | None], Any]] = [
+        (c, p.location) for p in t.assertions for c in _calls(p)]
+    rubrics = t.suite.suite.rubrics
+    if isinstance(t.spec, EvalSpec):
+        e = project_eval(t.spec, rubrics, model=t.model)
+        out += [((s.model, s.base_url), t.location) for s in e.seats] * e.questions
+    elif isinstance(t.spec, AgentTest):
+        for e in project_agent_rubrics(t.spec, rubrics):
+            out += [((s.model, s.base_url), t.location) for s in e.seats] * e.questions
+    return out
+
+
+def _agent_turns(t: PlannedTest) -> tuple[str | None, int] | None:
+    """(agent model, max turns) of an agent row or a live eval row; None otherwise."""
+    if isinstance(t.spec, AgentTest):
+        return t.model, t.spec.max_turns
+    if isinstance(t.spec, EvalSpec) and t.spec.response is None:
+        return t.model or t.spec.model, t.spec.max_turns
+    return None
+
+
 def project(plan: Plan, env: Mapping[str, str]) -> Projection:
     table = price_table()
     calls = deferred = 0
@@ -58,19 +91,28 @@ def project(plan: Plan, env: Mapping[str, str]) -> Projection:
     for t in plan.tests:
         defaults = t.suite.suite.judge
         settings = defaults or JudgeDefaults()
-        for p in t.assertions:
-            for model, base_url in _calls(p):
-                r = route(model, base_url, defaults, env)
-                if isinstance(r, Unroutable):
-                    deferred += 1
-                    continue
-                calls += 1
+        for (model, base_url), loc in _test_calls(t):
+            r = route(model, base_url, defaults, env)
+            if isinstance(r, Unroutable):
+                deferred += 1
+                continue
+            calls += 1
+            price = lookup_price(r.model, settings.pricing, table)
+            if price is None:
+                unpriced.setdefault(r.model, SourcePos(loc.file, loc.line, loc.column))
+            else:
+                bound += price.cost(PROJECTED_PROMPT_TOKENS, settings.max_tokens)
+        agent = _agent_turns(t)
+        if agent is not None:
+            r = route(agent[0], None, defaults, env)
+            if not isinstance(r, Unroutable):
                 price = lookup_price(r.model, settings.pricing, table)
                 if price is None:
-                    loc = p.location
+                    loc = t.location
                     unpriced.setdefault(r.model, SourcePos(loc.file, loc.line, loc.column))
-                else:
-                    bound += price.cost(PROJECTED_PROMPT_TOKENS, settings.max_tokens)
+                else:  # each turn re-sends the growing conversation: a rough upper estimate
+                    bound += agent[1] * price.cost(PROJECTED_PROMPT_TOKENS * 2,
+                                                   settings.max_tokens)
     return Projection(calls=calls, deferred=deferred,
                       cost_bound_usd=None if unpriced else bound, unpriced=unpriced)
 
@@ -109,8 +151,18 @@ class Judging:
     async def grade(
         self, test: PlannedTest, planned: PlannedAssertion, candidate: Any
     ) -> AssertionResult:
+        m = planned.assertion.matcher
+        if isinstance(m, EvalRubricMatcher):
+            from mcptest.evals.assertions import grade_eval_rubric
+
+            return await grade_eval_rubric(test, planned, candidate, self.engine)
+        if isinstance(m, CustomJudgeMatcher):
+            from mcptest.evals.assertions import grade_custom
+
+            return await grade_custom(test, planned, candidate, self.engine)
+        generator = test.model if test.kind == "agent" else None
         ctx = LlmContext(test_id=test.id, test_name=test.name, location=planned.location,
-                         defaults=test.suite.suite.judge)
+                         defaults=test.suite.suite.judge, generator_model=generator)
         return await grade_llm(planned.index, planned.assertion, candidate, ctx, self.engine)
 
     def totals(self, tests: list[TestResult]) -> JudgeTotals:

@@ -217,6 +217,36 @@ class LlmJuryMatcher(Strict):
     llm_jury: LlmJurySpec = Field(alias="llm-jury")
 
 
+class CustomJudgeSpec(Strict):
+    """A judge of your own: a Python callable or an external command speaking JSON."""
+
+    python: str | None = Field(
+        default=None, pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$",
+        description="`module:function`; the module is imported (also from the suite's folder).")
+    command: list[str] | None = Field(
+        default=None, min_length=1,
+        description="argv; reads one JSON document on stdin, prints one verdict JSON.")
+    threshold: float = Field(default=0.7, ge=0, le=1,
+                             description="Pass line when the verdict gives only a score.")
+    timeout: Duration = Field(default=60.0, description="Seconds the judge may take.")
+    rubric: str | None = Field(default=None, description="Passed to the judge in its context.")
+
+    @field_validator("command", mode="before")
+    @classmethod
+    def _split_string(cls, v: Any) -> Any:
+        return shlex.split(v) if isinstance(v, str) else v
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> CustomJudgeSpec:
+        if (self.python is None) == (self.command is None):
+            raise ValueError("a custom judge needs exactly one of `python` or `command`")
+        return self
+
+
+class CustomJudgeMatcher(Strict):
+    custom_judge: CustomJudgeSpec = Field(alias="custom-judge")
+
+
 class EvalRubricMatcher(Strict):
     """Grades an agent transcript with the rubric engine of `evals:` (agents only)."""
 
@@ -225,9 +255,12 @@ class EvalRubricMatcher(Strict):
 
 MATCHER_KINDS: tuple[str, ...] = (
     "exact", "contains", "regex", "schema", "not", "all", "any",
-    "llm-judge", "llm-jury", "eval.rubric",
+    "llm-judge", "llm-jury", "eval.rubric", "custom-judge",
 )
-LLM_MATCHER_KINDS: frozenset[str] = frozenset({"llm-judge", "llm-jury", "eval.rubric"})
+LLM_MATCHER_KINDS: frozenset[str] = frozenset(
+    {"llm-judge", "llm-jury", "eval.rubric", "custom-judge"}
+)
+"""Kinds graded in the judging tier (custom judges too, though they may call no model)."""
 
 
 def _matcher_kind(v: Any) -> str | None:
@@ -249,7 +282,8 @@ Matcher = Annotated[
     | Annotated[AnyMatcher, Tag("any")]
     | Annotated[LlmJudgeMatcher, Tag("llm-judge")]
     | Annotated[LlmJuryMatcher, Tag("llm-jury")]
-    | Annotated[EvalRubricMatcher, Tag("eval.rubric")],
+    | Annotated[EvalRubricMatcher, Tag("eval.rubric")]
+    | Annotated[CustomJudgeMatcher, Tag("custom-judge")],
     Discriminator(
         _matcher_kind,
         custom_error_type="matcher_kind",
@@ -263,6 +297,7 @@ _KIND_BY_TYPE: dict[type, str] = {
     ExactMatcher: "exact", ContainsMatcher: "contains", RegexMatcher: "regex",
     SchemaMatcher: "schema", NotMatcher: "not", AllMatcher: "all", AnyMatcher: "any",
     LlmJudgeMatcher: "llm-judge", LlmJuryMatcher: "llm-jury", EvalRubricMatcher: "eval.rubric",
+    CustomJudgeMatcher: "custom-judge",
 }
 
 
@@ -273,7 +308,7 @@ def matcher_kind(m: BaseModel) -> str:
 
 def is_llm_matcher(m: BaseModel) -> bool:
     """True when the matcher, or anything inside it, needs a model call."""
-    if isinstance(m, LlmJudgeMatcher | LlmJuryMatcher | EvalRubricMatcher):
+    if isinstance(m, LlmJudgeMatcher | LlmJuryMatcher | EvalRubricMatcher | CustomJudgeMatcher):
         return True
     if isinstance(m, NotMatcher):
         return is_llm_matcher(m.not_)

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from mcptest.cli.commands.run import execute
 from mcptest.cli.options import add_run_arguments, suite_files
+
+if TYPE_CHECKING:
+    from mcptest.plan import PlannedTest
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -22,18 +28,75 @@ def run(args: argparse.Namespace) -> int:
     return execute(args, evals=True, tools=False, agents=False)
 
 
+def _who(model: str | None, base_url: str | None, test: PlannedTest,
+         env: Mapping[str, str]) -> str:
+    from mcptest.llm.models import Unroutable, route
+
+    r = route(model, base_url, test.suite.suite.judge, env)
+    if isinstance(r, Unroutable):
+        return f"{r.model or '(no model)'} [deferred: no key or gateway]"
+    return r.model + (" via gateway" if r.gateway else "")
+
+
+def explain_lines(test: PlannedTest, env: Mapping[str, str]) -> list[str]:
+    """What one eval row would grade, by whom, and how many judge calls it makes."""
+    from mcptest.evals.projection import project_eval
+    from mcptest.suite.models import EvalSpec
+
+    spec = test.spec
+    assert isinstance(spec, EvalSpec)
+    p = project_eval(spec, test.suite.suite.rubrics, model=test.model)
+    r = p.rubric
+    lines = [f"{test.name}  ({test.location.file}:{test.location.line})",
+             f"  rubric: {p.rubric.form}, threshold {r.threshold:.2f}"
+             + (", strict" if r.strict else "") + f", from {r.source}"]
+    if r.body is not None and r.body.criteria is not None:
+        for c in r.body.criteria:
+            flags = [f for f, on in (("required", c.required), ("guard", c.guard),
+                                     ("when", c.when is not None)) if on]
+            flags += [f"weight {c.weight:g}"] if c.weight != 1 else []
+            flags += [f"threshold {c.threshold:.2f}"] if c.threshold is not None else []
+            lines.append(f"    - {c.name}" + (f" ({', '.join(flags)})" if flags else ""))
+        if r.body.aggregation != "mean" or r.body.require_evidence:
+            lines.append(f"    aggregation {r.body.aggregation}"
+                         + (", evidence required" if r.body.require_evidence else ""))
+    elif r.text is not None:
+        lines.append("    " + " ".join(r.text.split())[:160])
+    lines.append(f"  candidate: {p.candidate}")
+    if test.prompt:
+        lines.append(f"  prompt: {test.prompt}")
+    judges = sorted({_who(s.model, s.base_url, test, env) for s in p.seats})
+    size = f" × {len(p.seats)} ({p.mode})" if len(p.seats) > 1 else ""
+    lines.append(f"  judge: {', '.join(judges)}{size}")
+    bound = "" if p.exact else "up to "
+    lines.append(f"  judge calls: {bound}{p.calls} ({p.questions} question(s) per grading)")
+    return lines
+
+
 def explain(args: argparse.Namespace) -> int:
     """The plan per eval, without starting a server or calling a provider."""
     import os
 
+    from mcptest.grade.judging import project
     from mcptest.plan import build_plan, parse_shard
     from mcptest.suite.load import load_suites
 
-    suites = load_suites(suite_files(args), env=dict(os.environ))
+    env = dict(os.environ)
+    suites = load_suites(suite_files(args), env=env)
     plan = build_plan(suites, filter=args.filter, tags=args.tag,
                       shard=parse_shard(args.shard) if args.shard else None,
                       tools=False, evals=True, agents=False)
+    out: list[str] = []
     for t in plan.tests:
-        print(f"{t.id}: judge calls {t.judge_calls}")
-    print(f"total: {len(plan.tests)} eval(s), {plan.judge_calls} judge call(s)")
+        out += explain_lines(t, env)
+    proj = project(plan, env)
+    bound = "unknown (unpriced: " + ", ".join(sorted(proj.unpriced)) + ")" if proj.unpriced \
+        else f"${proj.cost_bound_usd or 0.0:.4f}"
+    total = f"total: {len(plan.tests)} eval row(s), {proj.calls} judge call(s), cost bound {bound}"
+    if proj.deferred:
+        total += f"; {proj.deferred} call(s) would be deferred (no key or gateway)"
+    if args.max_cost is not None:
+        total += f"; cap ${args.max_cost:.4f}"
+    out.append(total)
+    sys.stdout.write("\n".join(out) + "\n")
     return 0

@@ -1,0 +1,118 @@
+"""Runs the eval and agent rows of a plan for the runner.
+
+Fixed-response evals need no server: they are judged concurrently (the judge pool bounds them).
+Live rows (agent tests, evals without `response`) need the suite's servers: we open each server
+they name once, with its own connection separate from the tool tests' (a tool test never sees
+state an agent left behind, and vice versa), then run the live rows one after another, because
+MCP servers are often stateful. A row whose model cannot be routed is deferred without starting
+anything.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from contextlib import AsyncExitStack
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from mcptest.agents.rows import agent_model, run_agent_row, transcript_for, unfinished
+from mcptest.errors import ServerNotReadyError
+from mcptest.evals.rows import live_servers, row_result, run_eval_row
+from mcptest.report.models import ServerReport, TestResult
+from mcptest.suite.models import EvalSpec
+
+if TYPE_CHECKING:
+    from mcptest.grade.grader import LlmGrading
+    from mcptest.plan import PlannedTest
+    from mcptest.run.session import ServerConnection
+
+Key = tuple[str, str]
+
+
+class RowDriver:
+    def __init__(self, *, llm: LlmGrading | None, env: Any, state: Any,
+                 record: Callable[[TestResult], None],
+                 server_failed: Callable[[Key, Any, list[PlannedTest], str], None]) -> None:
+        self.llm = llm
+        self.engine = getattr(llm, "engine", None)
+        self.env = env
+        self.state = state
+        self.record = record
+        self.server_failed = server_failed
+
+    async def run(self, tests: list[PlannedTest]) -> None:
+        if self.engine is None or self.llm is None:
+            for t in tests:
+                self.record(row_result(t, "error", start=time.perf_counter(),
+                                       message="no judge engine was set up for this run"))
+            return
+        fixed = [t for t in tests if isinstance(t.spec, EvalSpec) and t.spec.response is not None]
+        live = [t for t in tests if t not in fixed]
+        async with anyio.create_task_group() as tg:
+            for t in fixed:
+                tg.start_soon(self._fixed, t)
+            tg.start_soon(self._live, live)
+
+    async def _fixed(self, t: PlannedTest) -> None:
+        assert self.engine is not None
+        self.record(await run_eval_row(t, self.engine))
+
+    async def _live(self, rows: list[PlannedTest]) -> None:
+        assert self.engine is not None
+        routable = []
+        for t in rows:
+            if isinstance(t.spec, EvalSpec) and not t.spec.server:
+                self.record(row_result(t, "error", start=time.perf_counter(), gap="environment",
+                                       message="a live eval (no `response`) needs a `server`"))
+            elif agent_model(t, self.engine).unroutable is not None:
+                await self._row(t, {})  # deferred (or failed under --require-judge) at once
+            else:
+                routable.append(t)
+        if not routable:
+            return
+        async with AsyncExitStack() as stack:
+            conns = await self._open(stack, routable)
+            for t in routable:
+                names = live_servers(t)
+                keys = [(t.suite.display_path, n) for n in names]
+                if all(k in conns for k in keys):
+                    await self._row(t, {n: conns[k] for n, k in zip(names, keys, strict=True)})
+
+    async def _open(self, stack: AsyncExitStack, rows: list[PlannedTest]
+                    ) -> dict[Key, ServerConnection]:
+        from mcptest.run.session import ServerConnection
+
+        needed: dict[Key, list[PlannedTest]] = {}
+        for t in rows:
+            for n in live_servers(t):
+                needed.setdefault((t.suite.display_path, n), []).append(t)
+        conns: dict[Key, ServerConnection] = {}
+        for key, users in needed.items():
+            suite = users[0].suite
+            spec = suite.suite.servers[key[1]]
+            try:
+                conn = await stack.enter_async_context(ServerConnection.open(
+                    key[1], spec, base_dir=suite.path.parent, env=self.env))
+            except ServerNotReadyError as e:
+                self.server_failed(key, spec, users, str(e))
+                continue
+            conns[key] = conn
+            self.state.secrets.update(conn.secrets())
+            self.state.servers.setdefault(key, ServerReport(
+                name=key[1], suite_file=key[0], transport=conn.transport, status="ready",
+                protocol_version=conn.protocol_version, server_name=conn.server_name,
+                server_version=conn.server_version, startup_ms=round(conn.startup_ms, 1),
+                tools=[str(x.get("name")) for x in conn.tools]))
+        return conns
+
+    async def _row(self, t: PlannedTest, servers: dict[str, ServerConnection]) -> None:
+        assert self.engine is not None and self.llm is not None
+        if not isinstance(t.spec, EvalSpec):
+            self.record(await run_agent_row(t, self.engine, self.llm, servers))
+            return
+        start = time.perf_counter()
+        transcript = await transcript_for(t, agent_model(t, self.engine), servers)
+        early = unfinished(t, transcript, start, self.engine.options.require_judge)
+        self.record(early or await run_eval_row(t, self.engine, transcript))

@@ -1,0 +1,89 @@
+"""The tool-using loop: ask the model, run its tool calls on the real servers, repeat.
+
+A turn is one model request. The loop ends at a reply without tool calls (the final answer) or
+after `max_turns` requests with the model still calling tools (`stop = "max_turns"`). A tool call
+the model gets wrong (unknown name, arguments that are not a JSON object) is answered with an
+error message instead of being sent, as a real host would.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from mcptest.agents.tools import function_tools
+from mcptest.agents.transcript import ToolCallRecord, Transcript
+from mcptest.llm.chat import AgentModel
+from mcptest.run.session import ServerConnection
+
+TOOL_TIMEOUT = 30.0
+MODEL_TIMEOUT = 120.0
+MAX_TOOL_TEXT = 20_000
+
+
+def _tool_message(record: ToolCallRecord) -> str:
+    payload = record.error if record.error is not None else record.result
+    text = json.dumps(payload, ensure_ascii=False, default=str)
+    return text[:MAX_TOOL_TEXT]
+
+
+async def run_agent(model: AgentModel, servers: Mapping[str, ServerConnection], prompt: str,
+                    *, system: str | None = None, max_turns: int = 8,
+                    tool_timeout: float = TOOL_TIMEOUT) -> Transcript:
+    tools, routes = function_tools({name: conn.tools for name, conn in servers.items()})
+    messages: list[dict[str, Any]] = []
+    if system:
+        messages.append({"role": "system", "content": system})
+    messages.append({"role": "user", "content": prompt})
+    t = Transcript(model=model.name, prompt=prompt)
+    while t.turns < max_turns:
+        reply = await model.complete(messages, tools, MODEL_TIMEOUT)
+        if reply.status != "ok":
+            t.stop = {"deferred": "deferred", "budget": "budget"}.get(reply.status,
+                                                                      "model_error")  # type: ignore[assignment]
+            t.message = reply.message
+            return t
+        t.turns += 1
+        t.prompt_tokens += reply.prompt_tokens
+        t.completion_tokens += reply.completion_tokens
+        t.cost_usd += reply.cost_usd
+        if not reply.tool_calls:
+            t.final = reply.content or ""
+            t.stop = "final"
+            return t
+        messages.append({"role": "assistant", "content": reply.content, "tool_calls": [
+            {"id": c.id, "type": "function",
+             "function": {"name": c.name, "arguments": c.arguments}} for c in reply.tool_calls]})
+        for call in reply.tool_calls:
+            record = await _execute(call.name, call.arguments, routes, servers, tool_timeout)
+            t.tool_calls.append(record)
+            messages.append({"role": "tool", "tool_call_id": call.id,
+                             "content": _tool_message(record)})
+    t.stop = "max_turns"
+    t.message = (f"stopped at max_turns={max_turns}: the model was still calling tools "
+                 "and gave no final answer")
+    return t
+
+
+async def _execute(name: str, arguments: str, routes: Mapping[str, Any],
+                   servers: Mapping[str, ServerConnection], timeout: float) -> ToolCallRecord:
+    route = routes.get(name)
+    try:
+        args = json.loads(arguments or "{}")
+    except json.JSONDecodeError as e:
+        return ToolCallRecord(name=route.tool if route else name, args=arguments, is_error=True,
+                              server=route.server if route else None,
+                              error=f"arguments are not valid JSON: {e}")
+    if route is None:
+        return ToolCallRecord(name=name, args=args, is_error=True,
+                              error=f"unknown tool {name!r}")
+    if not isinstance(args, dict):
+        return ToolCallRecord(name=route.tool, server=route.server, args=args, is_error=True,
+                              error="arguments must be a JSON object")
+    out = await servers[route.server].call_tool(route.tool, args, timeout)
+    if out.result is not None:
+        return ToolCallRecord(name=route.tool, server=route.server, args=args, result=out.result,
+                              is_error=out.result.get("isError") is True)
+    return ToolCallRecord(name=route.tool, server=route.server, args=args, is_error=True,
+                          error=out.error if out.error is not None else out.transport_error)

@@ -1,0 +1,82 @@
+"""One report row per agent model: run the loop, grade the transcript with the test's `expect`."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from mcptest.agents.loop import run_agent
+from mcptest.agents.transcript import Transcript
+from mcptest.evals.rows import row_result
+from mcptest.grade.diagnose import classify
+from mcptest.grade.grader import LlmGrading, grade_test, test_status
+from mcptest.llm.chat import AgentModel
+from mcptest.llm.engine import JudgeEngine
+from mcptest.report.models import Status, TestResult
+from mcptest.suite.models import AgentTest, EvalSpec
+
+if TYPE_CHECKING:
+    from mcptest.plan import PlannedTest
+    from mcptest.run.session import ServerConnection
+
+
+def agent_model(test: PlannedTest, engine: JudgeEngine) -> AgentModel:
+    spec = test.spec
+    name = test.model or (spec.model if isinstance(spec, EvalSpec) else None)
+    if name is None and isinstance(spec, AgentTest):
+        name = spec.models[0]
+    defaults = test.suite.suite.judge
+    return AgentModel(engine, name or "", defaults)
+
+
+async def transcript_for(test: PlannedTest, model: AgentModel,
+                         servers: Mapping[str, ServerConnection]) -> Transcript:
+    spec = test.spec
+    if isinstance(spec, AgentTest):
+        return await run_agent(model, servers, spec.prompt, system=spec.system,
+                               max_turns=spec.max_turns)
+    assert isinstance(spec, EvalSpec)
+    return await run_agent(model, servers, test.prompt or spec.prompt, max_turns=spec.max_turns)
+
+
+def unfinished(test: PlannedTest, t: Transcript, start: float, require_judge: bool
+               ) -> TestResult | None:
+    """A row for a run that never got going (no route, no budget, model error), else None."""
+    if t.stop == "deferred":
+        if require_judge:
+            return row_result(test, "failed", start=start, gap="environment",
+                              message=f"agent model required but unavailable: {t.message}")
+        return row_result(test, "deferred", start=start, message=f"deferred: {t.message}")
+    if t.stop == "budget":
+        return row_result(test, "skipped", start=start, gap="budget", message=t.message,
+                          response=t.produced(), cost_usd=t.cost_usd)
+    if t.stop == "model_error":
+        gap = "environment" if "no known price" in (t.message or "") else "transport"
+        return row_result(test, "error", start=start, gap=gap,
+                          message=f"agent model {t.model} failed: {t.message}",
+                          response=t.produced(), cost_usd=t.cost_usd)
+    return None
+
+
+async def run_agent_row(test: PlannedTest, engine: JudgeEngine, llm: LlmGrading,
+                        servers: Mapping[str, ServerConnection]) -> TestResult:
+    start = time.perf_counter()
+    model = agent_model(test, engine)
+    t = await transcript_for(test, model, servers)
+    early = unfinished(test, t, start, engine.options.require_judge)
+    if early is not None:
+        return early
+    produced = t.produced()
+    assertions = await grade_test(test, produced, llm)
+    status: Status = test_status(assertions)
+    message: str | None = None
+    if t.stop == "max_turns":
+        status, message = "failed", t.message
+    gap: Any = classify(status, assertions, None)
+    if t.stop == "max_turns":
+        gap = "shape"
+    return row_result(test, status, start=start, message=message, gap=gap,
+                      assertions=assertions, response=produced,
+                      cost_usd=t.cost_usd + sum(a.cost_usd for a in assertions),
+                      cache_hits=sum(1 for a in assertions if a.cached))

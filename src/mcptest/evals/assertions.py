@@ -1,0 +1,94 @@
+"""The judged assertions this package adds to `expect:` lists: `eval.rubric` and `custom-judge`.
+
+`eval.rubric` grades the target (usually `transcript` or `final` of an agent test) with the
+same engine as `evals:`; the agent's model is the generator for the jury analytics.
+`custom-judge` hands the target to the suite's own judge; its cost goes into the run's ledger.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from mcptest.evals.custom import judge_name, run_custom
+from mcptest.evals.rubric import resolve_rubric
+from mcptest.evals.verdict import judge_eval
+from mcptest.llm.engine import JudgeEngine
+from mcptest.llm.prompt import candidate_text
+from mcptest.report.models import AssertionResult, JudgeDetail, JudgeVote, Status
+from mcptest.suite.models import (
+    AgentTest,
+    CustomJudgeMatcher,
+    EvalRubricMatcher,
+    EvalSpec,
+    ToolTest,
+    matcher_kind,
+)
+
+if TYPE_CHECKING:
+    from mcptest.plan import PlannedAssertion, PlannedTest
+
+
+def _result(planned: PlannedAssertion, status: Status, message: str, start: float,
+            detail: JudgeDetail | None, cost: float = 0.0, cached: bool = False
+            ) -> AssertionResult:
+    a = planned.assertion
+    return AssertionResult(
+        index=planned.index, target=a.target, matcher=matcher_kind(a.matcher),
+        spec=a.matcher.model_dump(mode="json", by_alias=True, exclude_defaults=True),
+        status=status, message=message, user_message=a.message, location=planned.location,
+        duration_ms=(time.perf_counter() - start) * 1000, cost_usd=cost, cached=cached,
+        judge=detail)
+
+
+def _prompt(test: PlannedTest) -> str | None:
+    spec = test.spec
+    if isinstance(spec, AgentTest):
+        return spec.prompt
+    if isinstance(spec, EvalSpec):
+        return test.prompt or spec.prompt
+    return None
+
+
+async def grade_eval_rubric(test: PlannedTest, planned: PlannedAssertion, candidate: Any,
+                            engine: JudgeEngine) -> AssertionResult:
+    start = time.perf_counter()
+    m = planned.assertion.matcher
+    assert isinstance(m, EvalRubricMatcher)
+    rubric = resolve_rubric(m.eval_rubric, test.suite.suite.rubrics)
+    out = await judge_eval(rubric, candidate, candidate_text(candidate), prompt=_prompt(test),
+                           judge=None, matrix_model=None, engine=engine,
+                           defaults=test.suite.suite.judge,
+                           generator_model=test.model if test.kind == "agent" else None)
+    return _result(planned, out.status, out.message, start, out.detail, out.cost_usd,
+                   out.all_cached)
+
+
+async def grade_custom(test: PlannedTest, planned: PlannedAssertion, candidate: Any,
+                       engine: JudgeEngine) -> AssertionResult:
+    start = time.perf_counter()
+    m = planned.assertion.matcher
+    assert isinstance(m, CustomJudgeMatcher)
+    spec = m.custom_judge
+    inp: Any = test.spec.args if isinstance(test.spec, ToolTest) else _prompt(test)
+    context = {"candidate": candidate, "output": candidate, "rubric": spec.rubric,
+               "criteria": spec.rubric, "input": inp, "target": planned.assertion.target,
+               "test": test.name, "test_id": test.id, "suite_file": test.suite_file}
+    v = await run_custom(spec, context, test.suite.path.parent, dict(engine.options.env))
+    if v.cost_usd:
+        engine._ledger.settle(engine._ledger.reserve(0.0), v.cost_usd)
+    name = judge_name(spec)
+    vote = JudgeVote(model=name, score=v.score, passed=v.passed, reason=v.reasoning,
+                     error=v.error, cost_usd=v.cost_usd)
+    detail = JudgeDetail(kind="custom", rubric=spec.rubric, score=v.score,
+                         display_score=None if v.score is None else f"{v.score:.2f}",
+                         threshold=spec.threshold, votes=[vote])
+    if v.error is not None or v.passed is None:
+        return _result(planned, "error", f"judge error ({name}): {v.error}", start, detail,
+                       v.cost_usd)
+    why = f"{name}: {'pass' if v.passed else 'fail'}"
+    if v.score is not None:
+        why += f" (score {v.score:.2f})"
+    if v.reasoning:
+        why += f": {v.reasoning}"
+    return _result(planned, "passed" if v.passed else "failed", why, start, detail, v.cost_usd)

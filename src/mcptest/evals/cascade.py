@@ -1,0 +1,69 @@
+"""Tier 2 of the cascade (SPEC §8): structural checks between the deterministic matchers and the
+judges. A judged assertion of a tool test is sent only when the answer is not an error
+(`isError`, JSON-RPC error) and, when the tool lists an `outputSchema`, its `structuredContent`
+conforms to it. Otherwise the assertion fails here with the reason, and no judge is paid.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from mcptest.grade.grader import LlmGrading
+from mcptest.report.models import AssertionResult
+from mcptest.suite.models import matcher_kind
+
+if TYPE_CHECKING:
+    from mcptest.plan import PlannedAssertion, PlannedTest
+
+PREFIX = "structural tier: "
+
+
+def structural_problem(produced: dict[str, Any], tool: dict[str, Any] | None) -> str | None:
+    """Why the answer fails tier 2, or None when the judges may look at it."""
+    if "error" in produced:
+        err = produced["error"] if isinstance(produced["error"], dict) else {}
+        return f"the tool answered with JSON-RPC error {err.get('code')}: {err.get('message')}"
+    result = produced.get("result")
+    if not isinstance(result, dict):
+        return "the tool sent no result"
+    if result.get("isError") is True:
+        return "the tool answered with isError: true"
+    schema = (tool or {}).get("outputSchema")
+    if not isinstance(schema, dict):
+        return None
+    data = result.get("structuredContent")
+    if data is None:
+        return "the tool lists an outputSchema but sent no structuredContent"
+    try:
+        errors = sorted(Draft202012Validator(schema).iter_errors(data), key=lambda e: e.path)
+    except SchemaError as e:
+        return f"the tool's own outputSchema is invalid: {e.message}"
+    if errors:
+        e = errors[0]
+        where = "/".join(str(p) for p in e.absolute_path) or "(root)"
+        return f"structuredContent does not conform to the tool's outputSchema at {where}: " \
+               f"{e.message}"
+    return None
+
+
+class StructuralTier:
+    """An `LlmGrading` that runs tier 2 once per answer before handing judged assertions on."""
+
+    def __init__(self, inner: LlmGrading, produced: dict[str, Any],
+                 tool: dict[str, Any] | None) -> None:
+        self.inner = inner
+        self.problem = structural_problem(produced, tool)
+
+    async def grade(self, test: PlannedTest, planned: PlannedAssertion, candidate: Any
+                    ) -> AssertionResult:
+        if self.problem is None:
+            return await self.inner.grade(test, planned, candidate)
+        a = planned.assertion
+        return AssertionResult(
+            index=planned.index, target=a.target, matcher=matcher_kind(a.matcher),
+            spec=a.matcher.model_dump(mode="json", by_alias=True, exclude_defaults=True),
+            status="failed", message=PREFIX + self.problem + "; judges not sent",
+            user_message=a.message, location=planned.location)

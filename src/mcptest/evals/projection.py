@@ -1,0 +1,80 @@
+"""How many judge calls an eval row makes, known before anything runs (`--explain`, header).
+
+Exact for free-form rubrics and criteria (a fixed response lets us evaluate `when` predicates,
+which are deterministic); for a decision tree it is the longest root-to-leaf path, the most the
+walk can ask. A live eval projects all criteria, since its candidate does not exist yet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mcptest.evals.gates import when_holds
+from mcptest.evals.rubric import ResolvedRubric, resolve_rubric
+from mcptest.evals.verdict import Seat, seats
+from mcptest.suite.models import (
+    AgentTest,
+    EvalRubricMatcher,
+    EvalSpec,
+    TreeLeaf,
+    TreeNode,
+)
+
+
+@dataclass(frozen=True)
+class EvalProjection:
+    rubric: ResolvedRubric
+    mode: str
+    seats: list[Seat]
+    questions: int
+    """Judge questions per sample (criteria applicable, tree depth, or 1)."""
+    exact: bool
+    """False when the count is an upper bound (trees, live candidates with `when`)."""
+    candidate: str
+    """`fixed response`, or `live agent run (<model>)`."""
+
+    @property
+    def calls(self) -> int:
+        return self.questions * len(self.seats)
+
+
+def tree_depth(node: TreeNode | TreeLeaf) -> int:
+    if isinstance(node, TreeLeaf):
+        return 0
+    return 1 + max(tree_depth(node.yes), tree_depth(node.no))
+
+
+def questions(rubric: ResolvedRubric, text: str | None) -> tuple[int, bool]:
+    if rubric.body is None:
+        return 1, True
+    if rubric.body.tree is not None:
+        return tree_depth(rubric.body.tree), False
+    criteria = rubric.body.criteria or []
+    if text is None:
+        return len(criteria), not any(c.when for c in criteria)
+    return sum(1 for c in criteria if when_holds(c.when, text)), True
+
+
+def project_eval(spec: EvalSpec, rubrics: dict, *, model: str | None) -> EvalProjection:
+    """`model`: the row's matrix model (judge model for fixed responses, agent model if live)."""
+    rubric = resolve_rubric(spec.rubric, rubrics, spec.threshold)
+    live = spec.response is None
+    judge_model = None if live else model
+    mode, who = seats(spec.judge, judge_model)
+    n, exact = questions(rubric, spec.response)
+    agent = model or spec.model or "default model"
+    return EvalProjection(rubric=rubric, mode=mode, seats=who, questions=n, exact=exact,
+                          candidate=f"live agent run ({agent})" if live else "fixed response")
+
+
+def project_agent_rubrics(spec: AgentTest, rubrics: dict) -> list[EvalProjection]:
+    """One projection per `eval.rubric` assertion of an agent test (the suite's judge)."""
+    out = []
+    for a in spec.expect:
+        if isinstance(a.matcher, EvalRubricMatcher):
+            r = resolve_rubric(a.matcher.eval_rubric, rubrics)
+            mode, who = seats(None, None)
+            n, exact = questions(r, None)
+            out.append(EvalProjection(rubric=r, mode=mode, seats=who, questions=n, exact=exact,
+                                      candidate=f"transcript ({a.target})"))
+    return out

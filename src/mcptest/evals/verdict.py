@@ -1,0 +1,181 @@
+"""From samples to one eval verdict: a single judge, a jury of repeated samples, or a panel.
+
+Jury (`size`, `consensus`): one model grades `size` times; the eval passes when the fraction of
+decisive samples that passed, rounded to two decimals, is ≥ consensus; the score is the mean.
+Panel: one sample per model; `mean`/`median` compare that statistic of the scores with the
+threshold (a gate failure — guard, required, evidence, strict — in any member still fails),
+`majority` counts member passes with `tie_break` for an even split. The score shown is always
+the mean. Juries and panels carry the jury analytics of SPEC §5.3 over the samples.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+
+from mcptest.evals.gates import display
+from mcptest.evals.rubric import ResolvedRubric
+from mcptest.evals.sample import Asker, Sample, grade_sample
+from mcptest.grade.jury import jury_analytics, model_family, passed_fraction, quorum_met
+from mcptest.llm.contracts import JudgeOutcome
+from mcptest.llm.engine import JudgeEngine
+from mcptest.report.models import CriterionResult, JudgeDetail, JudgeVote, Status
+from mcptest.suite.models import EvalJudge, JudgeDefaults
+
+
+@dataclass(frozen=True)
+class Seat:
+    model: str | None
+    base_url: str | None
+    repetition: int
+
+
+@dataclass(frozen=True)
+class EvalOutcome:
+    status: Status
+    message: str
+    detail: JudgeDetail
+    cost_usd: float
+    cache_hits: int
+    all_cached: bool
+
+
+def seats(judge: EvalJudge | None, matrix_model: str | None) -> tuple[str, list[Seat]]:
+    """The mode (`single`, `jury`, `panel`) and who grades: a matrix model replaces the judge
+    model (and a panel, which a models axis would otherwise contradict)."""
+    j = judge or EvalJudge()
+    if j.panel is not None and matrix_model is None:
+        return "panel", [Seat(m, j.base_url, 0) for m in j.panel]
+    model = matrix_model or j.model
+    if j.jury is not None:
+        return "jury", [Seat(model, j.base_url, k) for k in range(j.jury.size)]
+    return "single", [Seat(model, j.base_url, 0)]
+
+
+def _vote(o: JudgeOutcome) -> JudgeVote:
+    model = o.model or "(unresolved)"
+    error = None
+    if o.status in ("judge_error", "deferred", "budget_skipped"):
+        error = f"{o.status}: {o.message}" if o.message else o.status
+    return JudgeVote(model=model, family=model_family(model) if o.model else None, score=o.score,
+                     passed=None, abstained=o.status == "abstained", error=error, reason=o.reason,
+                     evidence=o.evidence, repetition=o.repetition, cost_usd=o.cost_usd,
+                     latency_ms=o.latency_ms, cached=o.cached)
+
+
+def _merged_criteria(samples: list[Sample]) -> list[CriterionResult]:
+    """The first decisive sample's criteria with scores averaged over all decisive samples."""
+    if len(samples) == 1:
+        return samples[0].criteria
+    first = samples[0].criteria
+    out = []
+    for k, c in enumerate(first):
+        scores = [s.criteria[k].score for s in samples if s.criteria[k].score is not None]
+        out.append(c.model_copy(update={"score": statistics.fmean(scores) if scores else None}))
+    return out
+
+
+async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, prompt: str | None,
+                     judge: EvalJudge | None, matrix_model: str | None, engine: JudgeEngine,
+                     defaults: JudgeDefaults | None, generator_model: str | None,
+                     ) -> EvalOutcome:
+    mode, who = seats(judge, matrix_model)
+    samples: list[Sample | None] = [None] * len(who)
+
+    async def one(i: int, seat: Seat) -> None:
+        ask = Asker(engine, seat.model, seat.base_url, seat.repetition, defaults)
+        samples[i] = await grade_sample(rubric, candidate, text, prompt, ask)
+
+    async with anyio.create_task_group() as tg:
+        for i, seat in enumerate(who):
+            tg.start_soon(one, i, seat)
+    done = [s for s in samples if s is not None]
+    outcomes = [o for s in done for o in s.outcomes]
+    status, message, score, analytics = _decide(mode, done, rubric, judge, engine,
+                                                generator_model)
+    decisive = [s for s in done if s.state == "scored"]
+    base = decisive[0] if decisive else done[0]
+    scale = rubric.body.scale if rubric.body is not None else None
+    detail = JudgeDetail(
+        kind="eval", rubric=rubric.describe(), score=score, display_score=display(score, scale),
+        threshold=rubric.threshold, votes=[_vote(o) for o in outcomes], jury=analytics,
+        criteria=_merged_criteria(decisive) if decisive else base.criteria, path=base.path,
+        vacuous=bool(decisive) and all(s.vacuous for s in decisive) and status == "passed")
+    return EvalOutcome(status=status, message=message, detail=detail,
+                       cost_usd=sum(o.cost_usd for o in outcomes),
+                       cache_hits=sum(1 for o in outcomes if o.cached),
+                       all_cached=bool(outcomes) and all(o.cached for o in outcomes))
+
+
+def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJudge | None,
+            engine: JudgeEngine, generator: str | None) -> tuple[Status, str, float | None, Any]:
+    if all(s.state == "deferred" for s in done):
+        if engine.options.require_judge:
+            return "failed", f"judge required but unavailable: {done[0].why}", None, None
+        return "deferred", f"deferred: {done[0].why}", None, None
+    budget = next((s for s in done if s.state == "budget"), None)
+    if budget is not None:
+        why = budget.why if budget.why.startswith("budget") else f"budget: {budget.why}"
+        return "skipped", why, None, None
+    decisive = [s for s in done if s.state == "scored"]
+    scores = [s.score for s in decisive if s.score is not None]
+    mean = statistics.fmean(scores) if scores else None
+    if mode == "single":
+        s = done[0]
+        if s.state == "error":
+            return "error", f"judge error: {s.why}", None, None
+        if s.state == "inconclusive":
+            return "failed", f"inconclusive: the judge abstained ({s.why})", None, None
+        return ("passed" if s.passed else "failed"), s.why, s.score, None
+    passed_n = sum(1 for s in decisive if s.passed)
+    quorum = judge.jury.consensus if (mode == "jury" and judge and judge.jury) else 0.5
+    if not decisive:
+        errors = [s for s in done if s.state == "error"]
+        st: Status = "error" if errors else "failed"
+        return st, f"no decisive sample: {done[0].why}", None, None
+    if mode == "jury":
+        ok = quorum_met(passed_n, len(decisive), quorum)
+        frac = passed_fraction(passed_n, len(decisive))
+        why = (f"{passed_n}/{len(decisive)} samples passed (fraction {frac:.2f}, consensus "
+               f"{quorum:.2f}); mean score {mean:.2f}" if mean is not None else
+               f"{passed_n}/{len(decisive)} samples passed")
+    else:
+        ok, why = _panel(decisive, rubric, judge, passed_n, mean)
+    units = [s.units for s in decisive] + [[None] * len(decisive[0].units)
+                                           for s in done if s.state != "scored"]
+    analytics = jury_analytics(
+        [u if u else [None] for u in units],
+        juror_models=[s.model or "(default)" for s in done], generator_model=generator,
+        quorum=quorum, passed_jurors=passed_n, decisive=len(decisive),
+        verdict="passed" if ok else "failed")
+    if any(s.state != "scored" for s in done):
+        why += f"; {sum(1 for s in done if s.state != 'scored')} sample(s) without a verdict"
+    return ("passed" if ok else "failed"), why, mean, analytics
+
+
+def _panel(decisive: list[Sample], rubric: ResolvedRubric, judge: EvalJudge | None,
+           passed_n: int, mean: float | None) -> tuple[bool, str]:
+    how = judge.aggregate if judge else "mean"
+    tie = judge.tie_break if judge else "fail"
+    scores = [s.score for s in decisive if s.score is not None]
+    if how == "majority":
+        failed_n = len(decisive) - passed_n
+        ok = passed_n > failed_n or (passed_n == failed_n and tie == "pass")
+        why = f"majority: {passed_n} of {len(decisive)} panel member(s) passed"
+        if passed_n == failed_n:
+            why += f" (even split, tie_break {tie})"
+        return ok, why
+    if not scores:  # every member was vacuous
+        ok = all(s.passed for s in decisive)
+        return ok, "vacuous pass on every panel member" if ok else "no panel score"
+    stat = statistics.fmean(scores) if how == "mean" else float(statistics.median(scores))
+    gates = [s.why for s in decisive if s.gate_failed]
+    ok = stat >= rubric.threshold and not gates
+    why = f"panel {how} {stat:.2f} {'≥' if stat >= rubric.threshold else '<'} threshold " \
+          f"{rubric.threshold:.2f}"
+    if gates:
+        why += "; gate failed: " + gates[0]
+    return ok, why

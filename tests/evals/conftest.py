@@ -1,0 +1,63 @@
+"""In-process runs of eval/agent suites against the loopback judge server and real servers."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from mcptest.cli.commands.run import _finish
+from mcptest.grade.judging import Judging
+from mcptest.llm.contracts import JudgeOptions
+from mcptest.plan import build_plan
+from mcptest.report.models import Report, TestResult
+from mcptest.run.runner import Runner, RunState
+from mcptest.suite.load import load_suites
+from tests.support.judge_server import JudgeServer
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO / "tests" / "data" / "evals"
+JUDGE = "judge-m"
+
+
+def judge_env(js: JudgeServer, **extra: str) -> dict[str, str]:
+    return {**js.gateway_env(), "MCPTEST_JUDGE_MODEL": JUDGE, "MCPTEST_PYTHON": sys.executable,
+            "PATH": "/usr/bin:/bin", **extra}
+
+
+def run_suite(path: Path, env: dict[str, str], *, filter: str | None = None,
+              evals: bool = True, tools: bool = False, agents: bool = True,
+              max_cost: float | None = None, require_judge: bool = False) -> Report:
+    suites = load_suites([path], env=env)
+    plan = build_plan(suites, filter=filter, tools=tools, evals=evals, agents=agents)
+    judging = Judging(plan, JudgeOptions(env=env, cache_dir=None, max_cost=max_cost,
+                                         require_judge=require_judge, retry_base_delay=0.0,
+                                         max_tries=1))
+    state = RunState()
+
+    async def go() -> None:
+        await judging.start()
+        await Runner(plan, env=env, llm=judging, state=state).run()
+
+    anyio.run(go)
+    return _finish(plan, state, judging, "2026-01-01T00:00:00Z", 0.0, None)
+
+
+def row(report: Report, name: str) -> TestResult:
+    found = [t for t in report.tests if t.name == name]
+    assert len(found) == 1, [t.name for t in report.tests]
+    return found[0]
+
+
+def judge_requests(js: JudgeServer, model: str | None = None) -> list[dict[str, Any]]:
+    """Requests that were judge calls (agent turns carry no rubric)."""
+    return [b for b in js.requests(model) if "Rubric:" in str(b.get("messages"))]
+
+
+@pytest.fixture
+def js() -> Any:
+    with JudgeServer() as server:
+        yield server
