@@ -79,3 +79,10 @@ def test_validate_imports_no_sdk_judge_http_or_template_library() -> None:
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout.splitlines()[-1])
     assert report == {"code": 0, "heavy": []}
+
+
+def test_a_directory_is_one_error_line(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (here / "suites").mkdir()
+    assert main(["validate", "suites"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == "suites: is a directory; give a suite file\n"
