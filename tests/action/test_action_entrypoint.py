@@ -4,6 +4,7 @@ files, and GITHUB_API_URL at the loopback GitHub server, against the real CLI an
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -122,10 +123,12 @@ def test_fork_token_warns_and_keeps_the_suites_exit_code(runner: Runner) -> None
     assert runner.outputs["exit-code"] == "1" and runner.outputs["comment-url"] == ""
 
 
-def test_arguments_mean_the_plain_cli(runner: Runner) -> None:
-    write_suite(runner, expected=5)
-    done = entrypoint(runner, "run", "suites/demo.yml", "--reporter", "json", "--output", "r.json")
+def test_arguments_mean_the_plain_cli_on_the_examples(runner: Runner) -> None:
+    runner.env["MCPTEST_PYTHON"] = sys.executable  # the interpreter examples/basics.yml starts
+    basics = str(ROOT / "examples" / "basics.yml")
+    done = entrypoint(runner, "run", basics, "--reporter", "json", "--output", "r.json")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert (runner.workspace / "r.json").is_file()
+    report = json.loads((runner.workspace / "r.json").read_text())
+    assert report["summary"]["counts"]["passed"] == report["summary"]["counts"]["total"] > 0
     assert "::stop-commands::" not in done.stdout
     assert Path(runner.env["GITHUB_OUTPUT"]).read_text() == ""

@@ -16,6 +16,7 @@ PR's token. Comments live in memory; `seed()` adds one as another user.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import threading
@@ -70,8 +71,10 @@ class GitHubServer:
         return _add(self.state, repo, number, body, login)
 
     def comments(self, number: int) -> list[dict[str, Any]]:
+        """Copies of the PR's comments as they are now, oldest first."""
         with self.state.lock:
-            return [c for c in self.state.comments.values() if c["_number"] == number]
+            return [copy.deepcopy(c) for c in self.state.comments.values()
+                    if c["_number"] == number]
 
     @property
     def requests(self) -> list[tuple[str, str]]:
