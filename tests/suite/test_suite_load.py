@@ -217,3 +217,10 @@ def test_environment_values_never_appear_in_error_messages(tmp_path: Path) -> No
     text = str(info.value)
     assert "tools[0].timeout: not a duration" in text
     assert "hunter2" not in text and "***" in text
+
+
+def test_a_loaded_suite_is_hashable_by_identity(tmp_path: Path) -> None:
+    path = tmp_path / "s.yml"
+    path.write_text("servers: {}\n")
+    a, b = load_suite(path, env={}), load_suite(path, env={})
+    assert len({a, b, a}) == 2 and a != b

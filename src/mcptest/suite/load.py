@@ -23,9 +23,12 @@ from mcptest.suite.validation import suite_errors
 __all__ = ["LoadedSuite", "display_path", "load_suite", "load_suites"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LoadedSuite:
-    """One validated suite file and where each of its nodes is."""
+    """One validated suite file and where each of its nodes is.
+
+    Compared and hashed by identity: each load is its own suite (usable as a dict key).
+    """
 
     path: Path
     """The path as given."""
