@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 import xmlschema
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sample import big_report, hostile_report, sample_report
 
 from mcptest.report.models import Report
@@ -125,3 +127,13 @@ def test_markup_in_text_stays_text() -> None:
 
 def test_timestamp_has_no_zone() -> None:
     assert _suites(sample_report())[0].get("timestamp") == "2026-11-22T02:00:00"
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(max_size=200))
+def test_any_text_keeps_the_xml_valid(schema: xmlschema.XMLSchema, text: str) -> None:
+    report = sample_report()
+    tests = [t.model_copy(update={"name": text or "x", "message": text, "server_stderr": text})
+             for t in report.tests]
+    schema.validate(render(report.model_copy(update={"tests": tests})))

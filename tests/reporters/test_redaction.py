@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sample import SECRET, hostile_report, sample_report
 
 from mcptest.report.models import Report
@@ -118,3 +120,11 @@ def test_ordinary_text_is_left_alone(text: str) -> None:
 def test_redacted_report_is_still_a_valid_report() -> None:
     report: Report = redact_report(hostile_report(), [SECRET])
     assert Report.model_validate_json(report.model_dump_json()) == report
+
+
+@settings(max_examples=80, deadline=None)
+@given(before=st.text(max_size=40), after=st.text(max_size=40))
+def test_a_declared_secret_never_survives(before: str, after: str) -> None:
+    secret = "s3cr3t-VALUE-42"
+    out = redact_text(before + secret + after, [secret])
+    assert secret not in out

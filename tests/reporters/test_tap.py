@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sample import big_report, hostile_report, sample_report
 
 from mcptest.report.models import Report
@@ -86,3 +88,25 @@ def test_cost_cache_and_deferrals_are_shown() -> None:
     text = render(sample_report())
     assert "# cost $0.0123 of $0.0500 cap; judge calls 8; cache hits 1; deferred 1" in text
     assert "# budget cap reached" in text
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(max_size=120))
+def test_any_text_keeps_one_line_per_test_point(text: str) -> None:
+    report = sample_report()
+    tests = [t.model_copy(update={"name": text, "message": text}) for t in report.tests]
+    lines = render(report.model_copy(update={"tests": tests})).split("\n")
+    points = [ln for ln in lines if ln.startswith(("ok ", "not ok "))]
+    assert len(points) == len(tests)
+    for line in lines[2:-1]:
+        assert line.startswith(("ok ", "not ok ", "  ", "# ")), repr(line)
+    inside = False
+    for line in lines:
+        if line == "  ---":
+            inside = True
+        elif line == "  ...":
+            inside = False
+        elif inside:
+            key, _, value = line[2:].partition(": ")
+            assert key.isidentifier() and value, repr(line)
+            json.loads(value)
