@@ -147,6 +147,11 @@ def _finding(test: TestResult, not_ready: set[str]) -> Finding:
     rule = _rule_for(test, not_ready, decider.matcher if decider else None)
     level: Level = "error" if test.status in ("failed", "error") else "warning"
     why = (decider.message or decider.user_message) if decider else None
+    jury = decider.judge.jury if decider and decider.judge else None
+    if test.status == "passed" and jury is not None:
+        agreement = "n/a" if jury.agreement is None else f"{jury.agreement:.2f}"
+        why = (f"jury agreement {agreement} ({jury.confidence} confidence); the verdict "
+               f"'{jury.verdict}' stands but needs a person to look")
     why = why or test.message or RULES.get(rule, _UNKNOWN_RULE)[0]
     label = "escalated" if test.status == "passed" else test.status.replace("_", " ")
     cost = f" (judge cost ${test.cost_usd:.4f})" if test.cost_usd else ""
