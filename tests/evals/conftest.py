@@ -16,7 +16,7 @@ from mcptest.plan import build_plan
 from mcptest.report.models import Report, TestResult
 from mcptest.run.runner import Runner, RunState
 from mcptest.suite.load import load_suites
-from tests.support.judge_server import JudgeServer
+from support.judge_server import JudgeServer
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data" / "evals"
