@@ -149,7 +149,8 @@ class JudgeEngine:
             self._count(hits=1)
             return self._from_verdict(hit, r.model, req.repetition, cached=True, latency=0.0)
 
-        litellm = await anyio.to_thread.run_sync(self._loader.get)
+        litellm = (self._loader.get() if self._loader.loaded
+                   else await anyio.to_thread.run_sync(self._loader.get))
         price = lookup_price(r.model, settings.pricing, litellm.model_cost)
         if price is None and self.options.max_cost is not None:
             self._count(errors=1)
