@@ -224,3 +224,15 @@ def test_a_loaded_suite_is_hashable_by_identity(tmp_path: Path) -> None:
     path.write_text("servers: {}\n")
     a, b = load_suite(path, env={}), load_suite(path, env={})
     assert len({a, b, a}) == 2 and a != b
+
+
+def test_plain_scalars_follow_yaml_12_core_schema(tmp_path: Path) -> None:
+    path = tmp_path / "s.yml"
+    path.write_text(
+        "servers: {s: {url: 'https://x.example/mcp'}}\n"
+        "tools:\n  - name: t\n    server: s\n    tool: x\n    args:\n"
+        "      v: [012, 0o17, 0x1F, 1_000, 12:30, 1e3, .5, yes, off, True, 2024-01-02, ~]\n"
+    )
+    assert load_suite(path, env={}).suite.tools[0].args["v"] == [
+        12, 15, 31, "1_000", "12:30", 1000.0, 0.5, "yes", "off", True, "2024-01-02", None,
+    ]

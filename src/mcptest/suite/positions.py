@@ -3,10 +3,11 @@
 PyYAML's constructors throw positions away and silently keep the last of two equal keys, so we
 compose the node tree ourselves and build the data while walking it.
 
-Scalars follow YAML 1.2 rather than PyYAML's YAML 1.1 defaults: only `true`/`false` are
-booleans (`yes`, `no`, `on`, `off` stay strings, so a decision tree's `yes:`/`no:` keys and an
-`exact: no` mean what they look like) and dates stay strings (JSON has no date type). Mapping
-keys are always the key's text.
+Plain scalars follow YAML 1.2's core schema rather than PyYAML's YAML 1.1 defaults: only
+`true`/`false` are booleans (`yes`, `no`, `on`, `off` stay strings, so a decision tree's
+`yes:`/`no:` keys and an `exact: no` mean what they look like), `012` is twelve and `12:30` is
+text (no octal or base-60 surprises), `1e3` is a number, and dates stay strings (JSON has no
+date type). Mapping keys are always the key's text.
 """
 
 from __future__ import annotations
@@ -22,22 +23,45 @@ from mcptest.errors import SourcePos, SuiteError
 KeyPath = tuple[str | int, ...]
 
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_BOOL_TAG = "tag:yaml.org,2002:bool"
-_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+_TAG = "tag:yaml.org,2002:"
 _MAX_DEPTH = 64
+_INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+_FLOAT = re.compile(
+    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+)
 
 
 class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
-    """The fastest safe loader available, with YAML 1.2 booleans and no date type."""
+    """The fastest safe loader available, resolving plain scalars by YAML 1.2's core schema."""
+
+
+def _construct_int(loader: Any, node: yaml.ScalarNode) -> int:
+    text = loader.construct_scalar(node)
+    if text.startswith("0o"):
+        return int(text[2:], 8)
+    if text.startswith("0x"):
+        return int(text[2:], 16)
+    return int(text, 10)  # `012` is twelve, not YAML 1.1's octal ten
+
+
+def _construct_float(loader: Any, node: yaml.ScalarNode) -> float:
+    text = loader.construct_scalar(node).lower()
+    return float(text.replace(".inf", "inf").replace(".nan", "nan"))
 
 
 _Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag not in (_BOOL_TAG, _TIMESTAMP_TAG)]
+    first: [(tag, rx) for tag, rx in resolvers
+            if tag not in {_TAG + t for t in ("bool", "int", "float", "timestamp")}]
     for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
 }
 _Loader.add_implicit_resolver(
-    _BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+    _TAG + "bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
 )
+_Loader.add_implicit_resolver(_TAG + "int", _INT, list("-+0123456789"))
+_Loader.add_implicit_resolver(_TAG + "float", _FLOAT, list("-+.0123456789"))
+_Loader.add_constructor(_TAG + "int", _construct_int)
+_Loader.add_constructor(_TAG + "float", _construct_float)
 
 
 @dataclass(frozen=True)
