@@ -22,7 +22,7 @@ import sarif_om as om
 from mcptest.report.models import Report, TestResult
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/mcptest/mcptest-action"
+INFORMATION_URI = "https://github.com/mcptest/action"
 MAX_RESULTS = 5000
 """GitHub keeps the top 5,000 results of a run by severity; we keep the same and count the rest."""
 
