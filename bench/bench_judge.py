@@ -78,6 +78,33 @@ async def _case(name: str, n: int, jurors: int, concurrency: int, base_url: str)
             "statuses": statuses, "sent": engine.stats().calls_sent}
 
 
+async def _raw_floor(n: int, concurrency: int, base_url: str) -> dict[str, Any]:
+    """The same calls through bare `litellm.acompletion`: the floor our engine sits on."""
+    from mcptest.llm.imports import LitellmLoader
+    from mcptest.llm.prompt import build_messages, new_nonce
+
+    litellm = LitellmLoader().get()
+    limiter = anyio.CapacityLimiter(concurrency)
+
+    async def one(i: int) -> None:
+        messages = build_messages("Is it a deployment note?", f"deployed api v1.{i}", new_nonce())
+        async with limiter:
+            await litellm.acompletion(model="openai/" + MODELS[0], messages=messages,
+                                      api_base=base_url, api_key="bench", num_retries=0,
+                                      timeout=60, max_tokens=1024, temperature=0.0,
+                                      response_format={"type": "json_object"})
+
+    cpu0, t0 = time.process_time(), time.perf_counter()
+    async with anyio.create_task_group() as tg:
+        for i in range(n):
+            tg.start_soon(one, i)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+    ideal = n / concurrency * LATENCY
+    return {"case": f"raw litellm x{n}", "calls": n, "wall_s": wall, "ideal_s": ideal,
+            "ratio": wall / ideal, "cpu_ms_per_call": cpu / n * 1000,
+            "overhead_ms_per_assertion": (wall - ideal) / n * 1000, "statuses": {}, "sent": n}
+
+
 async def _all(args: argparse.Namespace, base_url: str) -> list[dict[str, Any]]:
     from mcptest.grade.llm_matchers import LlmContext, grade_llm  # noqa: F401 - import cost
     from mcptest.llm.imports import LitellmLoader
@@ -89,10 +116,13 @@ async def _all(args: argparse.Namespace, base_url: str) -> list[dict[str, Any]]:
     await _case("warm-up", 20, 1, args.concurrency, base_url)
     cases = [("500 judges", 500, 1), ("200 answers", 200, 1), ("100 x 3-juror jury", 100, 3)]
     out = []
-    for name, n, jurors in cases:
+    for name, n, jurors in [*cases, ("raw litellm", 500, 0)]:
         if args.only and args.only not in name:
             continue
-        r = await _case(name, n, jurors, args.concurrency, base_url)
+        if jurors == 0:
+            r = await _raw_floor(n, args.concurrency, base_url)
+        else:
+            r = await _case(name, n, jurors, args.concurrency, base_url)
         out.append(r)
         print(f"{r['case']:>20}: {r['calls']} calls  wall {r['wall_s']:.2f} s  ideal "
               f"{r['ideal_s']:.1f} s  ratio {r['ratio']:.2f}  cpu/call {r['cpu_ms_per_call']:.1f} "

@@ -190,4 +190,5 @@ async def test_projection_counts_calls_and_bounds_cost(judge_server: JudgeServer
     assert p.calls == 3 and p.cost_bound_usd is None and p.unpriced == ["mystery"]
     p2 = e.project(["gpt-4o-mini"], prompt_tokens=1000)
     assert p2.cost_bound_usd == pytest.approx(1000 * 0.15e-6 + 1024 * 0.6e-6)
+    assert e.stats().projected_calls == 1 and e.stats().cost_bound_usd == p2.cost_bound_usd
     assert engine(judge_server, env={}).project([None, None]).deferred == 2

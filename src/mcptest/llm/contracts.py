@@ -88,6 +88,9 @@ class JudgeStats(Frozen):
     errors: int
     overruns: int
     """Requests whose real cost exceeded their reservation (kept honest, expected 0)."""
+    projected_calls: int = 0
+    """From the last `project()` call (0 when never projected)."""
+    cost_bound_usd: float | None = None
 
 
 class Projection(Frozen):

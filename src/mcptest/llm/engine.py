@@ -22,6 +22,7 @@ from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest, Judg
 from mcptest.llm.imports import LitellmLoader
 from mcptest.llm.models import Route, Unroutable, route
 from mcptest.llm.pool import JudgePool
+from mcptest.llm.price_table import price_table
 from mcptest.llm.prompt import build_messages, cache_messages, candidate_text, new_nonce, stricter
 from mcptest.llm.retry import RetriesExhausted, RetryPolicy, classify, with_retries
 from mcptest.llm.verdict import ParseFailure, Verdict, parse_verdict
@@ -55,6 +56,7 @@ class JudgeEngine:
                                    max_total=options.retry_max_total)
         self._lock = threading.Lock()
         self._sent = self._hits = self._deferred = self._errors = 0
+        self._projection: Projection | None = None
         self._secrets = sorted(
             (v for k, v in options.env.items() if _SECRET_NAME.search(k) and len(v) >= 6),
             key=len, reverse=True)
@@ -78,7 +80,10 @@ class JudgeEngine:
         with self._lock:
             sent, hits, deferred, errors = self._sent, self._hits, self._deferred, self._errors
         refused = self._ledger.refused
-        return JudgeStats(calls_sent=sent, cache_hits=hits, spent_usd=self._ledger.spent,
+        p = self._projection
+        return JudgeStats(projected_calls=p.calls if p else 0,
+                          cost_bound_usd=p.cost_bound_usd if p else None,
+                          calls_sent=sent, cache_hits=hits, spent_usd=self._ledger.spent,
                           cap_usd=self.options.max_cost, reserved_usd=self._ledger.reserved,
                           budget_stopped=refused > 0, budget_refused=refused,
                           deferred=deferred, errors=errors, overruns=self._ledger.overruns)
@@ -98,8 +103,10 @@ class JudgeEngine:
             else:
                 routes.append(r)
         if not routes:
-            return Projection(calls=0, cost_bound_usd=0.0, deferred=deferred)
-        model_cost = self._loader.get().model_cost
+            self._projection = Projection(calls=0, cost_bound_usd=0.0, deferred=deferred)
+            return self._projection
+        # litellm's table read as data: projecting never waits for the import
+        model_cost = self._loader.get().model_cost if self._loader.loaded else price_table()
         bound = 0.0
         unpriced: set[str] = set()
         for r in routes:
@@ -108,8 +115,10 @@ class JudgeEngine:
                 unpriced.add(r.model)
             else:
                 bound += price.cost(prompt_tokens, settings.max_tokens)
-        return Projection(calls=len(routes), cost_bound_usd=None if unpriced else bound,
-                          unpriced=sorted(unpriced), deferred=deferred)
+        self._projection = Projection(calls=len(routes),
+                                      cost_bound_usd=None if unpriced else bound,
+                                      unpriced=sorted(unpriced), deferred=deferred)
+        return self._projection
 
     # ----------------------------------------------------------------------------- internals
 
