@@ -34,6 +34,14 @@ def is_tool_error(produced: dict[str, Any]) -> bool:
     return "error" in produced or (isinstance(result, dict) and result.get("isError") is True)
 
 
+def is_malformed(produced: dict[str, Any] | None) -> bool:
+    """A tools/call result that breaks the MCP shape (no `content` list): the server's fault."""
+    if not produced or "result" not in produced:
+        return False
+    result = produced["result"]
+    return not isinstance(result, dict) or not isinstance(result.get("content"), list)
+
+
 def _unreliable(detail: JudgeDetail | None, message: str | None) -> bool:
     """Judges that cannot be trusted this time: escalated, inconclusive, abstained, erroring."""
     text = (message or "").lower()
@@ -63,6 +71,8 @@ def classify(
         return "protocol"
     if transport_error is not None:
         return "transport"
+    if is_malformed(produced):
+        return "protocol"
     messages = [(a.message or "") for a in assertions if a.status != "passed"]
     if any(m.startswith(_ENVIRONMENT_HINTS) for m in messages):
         return "environment"

@@ -208,8 +208,9 @@ class Runner:
             cause = outcome.transport_error or "timed out"
             if outcome.timed_out:
                 cause = f"tool call timed out after {spec.timeout or DEFAULT_TEST_TIMEOUT:g}s"
+            gap = "protocol" if cause.startswith("protocol") else "transport"
             self._record(_result_for(
-                test, "error", gap="transport", message=cause, duration_ms=call_ms,
+                test, "error", gap=gap, message=cause, duration_ms=call_ms,
                 stderr=conn.stderr_tail(),
             ))
             return

@@ -1,0 +1,80 @@
+"""Every gap category of SPEC §8 comes out of one real run, one test each."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from evals.conftest import JUDGE, judge_env, run_suite
+from support.judge_server import Fault, JudgeServer, Verdict
+
+from mcptest.grade.diagnose import ADVICE
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "examples" / "server" / "example_server.py"
+RAW = REPO / "tests" / "run" / "raw_server.py"
+
+
+def test_each_gap_category_is_produced(tmp_path: Path, js: JudgeServer) -> None:
+    py = json.dumps(sys.executable)
+    suite = tmp_path / "gaps.yml"
+    suite.write_text(f"""
+servers:
+  ex: {{command: [{py}, {json.dumps(str(EXAMPLE))}]}}
+  doomed: {{command: [{py}, {json.dumps(str(EXAMPLE))}]}}
+  raw: {{command: [{py}, {json.dumps(str(RAW))}, serve], protocol: legacy}}
+  missing: {{command: [mcptest-no-such-command-xyz]}}
+judge:
+  pricing:
+    {JUDGE}: {{input: 0, output: 0}}
+    pricey-judge: {{input: 1000000, output: 1000000}}
+tools:
+  - name: crashes
+    server: doomed
+    tool: crash
+  - name: malformed result
+    server: raw
+    tool: no_content
+    expect: [{{target: "result.content[0].text", matcher: {{exact: x}}}}]
+  - name: tool error
+    server: ex
+    tool: divide
+    args: {{a: 1, b: 0}}
+    expect: [{{target: "result.content[0].text", matcher: {{contains: "0.5"}}}}]
+  - name: wrong shape
+    server: ex
+    tool: greet
+    args: {{name: Ada}}
+    expect: [{{target: "result.content[0].text", matcher: {{exact: "Hi"}}}}]
+  - name: no command
+    server: missing
+    tool: anything
+evals:
+  - {{name: judged bad, prompt: p, response: "JUDGED-BAD", rubric: "Is good."}}
+  - {{name: judge broke, prompt: p, response: "JUDGE-BROKE", rubric: "Is good."}}
+  - name: too expensive
+    prompt: p
+    response: "PRICEY"
+    rubric: "Is good."
+    judge: {{model: pricey-judge}}
+""", encoding="utf-8")
+    js.script(JUDGE, Verdict(0.2, reason="not good"), candidate="JUDGED-BAD")
+    js.script(JUDGE, Fault.malformed(), candidate="JUDGE-BROKE")
+    js.script("pricey-judge", Verdict(0.9))
+    report = run_suite(suite, judge_env(js), tools=True, max_cost=0.5)
+    gaps = {t.name: t.gap for t in report.tests}
+    assert gaps == {
+        "crashes": "transport",
+        "malformed result": "protocol",
+        "tool error": "tool-error",
+        "wrong shape": "shape",
+        "no command": "environment",
+        "judged bad": "judgment",
+        "judge broke": "judge-reliability",
+        "too expensive": "budget",
+    }
+    assert all(t.status != "passed" for t in report.tests)
+    assert report.summary.gaps == {g: 1 for g in gaps.values()}
+    assert set(ADVICE) == set(gaps.values())
+    assert js.count("pricey-judge") == 0
