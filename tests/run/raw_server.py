@@ -7,6 +7,8 @@ start or never answer.
     python raw_server.py exit           # writes a complaint to stderr and exits 3 at once
     python raw_server.py mute           # reads stdin forever and never answers
     python raw_server.py notools        # like serve, but without tools/list
+    python raw_server.py olddiscover    # like serve, but answers server/discover with only
+                                        # handshake-era versions (a legacy advertisement)
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def call(msg_id: Any, name: str, args: dict[str, Any]) -> None:
         reply(msg_id, error={"code": -32602, "message": f"Unknown tool: {name}"})
 
 
-def serve(no_tools: bool = False) -> None:
+def serve(no_tools: bool = False, old_discover: bool = False) -> None:
     for line in sys.stdin:
         try:
             msg = json.loads(line)
@@ -65,6 +67,14 @@ def serve(no_tools: bool = False) -> None:
                 "protocolVersion": "2025-11-25",
                 "capabilities": {"tools": {}},
                 "serverInfo": {"name": "raw-legacy", "version": "0.0.1"},
+            })
+        elif method == "server/discover" and old_discover:
+            reply(msg_id, result={
+                "supportedVersions": ["2025-06-18", "2025-11-25"],
+                "capabilities": {"tools": {}},
+                "resultType": "complete",
+                "ttlMs": 0,
+                "cacheScope": "public",
             })
         elif method == "tools/list" and not no_tools:
             reply(msg_id, result={"tools": TOOLS})
@@ -85,7 +95,7 @@ def main() -> None:
         for _ in sys.stdin:
             pass
         return
-    serve(no_tools=mode == "notools")
+    serve(no_tools=mode == "notools", old_discover=mode == "olddiscover")
 
 
 if __name__ == "__main__":

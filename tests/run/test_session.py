@@ -169,6 +169,12 @@ async def test_server_ignoring_discover_connects_without_the_sdk_10s_wait() -> N
         assert out.result == {"content": [{"type": "text", "text": "hi"}], "vendorField": 7}
 
 
+async def test_discover_naming_only_old_versions_falls_back_to_the_handshake() -> None:
+    async with open_conn(raw_server("olddiscover", startup_timeout=5)) as conn:
+        assert conn.protocol_version == "2025-11-25"
+        assert conn.server_name == "raw-legacy"
+
+
 async def test_jsonrpc_error_and_malformed_result_are_data() -> None:
     async with open_conn(raw_server("serve")) as conn:
         err = await conn.call_tool("rpc_error", {}, 5)

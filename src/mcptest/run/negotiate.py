@@ -95,6 +95,7 @@ async def _finish_handshake(session: ClientSession, result: types.InitializeResu
 
 
 async def _auto(session: ClientSession, race_after: float | None) -> None:
+    """Probe discover; fall back to (or, after `race_after`, race) the initialize handshake."""
     send, receive = anyio.create_memory_object_stream[tuple[str, Any]](8)
 
     async def run(kind: str, coro: Any) -> None:
@@ -104,57 +105,52 @@ async def _auto(session: ClientSession, race_after: float | None) -> None:
             outcome = e
         await send.send((kind, outcome))
 
-    async with anyio.create_task_group() as tg, send, receive:
-        tg.start_soon(run, "discover", session.send_discover(LATEST_MODERN_VERSION))
+    async with send, receive, anyio.create_task_group() as tg:
         pending = {"discover"}
         errors: dict[str, MCPError] = {}
+        init_started = reprobed = False
+        tg.start_soon(run, "discover", session.send_discover(LATEST_MODERN_VERSION))
 
         def start_initialize() -> None:
-            if "initialize" not in errors and "initialize" not in pending:
+            nonlocal init_started
+            if not init_started:
+                init_started = True
                 pending.add("initialize")
                 tg.start_soon(run, "initialize", _send_initialize(session))
 
-        init_sent = False
         while pending:
             got: tuple[str, Any] | None = None
-            if not init_sent and race_after is not None:
+            if init_started or race_after is None:
+                got = await receive.receive()
+            else:
                 with anyio.move_on_after(race_after):
                     got = await receive.receive()
-            else:
-                got = await receive.receive()
             if got is None:  # the probe is still unanswered: race the handshake against it
-                init_sent = True
                 start_initialize()
                 continue
             kind, outcome = got
             pending.discard(kind)
-            if kind == "initialize":
-                init_sent = True
-                if isinstance(outcome, MCPError):
-                    # -32022 here means the server locked itself modern: discover's answer follows.
-                    errors["initialize"] = outcome
-                    continue
-                await _finish_handshake(session, outcome)
-                tg.cancel_scope.cancel()
-                return
             if isinstance(outcome, MCPError):
-                errors["discover"] = outcome
+                errors[kind] = outcome
                 mutual = _mutual_modern(outcome)
-                unsupported = outcome.code == UNSUPPORTED_PROTOCOL_VERSION
-                if unsupported and mutual and "reprobe" not in errors:
-                    errors["reprobe"] = outcome  # re-probe once, at the version the server named
+                if kind == "initialize":
+                    continue  # -32022 here: the server locked itself modern; discover answers
+                if outcome.code == UNSUPPORTED_PROTOCOL_VERSION and mutual and not reprobed:
+                    reprobed = True  # once more, at the newest version both sides speak
                     pending.add("discover")
                     tg.start_soon(run, "discover", session.send_discover(mutual[-1]))
                     continue
-                init_sent = True
                 start_initialize()
                 continue
+            if kind == "initialize":
+                await _finish_handshake(session, outcome)
+                break
             result = _parse_discover(outcome)
             if result is None:  # answers discover but advertises only handshake-era versions
-                init_sent = True
                 start_initialize()
                 continue
             session.adopt(result)
-            tg.cancel_scope.cancel()
-            return
-        raise errors.get("initialize") or errors["discover"]
+            break
+        else:
+            raise errors.get("initialize") or errors["discover"]
+        tg.cancel_scope.cancel()  # abandon the loser (no cancel notification for either)
