@@ -202,3 +202,27 @@ async def test_second_run_from_cache_costs_nothing(js: JudgeServer, tmp_path: An
     assert js.count() == 4 and second.cached and second.cost_usd == 0
     assert second.status == first.status == "passed"
     assert second.judge is not None and all(v.cached for v in second.judge.votes)
+
+
+async def test_juror_weights_count_in_the_quorum(js: JudgeServer) -> None:
+    js.script("heavy", Verdict(score=0.9))
+    js.script("light-1", Verdict(score=0.1))
+    js.script("light-2", Verdict(score=0.1))
+    spec = {"rubric": "r", "quorum": 0.5, "jurors": [
+        {"model": "heavy", "weight": 2}, {"model": "light-1"}, {"model": "light-2"}]}
+    a = Assertion.model_validate({"target": TARGET, "matcher": {"llm-jury": spec}})
+    r = await grade_llm(0, a, "t", CTX, engine(js))
+    assert r.status == "passed"  # weight 2 of 4 = 0.5 (by heads it would be 1/3)
+    assert r.judge is not None and r.judge.jury is not None
+    assert r.judge.jury.passed_fraction == 0.5 and r.judge.jury.passed_jurors == 1
+
+
+async def test_an_unreachable_juror_is_not_decisive(js: JudgeServer) -> None:
+    js.script("juror-a", Verdict(score=0.9))
+    spec = {"rubric": "r", "jurors": [{"model": "juror-a", "base_url": js.base_url},
+                                      {"model": "gpt-4o"}]}
+    a = Assertion.model_validate({"target": TARGET, "matcher": {"llm-jury": spec}})
+    r = await grade_llm(0, a, "t", CTX, engine(js, env={}))
+    assert r.status == "passed"
+    assert r.judge is not None and r.judge.jury is not None and r.judge.jury.decisive == 1
+    assert "deferred" in (r.judge.votes[1].error or "")

@@ -68,18 +68,19 @@ def _result(index: int, assertion: Assertion, ctx: LlmContext, status: Status, s
         cached=bool(outcomes) and all(o.cached for o in outcomes), judge=detail)
 
 
-def _unsent_status(o: JudgeOutcome, engine: JudgeEngine) -> tuple[Status, str] | None:
-    """Deferral / budget / error mapping shared by judge and jury; None for a verdict."""
+def _unsent(o: JudgeOutcome, engine: JudgeEngine) -> tuple[Status, str]:
+    """Status and message for an outcome without a verdict (deferred, budget, error)."""
     if o.status == "deferred":
         if engine.options.require_judge:
             return "failed", f"judge required but unavailable: {o.message}"
         return "deferred", f"deferred: {o.message}"
     if o.status == "budget_skipped":
-        return "skipped", o.message if (o.message or "").startswith("budget") else (
-            f"budget: {o.message}")
-    if o.status == "judge_error":
-        return "error", f"judge error ({o.model}): {o.message}"
-    return None
+        msg = o.message or "refused"
+        return "skipped", msg if msg.startswith("budget") else f"budget: {msg}"
+    return "error", f"judge error ({o.model}): {o.message}"
+
+
+_UNSENT = ("deferred", "budget_skipped", "judge_error")
 
 
 async def grade_llm(index: int, assertion: Assertion, candidate: Any, ctx: LlmContext,
@@ -103,9 +104,9 @@ async def _judge(index: int, assertion: Assertion, m: LlmJudgeMatcher, candidate
     detail = JudgeDetail(kind="llm-judge", rubric=spec.rubric, score=o.score,
                          display_score=None if o.score is None else f"{o.score:.2f}",
                          threshold=spec.threshold, votes=[_vote(o, spec.threshold)])
-    unsent = _unsent_status(o, engine)
-    if unsent is not None:
-        return _result(index, assertion, ctx, unsent[0], start, [o], detail, unsent[1])
+    if o.status in _UNSENT:
+        status, msg = _unsent(o, engine)
+        return _result(index, assertion, ctx, status, start, [o], detail, msg)
     if o.status == "abstained":
         return _result(index, assertion, ctx, "failed", start, [o], detail,
                        f"inconclusive: judge {o.model} abstained ({o.reason})")
@@ -214,16 +215,16 @@ async def _jury(index: int, assertion: Assertion, spec: LlmJurySpec, candidate: 
     budget = next((o for o in outcomes if o.status == "budget_skipped"), None)
     if budget is not None:
         return _result(index, assertion, ctx, "skipped", start, outcomes, detail(),
-                       _unsent_status(budget, engine)[1])  # type: ignore[index]
+                       _unsent(budget, engine)[1])
     if all(o.status == "deferred" for o in outcomes):
-        status, msg = _unsent_status(outcomes[0], engine)  # type: ignore[misc]
+        status, msg = _unsent(outcomes[0], engine)
         return _result(index, assertion, ctx, status, start, outcomes, detail(), msg)
 
     errors = [o for o in outcomes if o.status == "judge_error"]
     if decisive_n == 0 and errors and not any(o.status == "abstained" for o in outcomes):
         return _result(index, assertion, ctx, "error", start, outcomes, detail(),
                        f"every juror failed mechanically; last: "
-                       f"{_unsent_status(errors[-1], engine)[1]}")  # type: ignore[index]
+                       f"{_unsent(errors[-1], engine)[1]}")
     inconclusive = decisive_n == 0 or (spec.min_jurors is not None
                                        and decisive_n < spec.min_jurors)
     verdict = "inconclusive" if inconclusive else ("passed" if met else "failed")
