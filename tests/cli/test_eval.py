@@ -1,0 +1,105 @@
+"""`mcptest eval` and `mcptest eval --explain` as a user runs them (subprocesses, real files)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from evals.test_seed_examples import script_agents
+from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples" / "evals.yml"
+SEED = REPO / "tests" / "data" / "evals" / "seed.yml"
+
+
+def wrapper(tmp_path: Path) -> tuple[Path, Path]:
+    """An interpreter stand-in that leaves a marker when anything starts a server with it."""
+    marker = tmp_path / "server-started"
+    script = tmp_path / "python-wrapper"
+    script.write_text(f"#!/bin/sh\ntouch {marker}\nexec {sys.executable} \"$@\"\n",
+                      encoding="utf-8")
+    script.chmod(0o755)
+    return script, marker
+
+
+def mcptest(*args: str | Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mcptest", *map(str, args)], capture_output=True,
+                          text=True, env=env, timeout=240, cwd=REPO)
+
+
+def env_for(js: JudgeServer, python: Path, **extra: str) -> dict[str, str]:
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/"),
+            "MCPTEST_PYTHON": str(python), **js.gateway_env(), **extra}
+
+
+def explained_total(stdout: str) -> int:
+    m = re.search(r"^total: \d+ eval row\(s\), (\d+) judge call\(s\)", stdout, re.MULTILINE)
+    assert m, stdout
+    return int(m.group(1))
+
+
+def judge_calls(js: JudgeServer) -> int:
+    return sum(1 for b in js.requests() if "Rubric:" in str(b.get("messages")))
+
+
+def script_examples(js: JudgeServer) -> None:
+    js.script("gpt-4o-mini", [ToolCalls(("forecast", {"city": "Oslo"})),
+                              Fault.text("Oslo: 7.5 °C and windy.")],
+              candidate="forecast for Oslo? Use the tools.")
+    for model in ("gpt-4o-mini", "anthropic/claude-haiku-4-5"):
+        js.script(model, Verdict(0.9, evidence="2.3.0"), rubric="Rubric:")
+
+
+def test_explain_calls_nothing_and_starts_nothing(tmp_path: Path) -> None:
+    python, marker = wrapper(tmp_path)
+    with JudgeServer() as js:
+        env = env_for(js, python)
+        probe = ("import sys; from mcptest.cli.main import main; "
+                 f"rc = main(['eval', '--explain', '--config', {str(EXAMPLES)!r}]); "
+                 "print('litellm imported:', 'litellm' in sys.modules); sys.exit(rc)")
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                              env=env, timeout=120, cwd=REPO)
+        assert done.returncode == 0, done.stderr
+        out = done.stdout
+        assert "litellm imported: False" in out
+        assert js.count() == 0 and not marker.exists()
+        assert explained_total(out) == 26
+        # per eval: rubric, candidate source, judge model(s), calls
+        assert "weather answer walks the tree" in out and "judge calls: up to 2" in out
+        assert "candidate: live agent run (gpt-4o-mini)" in out
+        assert "judge: gpt-4o-mini via gateway × 3 (jury)" in out
+        assert "summary matrix [model=anthropic/claude-haiku-4-5, prompt=2]" in out
+        assert "- apologizes for errors (when)" in out
+        assert re.search(r"cost bound \$\d+\.\d{4}", out)
+
+
+@pytest.mark.parametrize(("suite", "extra"), [(EXAMPLES, {}),
+                                              (SEED, {"MCPTEST_JUDGE_MODEL": "judge-m"})])
+def test_explained_calls_equal_the_calls_a_real_run_makes(tmp_path: Path, suite: Path,
+                                                          extra: dict[str, str]) -> None:
+    python, marker = wrapper(tmp_path)
+    with JudgeServer() as js:
+        env = env_for(js, python, **extra)
+        explained = mcptest("eval", "--explain", "--config", suite, env=env)
+        assert explained.returncode == 0, explained.stderr
+        assert js.count() == 0 and not marker.exists()
+        script_examples(js)
+        script_agents(js)
+        js.script("judge-m", Verdict(0.9), rubric="Rubric:")
+        for model in ("claude-sonnet-4-5", "claude-haiku-4-5"):
+            js.script(model, Verdict(0.9))
+        out = tmp_path / "report.json"
+        real = mcptest("eval", "--config", suite, "--no-cache", "--reporter", "json",
+                       "--output", out, env=env)
+        report = json.loads(out.read_text(encoding="utf-8"))
+        assert marker.exists()  # the live eval did start its server: the check above can fail
+        assert report["summary"]["counts"]["error"] == 0, real.stderr
+        assert judge_calls(js) == explained_total(explained.stdout)
+        assert report["summary"]["judge_calls"] == judge_calls(js)
+        assert report["summary"]["projected_judge_calls"] == judge_calls(js)
