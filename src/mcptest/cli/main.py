@@ -10,39 +10,41 @@ from collections.abc import Sequence
 from mcptest import __version__
 from mcptest.cli.error_handler import handle_errors
 
-# name → module; each module has `add_parser(sub)` (which sets `handler`) and `run(args) -> int`.
-COMMANDS: dict[str, str] = {
-    "run": "mcptest.cli.commands.run",
-    "eval": "mcptest.cli.commands.eval",
-    "validate": "mcptest.cli.commands.validate",
-    "schema": "mcptest.cli.commands.schema",
-    "report": "mcptest.cli.commands.report",
-    "merge": "mcptest.cli.commands.merge",
+# name → (module, one-line help); each module has `add_parser(sub)` (which sets `handler`) and
+# `run(args) -> int`. Only the module of the command being run is imported: `validate` must not
+# pay for the runner, the reporters or the report models.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("mcptest.cli.commands.run", "run tool and agent tests (evals with --with-evals)"),
+    "eval": ("mcptest.cli.commands.eval", "run rubric evals (--explain: the plan only)"),
+    "validate": ("mcptest.cli.commands.validate", "check suite files without running them"),
+    "schema": ("mcptest.cli.commands.schema", "print the JSON Schema of suites or reports"),
+    "report": ("mcptest.cli.commands.report", "re-render a saved JSON report"),
+    "merge": ("mcptest.cli.commands.merge", "combine shard reports into one"),
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The full parser of `command`; the other commands get a placeholder with their help."""
     parser = argparse.ArgumentParser(
         prog="mcptest",
         description="Test MCP servers: deterministic checks, LLM judges and juries, CI reports.",
     )
     parser.add_argument("--version", action="version", version=f"mcptest {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module_name in COMMANDS.values():
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as e:
-            if e.name != module_name:
-                raise
-            continue  # a command that has not landed yet
-        module.add_parser(sub)
+    for name, (module_name, help_text) in COMMANDS.items():
+        if command is None or name == command:
+            importlib.import_module(module_name).add_parser(sub)
+        else:
+            sub.add_parser(name, help=help_text)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script and of the Action's entrypoint; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(list(argv) if argv is not None else None)
+    argv = list(argv) if argv is not None else sys.argv[1:]
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(command if command in COMMANDS else None)
+    args = parser.parse_args(argv)
     with handle_errors() as outcome:
         outcome.code = int(args.handler(args))
     sys.stdout.flush()

@@ -7,9 +7,10 @@ reporters it uses (jinja2 and sarif-om stay unloaded on a plain `pretty` run).
 from __future__ import annotations
 
 import importlib
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from mcptest.report.models import Report
+if TYPE_CHECKING:
+    from mcptest.report.models import Report
 
 
 class Reporter(Protocol):
