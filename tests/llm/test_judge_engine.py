@@ -88,6 +88,18 @@ async def test_second_identical_run_is_served_from_cache(judge_server: JudgeServ
     assert (s.calls_sent, s.cache_hits, s.spent_usd) == (0, 6, 0.0)
 
 
+async def test_cache_serves_a_run_without_keys(judge_server: JudgeServer,
+                                               tmp_path: Path) -> None:
+    judge_server.script("openai/gpt-4o-mini", Verdict(score=0.66))
+    req = JudgeRequest(rubric="r", candidate="c", model="openai/gpt-4o-mini")
+    assert (await engine(judge_server, cache_dir=tmp_path).judge(req)).score == 0.66
+    keyless = engine(judge_server, cache_dir=tmp_path, env={})
+    hit = await keyless.judge(req)
+    assert hit.status == "verdict" and hit.cached and hit.score == 0.66
+    miss = await keyless.judge(JudgeRequest(rubric="r", candidate="new", model="openai/gpt-4o-mini"))
+    assert miss.status == "deferred" and judge_server.count() == 1
+
+
 async def test_errors_are_never_cached(judge_server: JudgeServer, tmp_path: Path) -> None:
     judge_server.script("j", [Fault.malformed(), Fault.malformed(), Verdict(score=0.6)])
     e = engine(judge_server, cache_dir=tmp_path)

@@ -143,20 +143,25 @@ class JudgeEngine:
         defaults = req.defaults or self.options.defaults
         settings = defaults or JudgeDefaults()
         r = route(req.model, req.base_url, defaults, self.options.env)
+        nonce = new_nonce()
+        messages = build_messages(req.rubric, req.candidate, nonce)
+        key: CacheKey | None = None
+        if r.model is not None and self._cache is not None:
+            # Served even when the judge is unreachable now: a restored cache keeps a
+            # key-free re-run of the same suite graded.
+            key = CacheKey(model=r.model, messages=cache_messages(messages, nonce),
+                           rubric=req.rubric, candidate=candidate_text(req.candidate),
+                           sampling={"temperature": settings.temperature,
+                                     "max_tokens": settings.max_tokens},
+                           repetition=req.repetition)
+            if (hit := self._cache.get(key)) is not None:
+                self._count(hits=1)
+                return self._from_verdict(hit, r.model, req.repetition, cached=True,
+                                          latency=0.0)
         if isinstance(r, Unroutable):
             self._count(deferred=1)
             return JudgeOutcome(status="deferred", model=r.model, message=r.reason,
                                 repetition=req.repetition)
-        nonce = new_nonce()
-        messages = build_messages(req.rubric, req.candidate, nonce)
-        key = CacheKey(model=r.model, messages=cache_messages(messages, nonce), rubric=req.rubric,
-                       candidate=candidate_text(req.candidate),
-                       sampling={"temperature": settings.temperature,
-                                 "max_tokens": settings.max_tokens},
-                       repetition=req.repetition)
-        if self._cache is not None and (hit := self._cache.get(key)) is not None:
-            self._count(hits=1)
-            return self._from_verdict(hit, r.model, req.repetition, cached=True, latency=0.0)
 
         litellm = (self._loader.get() if self._loader.loaded
                    else await anyio.to_thread.run_sync(self._loader.get))
@@ -193,7 +198,7 @@ class JudgeEngine:
                                      f"unparseable verdict after a stricter retry: {e}",
                                      "unparseable", start)
             latency = (time.monotonic() - start) * 1000
-        if self._cache is not None:
+        if self._cache is not None and key is not None:
             self._cache.put(key, verdict)
         return self._from_verdict(verdict, r.model, req.repetition, cached=False,
                                   latency=latency, tally=tally)
