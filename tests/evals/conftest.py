@@ -8,6 +8,7 @@ from typing import Any
 
 import anyio
 import pytest
+from support.judge_server import JudgeServer
 
 from mcptest.cli.commands.run import _finish
 from mcptest.grade.judging import Judging
@@ -16,7 +17,6 @@ from mcptest.plan import build_plan
 from mcptest.report.models import Report, TestResult
 from mcptest.run.runner import Runner, RunState
 from mcptest.suite.load import load_suites
-from support.judge_server import JudgeServer
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data" / "evals"
