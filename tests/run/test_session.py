@@ -325,8 +325,13 @@ async def test_legacy_sse(example_sse: HttpServer) -> None:
         assert slow.timed_out
 
 
-@pytest.mark.parametrize("sse", [False, True], ids=["streamable-http", "sse"])
-async def test_http_server_dying_mid_run_ends_calls_not_the_caller(sse: bool) -> None:
+@pytest.mark.parametrize(
+    ("sse", "cause"),
+    [(False, "connection lost: RemoteProtocolError: Server disconnected"),
+     (True, "connection closed: the server closed the connection")],
+    ids=["streamable-http", "sse"],
+)
+async def test_http_server_dying_mid_run_ends_calls_not_the_caller(sse: bool, cause: str) -> None:
     # The SDK's HTTP transports raise from their own task group when the peer vanishes; that
     # must not cancel the code inside `async with` (it did before the owner task existed).
     reached_end = False
@@ -340,8 +345,16 @@ async def test_http_server_dying_mid_run_ends_calls_not_the_caller(sse: bool) ->
             reached_end = True
     assert reached_end
     assert crash.result is None and not crash.timed_out
-    assert "connection closed" in (crash.transport_error or "")
+    assert (crash.transport_error or "").startswith(cause)
     assert later.transport_error == crash.transport_error
+
+
+async def test_http_read_timeout_is_named(example_http: HttpServer) -> None:
+    spec = http_spec(example_http, auth={"bearer_token_env": "T"}, http={"timeout": 1})
+    async with open_conn(spec, {"T": HTTP_TOKEN}) as conn:
+        with anyio.fail_after(20):
+            out = await conn.call_tool("slow", {"seconds": 3}, timeout=10)
+    assert out.transport_error == "connection lost: no HTTP response data within 1s (http.timeout)"
 
 
 # -- third-party servers, both protocol eras ---------------------------------------------------

@@ -49,6 +49,8 @@ RAW = TypeAdapter(dict[str, Any])
 # Extra time a call may take beyond its timeout before we stop waiting on our own: covers a
 # transport that never starts the SDK's request clock (a server not reading its stdin).
 CALL_GRACE_S = 1.0
+# How long a call that saw the HTTP connection close waits for the transport's own error.
+OWNER_GRACE_S = 2.0
 Transport = Literal["stdio", "streamable-http", "sse"]
 
 
@@ -87,6 +89,7 @@ class ServerConnection:
         self._failure: ServerNotReadyError | None = None
         self._noise: str | None = None
         self._phase = "starting the server"
+        self._owner_done = anyio.Event()
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -147,13 +150,14 @@ class ServerConnection:
                 )
                 self._failure.__cause__ = None if exc is self._failure else exc
             elif self._dead is None:
-                self._dead = one_line(f"connection lost: {describe(root_cause(exc))}")
+                self._dead = self._lost_message(root_cause(exc))
         finally:
             if not ready.is_set() and self._failure is None:
                 self._failure = ServerNotReadyError(self._timeout_message())
             if self._dead is None:
                 self._dead = self._closed_message()
             ready.set()
+            self._owner_done.set()
 
     async def _connect(self, stack: AsyncExitStack, base_dir: Path, env: Mapping[str, str]) -> None:
         spec = self.spec
@@ -241,6 +245,11 @@ class ServerConnection:
             if e.code == REQUEST_TIMEOUT and elapsed >= timeout * 0.95:
                 return done(transport_error=self._timeout_text(timeout), timed_out=True)
             if e.code == CONNECTION_CLOSED and e.error.message == "Connection closed":
+                if self.transport == "streamable-http":
+                    # This transport ends by raising the real cause (peer gone, read timeout)
+                    # in the owner task; give it a moment to record that.
+                    with anyio.move_on_after(OWNER_GRACE_S):
+                        await self._owner_done.wait()
                 self._dead = self._dead or self._closed_message()
                 return done(transport_error=self._dead)
             return done(error=e.error.model_dump(by_alias=True, mode="json", exclude_none=True))
@@ -249,9 +258,15 @@ class ServerConnection:
         except Exception as e:  # the transport broke in a way the SDK does not classify
             cause = root_cause(e)
             if isinstance(cause, httpx2.TransportError | OSError):
-                self._dead = self._dead or one_line(f"connection lost: {describe(cause)}")
+                self._dead = self._dead or self._lost_message(cause)
                 return done(transport_error=self._dead)
             return done(transport_error=describe(cause))
+
+    def _lost_message(self, cause: BaseException) -> str:
+        if isinstance(cause, httpx2.ReadTimeout) and isinstance(self.spec, RemoteServer):
+            limit = self.spec.http.timeout
+            return f"connection lost: no HTTP response data within {limit:g}s (http.timeout)"
+        return one_line(f"connection lost: {describe(cause)}")
 
     def _timeout_text(self, timeout: float) -> str:
         text = f"no answer within {timeout:g}s"
