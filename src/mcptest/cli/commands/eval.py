@@ -62,7 +62,13 @@ def explain_lines(test: PlannedTest, env: Mapping[str, str]) -> list[str]:
                          + (", evidence required" if r.body.require_evidence else ""))
     elif r.text is not None:
         lines.append("    " + " ".join(r.text.split())[:160])
-    lines.append(f"  candidate: {p.candidate}")
+    candidate = p.candidate
+    if spec.response is None and not (test.model or spec.model):
+        from mcptest.llm.models import resolve_model
+
+        agent = resolve_model(None, test.suite.suite.judge, env) or "no model: deferred"
+        candidate = f"live agent run ({agent}, the default model)"
+    lines.append(f"  candidate: {candidate}")
     if test.prompt:
         lines.append(f"  prompt: {test.prompt}")
     judges = sorted({_who(s.model, s.base_url, test, env) for s in p.seats})
