@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from support.servers import (
+    HTTP_TOKEN,
     HttpServer,
     everything_command,
     example_command,
@@ -17,18 +16,10 @@ from support.servers import (
 
 from mcptest.suite.models import StdioServer
 
-RAW_SERVER = Path(__file__).with_name("raw_server.py")
-HTTP_TOKEN = "tok-3f9a2c71d8e4"
-
 
 @pytest.fixture
 def example_stdio() -> StdioServer:
     return StdioServer(command=example_command())
-
-
-def raw_server(mode: str, **fields: object) -> StdioServer:
-    """The hand-rolled server of raw_server.py in one of its modes."""
-    return StdioServer.model_validate({"command": [sys.executable, str(RAW_SERVER), mode], **fields})
 
 
 @pytest.fixture(scope="session")

@@ -15,8 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 import yaml
-from conftest import HTTP_TOKEN
-from support.servers import REPO, HttpServer
+from support.servers import HTTP_TOKEN, REPO, HttpServer
 
 from mcptest.suite.models import Suite
 

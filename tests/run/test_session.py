@@ -8,12 +8,21 @@ from __future__ import annotations
 import os
 import re
 import sys
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
-from conftest import HTTP_TOKEN, RAW_SERVER, raw_server
-from support.servers import HttpServer, example_http_server, free_port, process_env
+from support.servers import (
+    HTTP_TOKEN,
+    RAW_SERVER,
+    HttpServer,
+    example_http_server,
+    free_port,
+    process_env,
+    raw_server,
+)
 
 from mcptest.errors import ServerNotReadyError
 from mcptest.run.session import ServerConnection
@@ -23,12 +32,15 @@ pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 HERE = Path(__file__).parent
 
 
-def open_conn(spec: StdioServer | RemoteServer, env: dict[str, str] | None = None, name: str = "srv"):
+def open_conn(
+    spec: StdioServer | RemoteServer, env: dict[str, str] | None = None, name: str = "srv"
+) -> AbstractAsyncContextManager[ServerConnection]:
     return ServerConnection.open(name, spec, base_dir=HERE, env=process_env() if env is None else env)
 
 
-def text_of(result: dict) -> str:
-    return result["content"][0]["text"]
+def text_of(result: dict[str, Any] | None) -> str:
+    assert result is not None
+    return str(result["content"][0]["text"])
 
 
 # -- the example server over stdio -------------------------------------------------------------

@@ -19,15 +19,24 @@ from pathlib import Path
 
 import pytest
 
+from mcptest.suite.models import StdioServer
+
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_SERVER = REPO / "examples" / "server" / "example_server.py"
 NPM_CACHE = REPO / ".cache" / "npm-servers"
 EVERYTHING_PACKAGE = "@modelcontextprotocol/server-everything"
+RAW_SERVER = REPO / "tests" / "run" / "raw_server.py"
+HTTP_TOKEN = "tok-3f9a2c71d8e4"  # what the session-wide HTTP example server requires
 
 
 def example_command() -> list[str]:
     """argv of the example server over stdio."""
     return [sys.executable, str(EXAMPLE_SERVER)]
+
+
+def raw_server(mode: str, **fields: object) -> StdioServer:
+    """The hand-rolled server of tests/run/raw_server.py in one of its modes."""
+    return StdioServer.model_validate({"command": [sys.executable, str(RAW_SERVER), mode], **fields})
 
 
 def free_port() -> int:
