@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from support.judge_server import Fault, JudgeServer, Verdict
 
@@ -204,3 +205,15 @@ async def test_projection_counts_calls_and_bounds_cost(judge_server: JudgeServer
     assert p2.cost_bound_usd == pytest.approx(1000 * 0.15e-6 + 1024 * 0.6e-6)
     assert e.stats().projected_calls == 1 and e.stats().cost_bound_usd == p2.cost_bound_usd
     assert engine(judge_server, env={}).project([None, None]).deferred == 2
+
+
+async def test_pool_bounds_concurrency_overall_and_per_model(judge_server: JudgeServer) -> None:
+    for m in ("a", "b"):
+        judge_server.script(m, Verdict(latency=0.05))
+    e = engine(judge_server, concurrency=3, per_model_concurrency=2)
+    async with anyio.create_task_group() as tg:
+        for i in range(12):
+            tg.start_soon(e.judge, JudgeRequest(rubric="r", candidate=f"c{i}", model="ab"[i % 2]))
+    assert judge_server.count() == 12
+    assert 1 < judge_server.peak_in_flight() <= 3
+    assert judge_server.peak_in_flight("a") <= 2 and judge_server.peak_in_flight("b") <= 2

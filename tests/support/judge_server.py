@@ -12,6 +12,7 @@ free port, from a daemon thread, and keeps everything it saw so tests can assert
         js.count("judge-a")                  # requests that reached the server for that model
         js.requests("judge-a")               # their JSON bodies, in order
         js.usage("judge-a")                  # (prompt_tokens, completion_tokens) it reported
+        js.peak_in_flight("judge-a")         # most concurrent requests it saw for that model
 
 Scripts: `script(model, steps, rubric=None, candidate=None)`. Each request takes the next step of
 the first matching script (the most recently added script wins; `rubric`/`candidate` are
@@ -176,6 +177,8 @@ class _State:
     headers: list[dict[str, str]] = field(default_factory=list)
     prompt_tokens: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     completion_tokens: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    in_flight: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    peak: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
 
 def _messages_text(body: dict[str, Any]) -> str:
@@ -231,11 +234,20 @@ class _Handler(BaseHTTPRequestHandler):
             st.headers.append({k.lower(): v for k, v in self.headers.items()})
             script = next((s for s in reversed(st.scripts) if s.matches(model, text)), None)
             step = script.next() if script else None
-        if step is None:
-            self._send(404, {"error": {"message": f"model {model!r} is not scripted",
-                                       "type": "invalid_request_error"}})
-            return
-        self._answer(model, text, step)
+            st.in_flight[model] += 1
+            st.in_flight[""] += 1
+            st.peak[model] = max(st.peak[model], st.in_flight[model])
+            st.peak[""] = max(st.peak[""], st.in_flight[""])
+        try:
+            if step is None:
+                self._send(404, {"error": {"message": f"model {model!r} is not scripted",
+                                           "type": "invalid_request_error"}})
+                return
+            self._answer(model, text, step)
+        finally:
+            with st.lock:
+                st.in_flight[model] -= 1
+                st.in_flight[""] -= 1
 
     def _answer(self, model: str, prompt: str, step: Step) -> None:
         if isinstance(step, ToolCalls):
@@ -367,6 +379,11 @@ class JudgeServer:
     def request_headers(self) -> list[dict[str, str]]:
         with self._httpd.state.lock:
             return list(self._httpd.state.headers)
+
+    def peak_in_flight(self, model: str | None = None) -> int:
+        """Most requests (for `model`, or in all) the server was answering at one moment."""
+        with self._httpd.state.lock:
+            return self._httpd.state.peak.get(model or "", 0)
 
     def usage(self, model: str) -> tuple[int, int]:
         st = self._httpd.state
