@@ -90,6 +90,21 @@ async def test_per_call_timeout_leaves_the_session_usable(example_stdio: StdioSe
         assert text_of(quick.result) == "done after 0.0s"
 
 
+async def test_concurrent_calls_share_one_connection(example_stdio: StdioServer) -> None:
+    names = [f"n{i}" for i in range(8)]
+    got: dict[str, str] = {}
+    async with open_conn(example_stdio) as conn:
+
+        async def one(name: str) -> None:
+            await conn.call_tool("slow", {"seconds": 0.2}, 10)  # overlap on the server side
+            got[name] = text_of((await conn.call_tool("greet", {"name": name}, 10)).result)
+
+        async with anyio.create_task_group() as tg:
+            for name in names:
+                tg.start_soon(one, name)
+    assert got == {name: f"Hello, {name}!" for name in names}
+
+
 async def test_legacy_pin_uses_the_handshake(example_stdio: StdioServer) -> None:
     spec = example_stdio.model_copy(update={"protocol": "legacy"})
     async with open_conn(spec) as conn:
