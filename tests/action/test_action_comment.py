@@ -148,3 +148,16 @@ def test_pr_number_from_the_event(tmp_path: Path, event: object, number: int | N
 
 def test_pr_number_without_an_event_file() -> None:
     assert pr_number(None) is None and pr_number("/nonexistent/event.json") is None
+
+
+def test_enterprise_api_url_with_a_path_prefix() -> None:
+    with GitHubServer(prefix="/api/v3") as gh:
+        for i in range(101):
+            gh.seed(7, f"chatter {i}", login="someone", repo=REPO)
+        assert gh.url.endswith("/api/v3")
+        first = post(gh, "### one")
+        second = post(gh, "### two")
+        paths = [p for _, p in gh.requests]
+    assert first.action == "created" and second.action == "updated"
+    assert all(p.startswith("/api/v3/") for p in paths)
+    assert any("page=2" in p for p in paths)

@@ -11,7 +11,8 @@ Endpoints: `GET /user`, `GET|POST /repos/{o}/{r}/issues/{n}/comments` (listing i
 /repos/{o}/{r}/issues/comments/{id}`. Every request must carry `Authorization: Bearer <token>`
 (else 401). `actions_token=True` makes `GET /user` answer 403 like the Actions token does;
 `read_only=True` makes every write answer 403 "Resource not accessible by integration" like a fork
-PR's token. Comments live in memory; `seed()` adds one as another user.
+PR's token; `prefix="/api/v3"` serves under a path like GitHub Enterprise Server does. Comments
+live in memory; `seed()` adds one as another user.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class _State:
     login: str
     actions_token: bool
     read_only: bool
+    prefix: str = ""
     comments: dict[int, dict[str, Any]] = field(default_factory=dict)
     requests: list[tuple[str, str]] = field(default_factory=list)
     bodies: list[dict[str, Any]] = field(default_factory=list)
@@ -46,8 +48,9 @@ class GitHubServer:
     """The fake API on 127.0.0.1 and a free port, served from a daemon thread."""
 
     def __init__(self, token: str = "t0ken", login: str = "github-actions[bot]",
-                 *, actions_token: bool = True, read_only: bool = False, port: int = 0) -> None:
-        self.state = _State(token, login, actions_token, read_only)
+                 *, actions_token: bool = True, read_only: bool = False, port: int = 0,
+                 prefix: str = "") -> None:
+        self.state = _State(token, login, actions_token, read_only, prefix.rstrip("/"))
         handler = type("Handler", (_Handler,), {"state": self.state})
         self._httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
         self._thread = threading.Thread(
@@ -56,7 +59,7 @@ class GitHubServer:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}{self.state.prefix}"
 
     def __enter__(self) -> GitHubServer:
         self._thread.start()
@@ -127,6 +130,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _handle(self, method: str) -> None:
         state = self.state
         parts = urlsplit(self.path)
+        if not parts.path.startswith(state.prefix + "/"):
+            return self._send(404, {"message": "Not Found"})
+        parts = parts._replace(path=parts.path.removeprefix(state.prefix))
         body = self._body() if method in ("POST", "PATCH") else {}
         with state.lock:
             state.requests.append((method, self.path))
@@ -178,7 +184,7 @@ class _Handler(BaseHTTPRequestHandler):
         headers = {}
         if page * per_page < len(every):
             host = self.headers.get("Host", "127.0.0.1")
-            nxt = f"http://{host}/repos/{repo}/issues/{number}/comments"
+            nxt = f"http://{host}{self.state.prefix}/repos/{repo}/issues/{number}/comments"
             headers["Link"] = f'<{nxt}?per_page={per_page}&page={page + 1}>; rel="next"'
         self._send(200, chunk, headers)
 
