@@ -199,3 +199,15 @@ def test_echoed_output_keeps_multibyte_text_whole(runner: Runner) -> None:
     runner.inputs(suites="suite.json", comment="false")
     _, log = act(runner)
     assert "\ufffd" not in log and text in log
+
+
+def test_a_run_without_a_report_never_reads_the_last_runs(runner: Runner) -> None:
+    runner.inputs(suites="suite.json", comment="false")
+    scenario(runner, "suite.json", 1, make_report(["failed"]).model_dump(mode="json"))
+    assert act(runner)[0] == 1
+    assert (runner.workspace / "mcptest-results" / "mcptest.json").is_file()
+    scenario(runner, "suite.json", 2, None)  # e.g. the suite became invalid
+    code, log = act(runner)
+    assert code == 2 and runner.outputs["report-json"] == ""
+    assert runner.outputs["failed"] == "0" and "::error file=" not in log
+    assert runner.summary.rstrip().endswith("The step log has the details.")

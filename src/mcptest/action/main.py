@@ -22,7 +22,12 @@ from mcptest.action.commands import annotations, command, stop_commands
 from mcptest.action.comment import compose_body, marker, post_sticky_comment, pr_number
 from mcptest.action.inputs import ActionInputs, read_inputs
 from mcptest.action.outputs import write_outputs, write_summary
-from mcptest.action.summary import no_report_markdown, render_markdown, reporter_available
+from mcptest.action.summary import (
+    fallback_markdown,
+    no_report_markdown,
+    render_markdown,
+    reporter_available,
+)
 from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
 from mcptest.report.models import Report
@@ -118,6 +123,18 @@ def _load_report(path: Path, out: TextIO) -> Report | None:
         return None
 
 
+def _markdown(report: Report | None, exit_code: int, suites: list[str], out: TextIO) -> str:
+    """The md reporter's text; a reporter fault costs the rich summary, never the step."""
+    if report is None:
+        return no_report_markdown(exit_code, suites)
+    try:
+        return render_markdown(report)
+    except Exception as error:  # any reporter bug must not fail a passing run
+        out.write(command("warning", f"the md reporter failed ({type(error).__name__}); "
+                                     "using a minimal summary") + "\n")
+        return fallback_markdown(report)
+
+
 def _shown(workdir_input: str, path: str) -> str:
     """A path as later steps (running in the workspace root) should use it."""
     if Path(path).is_absolute() or workdir_input in ("", ".", "./"):
@@ -152,15 +169,20 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
     if inputs.sarif and sarif is None:
         out.write(command("warning", "the sarif reporter is not available in this version of "
                                      "mcptest; no SARIF file written") + "\n")
+    for stale in (report_json, sarif):  # a run that ends early must not leave last run's files
+        if stale:
+            (workdir / stale).unlink(missing_ok=True)
     argv = cli_arguments(inputs, suites, report_json, sarif, out)
     out.write(f"mcptest {' '.join(argv)}\n")
     exit_code = run_cli(cli, argv, workdir, env, out)
     report = _load_report(workdir / report_json, out)
 
-    markdown = (render_markdown(report) if report is not None
-                else no_report_markdown(exit_code, inputs.suites))
+    markdown = _markdown(report, exit_code, inputs.suites, out)
     if summary_file := env.get("GITHUB_STEP_SUMMARY"):
-        write_summary(summary_file, markdown)
+        try:
+            write_summary(summary_file, markdown)
+        except OSError as error:
+            out.write(command("warning", f"could not write the job summary: {error}") + "\n")
 
     if report is not None:
         kept, left = annotations(report, inputs.working_directory)
