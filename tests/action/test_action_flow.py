@@ -13,6 +13,7 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import PR, TOKEN, Runner
 from reports import make_report
 from support.github_server import GitHubServer
@@ -211,3 +212,18 @@ def test_a_run_without_a_report_never_reads_the_last_runs(runner: Runner) -> Non
     assert code == 2 and runner.outputs["report-json"] == ""
     assert runner.outputs["failed"] == "0" and "::error file=" not in log
     assert runner.summary.rstrip().endswith("The step log has the details.")
+
+
+def test_a_failing_md_reporter_costs_the_rich_summary_not_the_step(
+    runner: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(report: object) -> str:
+        raise RuntimeError("template bug")
+
+    monkeypatch.setattr("mcptest.action.main.render_markdown", broken)
+    scenario(runner, "suite.json", 0, make_report(["passed"]).model_dump(mode="json"))
+    runner.inputs(suites="suite.json", comment="false")
+    code, log = act(runner)
+    assert code == 0 and runner.outputs["exit-code"] == "0"
+    assert "::warning::the md reporter failed (RuntimeError)" in log
+    assert runner.summary.startswith("### ✅ mcptest · 1 passed")
