@@ -53,6 +53,7 @@ def test_tree_walks_yes_then_no(tmp_path: Path, js: JudgeServer) -> None:
     r = row(run_suite(write(tmp_path, TREE), judge_env(js)), "tree")
     assert r.judge and [s.answer for s in r.judge.path] == ["yes", "no", "yes"]
     assert r.judge.score == 0.5 and r.status == "failed"
+    assert [v.passed for v in r.judge.votes] == [True, False, True]  # each question's answer
     texts = [b["messages"][1]["content"] for b in judge_requests(js)]
     assert [t.split("Answer this yes/no question about the candidate: ")[1][:6]
             for t in texts] == ["Q-ROOT", "Q-TEMP", "Q-UNIT"]

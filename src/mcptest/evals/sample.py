@@ -39,6 +39,8 @@ class Sample:
     outcomes: list[JudgeOutcome] = field(default_factory=list)
     units: list[float | None] = field(default_factory=list)
     """One rating per rated item (criterion, or the one holistic score) for agreement."""
+    vote_passed: list[bool | None] = field(default_factory=list)
+    """Per outcome: did that question come out well (criterion passed, tree yes, score ok)."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,7 @@ async def grade_sample(rubric: ResolvedRubric, candidate: Any, text: str, prompt
         score = o.score or 0.0
         s.units = [score]
         _finish_holistic(s, score, rubric, o.reason)
+        s.vote_passed = [s.passed]
         return s
     if rubric.body.tree is not None:
         return await _walk(s, rubric.body.tree, rubric, candidate, prompt, ask)
@@ -109,6 +112,7 @@ async def _walk(s: Sample, node: TreeNode | TreeLeaf, rubric: ResolvedRubric, ca
             s.state, s.why = t
             return s
         yes = (o.score or 0.0) >= 0.5
+        s.vote_passed.append(yes)
         s.path.append(TreeStep(ask=node.ask, answer="yes" if yes else "no", score=o.score))
         node = node.yes if yes else node.no
     s.units = [node.score]
@@ -159,6 +163,9 @@ async def _criteria(s: Sample, criteria: list[Criterion], rubric: ResolvedRubric
         s.criteria.append(CriterionResult(**base, score=score, status=status, reason=reason,
                                           evidence=shown))
         s.units.append(score)
+    status_of = {c.name: c.status for c in s.criteria}
+    s.vote_passed = [status_of.get(criteria[i].name) == "passed" if answers[i].score is not None
+                     else None for i in sorted(answers)]
     if s.state != "scored":
         return s
     s.score, s.passed, s.why, s.vacuous = decide(

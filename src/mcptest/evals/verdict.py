@@ -55,13 +55,14 @@ def seats(judge: EvalJudge | None, matrix_model: str | None) -> tuple[str, list[
     return "single", [Seat(model, j.base_url, 0)]
 
 
-def _vote(o: JudgeOutcome) -> JudgeVote:
+def _vote(o: JudgeOutcome, passed: bool | None) -> JudgeVote:
     model = o.model or "(unresolved)"
     error = None
     if o.status in ("judge_error", "deferred", "budget_skipped"):
         error = f"{o.status}: {o.message}" if o.message else o.status
     return JudgeVote(model=model, family=model_family(model) if o.model else None, score=o.score,
-                     passed=None, abstained=o.status == "abstained", error=error, reason=o.reason,
+                     passed=passed if o.score is not None else None,
+                     abstained=o.status == "abstained", error=error, reason=o.reason,
                      evidence=o.evidence, repetition=o.repetition, cost_usd=o.cost_usd,
                      latency_ms=o.latency_ms, cached=o.cached)
 
@@ -94,6 +95,8 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
             tg.start_soon(one, i, seat)
     done = [s for s in samples if s is not None]
     outcomes = [o for s in done for o in s.outcomes]
+    votes = [_vote(o, s.vote_passed[k] if k < len(s.vote_passed) else None)
+             for s in done for k, o in enumerate(s.outcomes)]
     status, message, score, analytics = _decide(mode, done, rubric, judge, engine,
                                                 generator_model)
     decisive = [s for s in done if s.state == "scored"]
@@ -101,7 +104,7 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
     scale = rubric.body.scale if rubric.body is not None else None
     detail = JudgeDetail(
         kind="eval", rubric=rubric.describe(), score=score, display_score=display(score, scale),
-        threshold=rubric.threshold, votes=[_vote(o) for o in outcomes], jury=analytics,
+        threshold=rubric.threshold, votes=votes, jury=analytics,
         criteria=_merged_criteria(decisive) if decisive else base.criteria, path=base.path,
         vacuous=bool(decisive) and all(s.vacuous for s in decisive) and status == "passed")
     return EvalOutcome(status=status, message=message, detail=detail,
