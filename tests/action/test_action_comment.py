@@ -161,3 +161,14 @@ def test_enterprise_api_url_with_a_path_prefix() -> None:
     assert first.action == "created" and second.action == "updated"
     assert all(p.startswith("/api/v3/") for p in paths)
     assert any("page=2" in p for p in paths)
+
+
+def test_marker_must_open_the_comment() -> None:
+    with GitHubServer() as gh:
+        quoted = gh.seed(7, f"> {MARK}\nquoted in a reply", login="github-actions[bot]", repo=REPO)
+        wider = marker(["tests/mcp/*.yml", "more/*.yml"])
+        gh.seed(7, f"{wider}\nanother suite set", login="github-actions[bot]", repo=REPO)
+        result = post(gh, "### ours")
+        bodies = {c["id"]: c["body"] for c in gh.comments(7)}
+    assert result.action == "created" and len(bodies) == 3
+    assert bodies[quoted].endswith("quoted in a reply")

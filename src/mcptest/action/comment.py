@@ -123,10 +123,10 @@ class GitHubComments:
         return comments
 
     def find(self, number: int, marker_line: str, login: str) -> dict[str, Any] | None:
-        """Our latest comment: has the marker and was written by this token's login."""
+        """Our latest comment: starts with the marker and was written by this token's login."""
         mine = [
             c for c in self.list_comments(number)
-            if marker_line in str(c.get("body") or "")
+            if str(c.get("body") or "").split("\n", 1)[0].strip() == marker_line
             and str((c.get("user") or {}).get("login", "")).lower() == login.lower()
         ]
         return mine[-1] if mine else None
