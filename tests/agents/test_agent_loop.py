@@ -156,3 +156,20 @@ def test_colliding_tool_names_get_server_prefixes() -> None:
     assert names == ["a__search", "b__search", "odd_name"]
     assert routes["b__search"].server == "b" and routes["odd_name"].tool == "odd.name"
     assert "$schema" not in tools[0]["function"]["parameters"]
+
+
+def test_agent_timeout_stops_the_run_with_what_it_had(tmp_path: Path, js: JudgeServer) -> None:
+    js.script("patient", [ToolCalls(("greet", {"name": "Ada"})),
+                          ToolCalls(("slow", {"seconds": 5})), Fault.text("done")])
+    body = """
+  - name: too slow
+    models: [patient]
+    servers: [ex]
+    prompt: "Greet, then wait."
+    timeout: 1s
+"""
+    (r,) = run_suite(suite(tmp_path, body), judge_env(js)).tests
+    assert r.status == "error" and r.gap == "transport"
+    assert r.message == "the agent run took longer than its timeout (1s)"
+    assert [c["name"] for c in r.response["tool_calls"]] == ["greet"]
+    assert r.response["conversation"]["stop"] == "timeout"

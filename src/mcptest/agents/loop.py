@@ -12,6 +12,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+import anyio
+
 from mcptest.agents.tools import function_tools
 from mcptest.agents.transcript import ToolCallRecord, Transcript
 from mcptest.llm.chat import AgentModel
@@ -30,20 +32,33 @@ def _tool_message(record: ToolCallRecord) -> str:
 
 async def run_agent(model: AgentModel, servers: Mapping[str, ServerConnection], prompt: str,
                     *, system: str | None = None, max_turns: int = 8,
-                    tool_timeout: float = TOOL_TIMEOUT) -> Transcript:
+                    tool_timeout: float = TOOL_TIMEOUT, timeout: float | None = None
+                    ) -> Transcript:
+    """Run the loop; with `timeout`, a run that takes longer stops with what it has so far."""
+    t = Transcript(model=model.name, prompt=prompt)
+    with anyio.move_on_after(timeout) as scope:
+        await _loop(t, model, servers, system, max_turns, tool_timeout)
+    if scope.cancelled_caught:
+        t.stop = "timeout"
+        t.message = f"the agent run took longer than its timeout ({timeout:g}s)"
+    return t
+
+
+async def _loop(t: Transcript, model: AgentModel, servers: Mapping[str, ServerConnection],
+                system: str | None, max_turns: int, tool_timeout: float) -> None:
+    prompt = t.prompt
     tools, routes = function_tools({name: conn.tools for name, conn in servers.items()})
     messages: list[dict[str, Any]] = []
     if system:
         messages.append({"role": "system", "content": system})
     messages.append({"role": "user", "content": prompt})
-    t = Transcript(model=model.name, prompt=prompt)
     while t.turns < max_turns:
         reply = await model.complete(messages, tools, MODEL_TIMEOUT)
         if reply.status != "ok":
             t.stop = {"deferred": "deferred", "budget": "budget"}.get(reply.status,
                                                                       "model_error")  # type: ignore[assignment]
             t.message = reply.message
-            return t
+            return
         t.turns += 1
         t.prompt_tokens += reply.prompt_tokens
         t.completion_tokens += reply.completion_tokens
@@ -51,7 +66,7 @@ async def run_agent(model: AgentModel, servers: Mapping[str, ServerConnection], 
         if not reply.tool_calls:
             t.final = reply.content or ""
             t.stop = "final"
-            return t
+            return
         messages.append({"role": "assistant", "content": reply.content, "tool_calls": [
             {"id": c.id, "type": "function",
              "function": {"name": c.name, "arguments": c.arguments}} for c in reply.tool_calls]})
@@ -63,7 +78,6 @@ async def run_agent(model: AgentModel, servers: Mapping[str, ServerConnection], 
     t.stop = "max_turns"
     t.message = (f"stopped at max_turns={max_turns}: the model was still calling tools "
                  "and gave no final answer")
-    return t
 
 
 async def _execute(name: str, arguments: str, routes: Mapping[str, Any],

@@ -35,7 +35,7 @@ async def transcript_for(test: PlannedTest, model: AgentModel,
     spec = test.spec
     if isinstance(spec, AgentTest):
         return await run_agent(model, servers, spec.prompt, system=spec.system,
-                               max_turns=spec.max_turns)
+                               max_turns=spec.max_turns, timeout=spec.timeout)
     assert isinstance(spec, EvalSpec)
     return await run_agent(model, servers, test.prompt or spec.prompt, max_turns=spec.max_turns)
 
@@ -50,6 +50,9 @@ def unfinished(test: PlannedTest, t: Transcript, start: float, require_judge: bo
         return row_result(test, "deferred", start=start, message=f"deferred: {t.message}")
     if t.stop == "budget":
         return row_result(test, "skipped", start=start, gap="budget", message=t.message,
+                          response=t.produced(), cost_usd=t.cost_usd)
+    if t.stop == "timeout":
+        return row_result(test, "error", start=start, gap="transport", message=t.message,
                           response=t.produced(), cost_usd=t.cost_usd)
     if t.stop == "model_error":
         gap = "environment" if "no known price" in (t.message or "") else "transport"

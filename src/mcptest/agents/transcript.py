@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Stop = Literal["final", "max_turns", "model_error", "deferred", "budget"]
+Stop = Literal["final", "max_turns", "timeout", "model_error", "deferred", "budget"]
 
 
 class ToolCallRecord(BaseModel):
