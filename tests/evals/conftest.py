@@ -30,10 +30,11 @@ def judge_env(js: JudgeServer, **extra: str) -> dict[str, str]:
 
 def run_suite(path: Path, env: dict[str, str], *, filter: str | None = None,
               evals: bool = True, tools: bool = False, agents: bool = True,
-              max_cost: float | None = None, require_judge: bool = False) -> Report:
+              max_cost: float | None = None, require_judge: bool = False,
+              cache_dir: Path | None = None) -> Report:
     suites = load_suites([path], env=env)
     plan = build_plan(suites, filter=filter, tools=tools, evals=evals, agents=agents)
-    judging = Judging(plan, JudgeOptions(env=env, cache_dir=None, max_cost=max_cost,
+    judging = Judging(plan, JudgeOptions(env=env, cache_dir=cache_dir, max_cost=max_cost,
                                          require_judge=require_judge, retry_base_delay=0.0,
                                          max_tries=1))
     state = RunState()

@@ -161,3 +161,16 @@ def test_panel_aggregates(tmp_path: Path, js: JudgeServer, aggregate: str,
     assert r.status == status, r.message
     assert r.judge and r.judge.jury is not None and r.judge.jury.units == 1
     assert {v.model for v in r.judge.votes} == {"panel-a", "panel-b"}
+
+
+def test_second_identical_run_is_served_from_the_cache(tmp_path: Path, js: JudgeServer) -> None:
+    body = EVIDENCE + """    judge: {model: judge-m, jury: {size: 2, consensus: 0.5}}
+"""
+    js.script(JUDGE, Verdict(0.9, evidence="2.3.0"))
+    suite, cache = write(tmp_path, body), tmp_path / "cache"
+    first = row(run_suite(suite, judge_env(js), cache_dir=cache), "cited")
+    assert js.count() == 4 and first.cache_hits == 0  # 2 criteria × 2 samples
+    second = row(run_suite(suite, judge_env(js), cache_dir=cache), "cited")
+    assert js.count() == 4 and second.cache_hits == 4 and second.cost_usd == 0
+    assert second.status == first.status and second.judge.score == first.judge.score  # type: ignore[union-attr]
+    assert all(v.cached for v in second.judge.votes)  # type: ignore[union-attr]
