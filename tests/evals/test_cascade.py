@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -157,3 +158,22 @@ def test_custom_verdict_shapes(raw: object, passed: bool | None, error: str | No
     v = normalise(raw, 0.7)
     assert v.passed is passed
     assert (v.error or "").startswith(error or "")
+
+
+def test_custom_judges_alone_never_import_litellm(tmp_path: Path) -> None:
+    (tmp_path / "myjudges.py").write_text(JUDGE_PY, encoding="utf-8")
+    suite = write(tmp_path, """
+  - name: python judge
+    server: ex
+    tool: greet
+    args: {name: Ada}
+    expect:
+      - {target: "result.content[0].text", matcher: {custom-judge: {python: "myjudges:judge"}}}
+""")
+    probe = ("import sys; from mcptest.cli.main import main; "
+             f"rc = main(['run', '--config', {str(suite)!r}, '--no-cache']); "
+             "print('litellm imported:', 'litellm' in sys.modules); sys.exit(rc)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120, env={"PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    assert "litellm imported: False" in done.stdout

@@ -124,6 +124,7 @@ class Judging:
         self.options = options
         self.engine = JudgeEngine(options)
         self.projection = project(plan, options.env)
+        self._agent_rows = any(_agent_turns(t) is not None for t in plan.tests)
         if options.max_cost is not None and self.projection.unpriced:
             raise SuiteErrors([
                 SuiteError(
@@ -134,7 +135,10 @@ class Judging:
             ])
 
     async def start(self) -> None:
-        self.engine.start()
+        """Start the litellm import in the background, unless nothing will need it (every call
+        deferred, or only custom judges): the engine still imports lazily if it must."""
+        if self.projection.calls or self._agent_rows:
+            self.engine.start()
 
     async def aclose(self) -> None:
         """Nothing to release: the engine's HTTP clients close with each call."""
