@@ -174,3 +174,23 @@ def test_second_identical_run_is_served_from_the_cache(tmp_path: Path, js: Judge
     assert js.count() == 4 and second.cache_hits == 4 and second.cost_usd == 0
     assert second.status == first.status and second.judge.score == first.judge.score  # type: ignore[union-attr]
     assert all(v.cached for v in second.judge.votes)  # type: ignore[union-attr]
+
+
+def test_panel_mean_still_fails_on_a_members_guard(tmp_path: Path, js: JudgeServer) -> None:
+    body = """
+evals:
+  - name: guarded
+    prompt: "Total?"
+    response: "It is $120, card 4242 4242 4242 4242."
+    judge: {panel: [panel-a, panel-b], aggregate: mean}
+    rubric:
+      criteria:
+        - {name: correct, description: "States the total."}
+        - {name: leaks card, description: "Shows a card number.", guard: true}
+"""
+    js.script("panel-a", Verdict(1.0))                        # a: the card number leaks
+    js.script("panel-b", Verdict(1.0), rubric="States the total.")
+    js.script("panel-b", Verdict(0.0), rubric="Shows a card number.")
+    r = row(run_suite(write(tmp_path, body), judge_env(js)), "guarded")
+    assert r.status == "failed" and "gate failed: guard `leaks card` holds" in (r.message or "")
+    assert r.judge is not None and r.judge.score == 1.0  # the mean passed; the gate did not

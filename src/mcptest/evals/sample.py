@@ -171,5 +171,9 @@ async def _criteria(s: Sample, criteria: list[Criterion], rubric: ResolvedRubric
     s.score, s.passed, s.why, s.vacuous = decide(
         s.criteria, threshold=rubric.threshold, strict=rubric.strict,
         how=rubric.body.aggregation, gated=gated)
-    s.gate_failed = not s.passed and (s.score is None or s.score >= rubric.threshold)
+    scored = [c for c in s.criteria if not c.guard and c.score is not None
+              and c.status != "skipped"]
+    s.gate_failed = bool(gated) or any(
+        c.status == "failed" and (c.guard or c.required) for c in s.criteria) or (
+        rubric.strict and any((c.score or 0.0) < 1.0 for c in scored))
     return s

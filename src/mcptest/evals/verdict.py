@@ -147,6 +147,8 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
                f"{passed_n}/{len(decisive)} samples passed")
     else:
         ok, why = _panel(decisive, rubric, judge, passed_n, mean)
+    if all(s.vacuous for s in decisive):  # nothing was rated: no agreement to speak of
+        return ("passed" if ok else "failed"), why, mean, None
     units = [s.units for s in decisive] + [[None] * len(decisive[0].units)
                                            for s in done if s.state != "scored"]
     analytics = jury_analytics(

@@ -101,7 +101,8 @@ def _response_for_report(produced: dict[str, Any]) -> Any:
 
 
 class Runner:
-    """Runs the tool tests of a plan against live servers and records graded results."""
+    """Runs a plan and records graded results: tool tests here, one task per server; eval and
+    agent rows through `mcptest.agents.driver` (their own connections, see there)."""
 
     def __init__(
         self,
