@@ -88,6 +88,9 @@ def test_agent_calls_two_tools_then_answers(tmp_path: Path, js: JudgeServer) -> 
     graded = judge_requests(js, JUDGE)[0]["messages"][1]["content"]
     assert "Tool call 1: greet" in graded and "Final answer: Hello, Ada!" in graded
     assert r.response["conversation"]["turns"] == 3
+    # 2 rubric criteria + 2 jurors; the agent's own 3 turns are not judge calls
+    assert report.summary.projected_judge_calls == report.summary.judge_calls == 4
+    assert js.count("gpt-4o") == 3
 
 
 def test_model_that_keeps_calling_tools_stops_at_max_turns(tmp_path: Path,
