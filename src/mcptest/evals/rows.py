@@ -21,7 +21,11 @@ if TYPE_CHECKING:
 def row_result(test: PlannedTest, status: Status, *, start: float, message: str | None = None,
                gap: Any = None, judge: JudgeDetail | None = None, response: Any = None,
                cost_usd: float = 0.0, cache_hits: int = 0, **kw: Any) -> TestResult:
+    from mcptest.run.runner import _response_for_report  # very large transcripts are cut
+
     spec = test.spec
+    if response is not None:
+        response = _response_for_report(response)
     return TestResult(
         id=test.id, name=test.name, kind=test.kind, suite_file=test.suite_file,
         server=getattr(spec, "server", None), model=test.model,
