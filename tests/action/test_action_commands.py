@@ -78,3 +78,14 @@ def test_stop_commands_wraps_with_a_fresh_token() -> None:
     assert lines[0] == f"::stop-commands::{first}" and lines[3] == f"::{first}::"
     assert first != second and len(first) == 32
     assert lines[4] == f"::stop-commands::{second}"
+
+
+def test_dot_slash_paths_are_normalised() -> None:
+    report = make_report(["failed"])
+    test = report.tests[0]
+    moved = test.model_copy(update={"assertions": [test.assertions[0].model_copy(update={
+        "location": test.assertions[0].location.model_copy(update={"file": "./suites/x.yml"})
+    })]})
+    report = report.model_copy(update={"tests": [moved]})
+    assert annotations(report)[0][0].file == "suites/x.yml"
+    assert annotations(report, "svc")[0][0].file == "svc/suites/x.yml"

@@ -77,9 +77,11 @@ _LEVEL_OF_STATUS: dict[str, Level] = {
 
 def _join_path(prefix: str, path: str) -> str:
     """Suite paths are relative to `working-directory`; annotations need repo-relative paths."""
+    while path.startswith("./"):
+        path = path[2:]
     if not prefix or prefix in (".", "./") or path.startswith("/"):
         return path
-    return f"{prefix.rstrip('/')}/{path.removeprefix('./')}"
+    return f"{prefix.rstrip('/')}/{path}"
 
 
 def _annotation_for(test: TestResult, level: Level, path_prefix: str) -> Annotation:
