@@ -126,6 +126,8 @@ def test_seed_matrix_two_by_two(js: JudgeServer) -> None:
                          for m in ("claude-sonnet-4-5", "claude-haiku-4-5") for p in (1, 2)}
     for name, (status, cell, test_id) in rows.items():
         assert cell is not None and cell["model"] in name
+        assert cell["prompt"] == ("Summarize the release in one sentence." if name[-2] == "2"
+                                  else "Summarize the release.")
         assert status == ("passed" if "sonnet" in name else "failed")
         assert test_id.endswith(f"[model={cell['model']}, prompt={name[-2]}]")
     one_sentence = [b for b in js.requests() if "in one sentence" in b["messages"][1]["content"]]

@@ -29,10 +29,21 @@ def row_result(test: PlannedTest, status: Status, *, start: float, message: str 
     return TestResult(
         id=test.id, name=test.name, kind=test.kind, suite_file=test.suite_file,
         server=getattr(spec, "server", None), model=test.model,
-        cell=dict(test.cell) if test.cell else None, location=test.location,
+        cell=_cell(test), location=test.location,
         tags=list(test.tags), status=status, gap=gap, message=message,
         duration_ms=round((time.perf_counter() - start) * 1000, 3), response=response,
         judge=judge, cost_usd=round(cost_usd, 8), cache_hits=cache_hits, **kw)
+
+
+def _cell(test: PlannedTest) -> dict[str, str] | None:
+    """The row's coordinates as values: the model, and the whole prompt (the name shows its
+    number)."""
+    if not test.cell:
+        return None
+    cell = dict(test.cell)
+    if "prompt" in cell and test.prompt is not None:
+        cell["prompt"] = test.prompt
+    return cell
 
 
 def eval_prompt(test: PlannedTest) -> str:
