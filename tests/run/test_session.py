@@ -396,6 +396,11 @@ async def test_server_everything_2025_era(everything: StdioServer) -> None:
         bad = await conn.call_tool("get-sum", {"a": "two"}, 10)
         assert bad.result["isError"] is True
         assert "-32602" in text_of(bad.result)
+        slow = await conn.call_tool(
+            "trigger-long-running-operation", {"duration": 10, "steps": 5}, 0.5)
+        assert slow.timed_out and slow.result is None
+        again = await conn.call_tool("echo", {"message": "still here"}, 10)
+        assert "still here" in text_of(again.result)
 
 
 async def test_mcp_server_time_2026_era(time_server: StdioServer) -> None:
