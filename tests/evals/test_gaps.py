@@ -9,7 +9,7 @@ from pathlib import Path
 from evals.conftest import JUDGE, judge_env, run_suite
 from support.judge_server import Fault, JudgeServer, Verdict
 
-from mcptest.grade.diagnose import ADVICE
+from mcptest.reporters.display import GAP_ADVICE
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "server" / "example_server.py"
@@ -76,5 +76,5 @@ evals:
     }
     assert all(t.status != "passed" for t in report.tests)
     assert report.summary.gaps == {g: 1 for g in gaps.values()}
-    assert set(ADVICE) == set(gaps.values())
+    assert set(GAP_ADVICE) == set(gaps.values())
     assert js.count("pricey-judge") == 0

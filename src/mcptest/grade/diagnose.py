@@ -3,7 +3,8 @@
 Every non-pass gets exactly one category, decided from the most basic cause upward: the CI
 environment, the server's transport and protocol, the tool's own error, a deterministic shape
 check, the budget, then the judges — unreliable judges (errors, abstentions, inconclusive or
-escalated juries) before a clear judgment. `ADVICE` holds one line per category for summaries.
+escalated juries) before a clear judgment. The advice shown per category lives with
+the reporters (`mcptest.reporters.display.GAP_ADVICE`).
 """
 
 from __future__ import annotations
@@ -16,17 +17,6 @@ BUDGET_PREFIX = "budget"
 JUDGED_KINDS = frozenset({"llm-judge", "llm-jury", "eval.rubric", "custom-judge"})
 _ENVIRONMENT_HINTS = ("judge required but unavailable", "agent model required but unavailable",
                       "no known price", "no judge model")
-
-ADVICE: dict[str, str] = {
-    "transport": "A server was unreachable or crashed: check its command/URL and its stderr.",
-    "protocol": "A server sent malformed MCP: check its SDK version and what it writes to stdout.",
-    "tool-error": "Tools answered with isError or a JSON-RPC error: look at the tool's own logs.",
-    "shape": "Deterministic checks failed: the tool's output changed shape or value.",
-    "judgment": "The judges failed the answers: read their reasons before changing the rubric.",
-    "judge-reliability": "Judges disagreed, errored or were inconclusive: a person should review.",
-    "budget": "The cost cap stopped judge calls: raise --max-cost or cut repetitions.",
-    "environment": "Something was missing (a command, an API key): fix the CI environment.",
-}
 
 
 def is_tool_error(produced: dict[str, Any]) -> bool:
