@@ -100,10 +100,18 @@ class Plan:
         return any(t.kind != "tool" or any(a.is_llm for a in t.assertions) for t in self.tests)
 
     def server_keys(self) -> list[tuple[str, str]]:
+        """Every (suite file, server) the plan will start: tool tests, agents, live evals."""
         seen: dict[tuple[str, str], None] = {}
         for t in self.tests:
-            if t.server_key and t.kind == "tool":
-                seen[t.server_key] = None
+            names: list[str] = []
+            if isinstance(t.spec, AgentTest):
+                names = list(t.spec.servers)
+            elif isinstance(t.spec, EvalSpec):
+                names = [t.spec.server] if t.spec.server and t.spec.response is None else []
+            elif t.server:
+                names = [t.server]
+            for name in names:
+                seen[(t.suite_file, name)] = None
         return list(seen)
 
 

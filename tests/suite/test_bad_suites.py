@@ -50,6 +50,8 @@ CASES = [
     Case("missing_required.yml", 4, 5, "tools[0]", "missing required key `tool`"),
     Case("unknown_server.yml", 5, 13, "tools[0].server",
          "unknown server `tmie` (did you mean `time`?)"),
+    Case("live_eval_without_server.yml", 3, 5, "evals[0]",
+         "an eval without `response` runs its prompt live as an agent and needs `server`"),
     Case("agent_unknown_server.yml", 6, 21, "agents[0].servers[1]",
          "unknown server `weather` (declared: time)"),
     Case("bad_regex_matcher.yml", 9, 26, "tools[0].expect[0].matcher.regex",

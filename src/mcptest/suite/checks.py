@@ -49,6 +49,9 @@ class _Checker:
         for i, test in self.tests("evals"):
             if "server" in test and test["server"] is not None:
                 self.server_ref(test["server"], ("evals", i, "server"), servers)
+            elif test.get("response") is None:
+                self.error("an eval without `response` runs its prompt live as an agent and "
+                           "needs `server`", ("evals", i))
         for i, test in self.tests("agents"):
             refs = test.get("servers")
             for j, ref in enumerate(refs if isinstance(refs, list) else []):
