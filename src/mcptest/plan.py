@@ -213,18 +213,21 @@ def build_plan(
     *,
     filter: str | None = None,
     tags: list[str] | None = None,
+    skip_tags: list[str] | None = None,
     shard: tuple[int, int] | None = None,
     tools: bool = True,
     evals: bool = False,
     agents: bool = True,
 ) -> Plan:
-    """Select the tests to run. `filter` is a case-insensitive substring, or `re:PATTERN`."""
+    """Select the tests to run. `filter` is a case-insensitive substring, or `re:PATTERN`;
+    a test runs when it has any of `tags` (if given) and none of `skip_tags`."""
     every = [t for s in suites for t in _tests_of(s, evals=evals, agents=agents, tools=tools)]
     name_re = _name_filter(filter)
     chosen = [
         t for t in every
         if (name_re is None or name_re.search(t.name) or name_re.search(t.id))
         and (not tags or set(tags) & set(t.tags))
+        and not set(skip_tags or ()) & set(t.tags)
     ]
     if shard is not None:
         i, n = shard

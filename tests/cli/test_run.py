@@ -179,6 +179,8 @@ def test_selection_filter_tag_shard_and_no_tests(tmp_path: Path) -> None:
     assert r.returncode == 0 and len(json.loads(r.stdout)["tests"]) == 1
     r = mcptest("run", path, "--reporter", "json", "--tag", "quick")
     assert [t["name"] for t in json.loads(r.stdout)["tests"]] == ["greets Ada"]
+    r = mcptest("run", path, "--reporter", "json", "--skip-tag", "quick")
+    assert [t["name"] for t in json.loads(r.stdout)["tests"]] == ["greets the wrong person"]
     r = mcptest("run", path, "--reporter", "json", "--filter", "nothing matches this")
     assert r.returncode == 7
     shards = []

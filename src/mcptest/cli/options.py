@@ -44,6 +44,8 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
                      help="run tests whose name contains TEXT (case-insensitive), or re:PATTERN")
     sel.add_argument("--tag", action="append", default=[], metavar="TAG",
                      help="run tests carrying TAG; may repeat (any of them)")
+    sel.add_argument("--skip-tag", action="append", default=[], metavar="TAG",
+                     help="leave out tests carrying TAG; may repeat")
     sel.add_argument("--shard", metavar="I/N", help="run the I-th of N deterministic shards")
     judge = p.add_argument_group("judges")
     judge.add_argument("--max-cost", type=float, metavar="USD",

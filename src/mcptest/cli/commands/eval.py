@@ -89,7 +89,7 @@ def explain(args: argparse.Namespace) -> int:
 
     env = dict(os.environ)
     suites = load_suites(suite_files(args), env=env)
-    plan = build_plan(suites, filter=args.filter, tags=args.tag,
+    plan = build_plan(suites, filter=args.filter, tags=args.tag, skip_tags=args.skip_tag,
                       shard=parse_shard(args.shard) if args.shard else None,
                       tools=False, evals=True, agents=False)
     out: list[str] = []

@@ -49,7 +49,7 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool)
     env = dict(os.environ)
     suites = load_suites(suite_files(args), env=env)
     plan = build_plan(
-        suites, filter=args.filter, tags=args.tag,
+        suites, filter=args.filter, tags=args.tag, skip_tags=args.skip_tag,
         shard=parse_shard(args.shard) if args.shard else None,
         tools=tools, evals=evals, agents=agents,
     )
