@@ -31,7 +31,7 @@ tools:
       - {target: jury.agreement, matcher: {schema: {minimum: 0.5}}}
 evals:
   - {name: e, prompt: p, response: r, rubric: {ref: rb}, judge: {panel: [a, b]}}
-  - {name: f, prompt: p, rubric: {tree: {ask: q, yes: {score: 1}, no: {score: 0}}}}
+  - {name: f, server: s, prompt: p, rubric: {tree: {ask: q, yes: {score: 1}, no: {score: 0}}}}
 agents:
   - {name: a, models: [gpt-4o], servers: [s, r], prompt: hi, max_turns: 3}
 judge: {model: m, timeout: 30s, pricing: {m: {input: 1, output: 2}}}
