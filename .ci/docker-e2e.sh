@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Action's Docker image and runs it the way GitHub runs a Docker action; the checks
 # live in tests/action/docker_e2e.py. Needs the container engine of ../shared/ci (it starts one
-# here if none runs). Prints the image size and the cold start of a local `docker run`.
+# here if none runs). Also proves the image judges (an llm-judge and an llm-jury suite against
+# a loopback judge server). Prints the image size and the cold start of a local `docker run`.
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 engine="$root/../shared/ci/container-engine.sh"

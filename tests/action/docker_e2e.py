@@ -7,7 +7,10 @@ a pull_request event at /github/workflow/event.json, GITHUB_OUTPUT and GITHUB_ST
 files under /github/file_commands, and GITHUB_API_URL at the loopback GitHub server on the host
 (`--network host`). Checks: run 1 fails (non-zero exit) and creates the PR comment; run 2 passes
 and updates that same comment; the outputs file holds every output of action.yml; the summary is
-written. Prints the image size and the cold start of a plain `docker run IMAGE run suite.yml`.
+written. Then a plain `docker run IMAGE run` of an llm-judge and a three-juror llm-jury suite,
+routed with MCPTEST_JUDGE_BASE_URL to the loopback judge server on the host: both must pass on
+the server's verdicts (not deferred), which proves the image's trimmed litellm still judges.
+Prints the image size and the cold start of a plain `docker run IMAGE run suite.yml`.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "src")]
 
 import yaml  # noqa: E402
 from support.github_server import GitHubServer  # noqa: E402
+from support.judge_server import JudgeServer, Verdict  # noqa: E402
 
 from mcptest.action.outputs import parse_outputs  # noqa: E402
 
@@ -51,6 +55,34 @@ tools:
       - target: result.content[0].text
         matcher: {{contains: Ada}}
 """
+JUDGE_KEY = "sk-e2eJudgeGatewayKey0123456789"
+JUDGE_SUITE = """\
+servers:
+  example:
+    command: [python, examples/server/example_server.py]
+tools:
+  - name: note judged
+    server: example
+    tool: release_note
+    args: {service: billing, tag: v2.4.1}
+    expect:
+      - target: result.content[0].text
+        matcher:
+          llm-judge: {rubric: Reads as a deployment note., model: e2e-judge, threshold: 0.7}
+  - name: note juried
+    server: example
+    tool: release_note
+    args: {service: checkout, tag: v7.0.0}
+    expect:
+      - target: result.content[0].text
+        matcher:
+          llm-jury:
+            rubric: Names the service and the tag.
+            threshold: 0.7
+            quorum: 0.67
+            jurors: [{model: e2e-juror-a}, {model: e2e-juror-b}, {model: e2e-juror-c}]
+"""
+JURORS = ("e2e-juror-a", "e2e-juror-b", "e2e-juror-c")
 
 
 def check(condition: bool, what: str) -> None:
@@ -84,6 +116,39 @@ def action_run(docker: str, image: str, base: Path, api_url: str) -> tuple[int, 
     started = time.perf_counter()
     done = subprocess.run([*argv, image], capture_output=True, text=True, timeout=300)
     return done.returncode, done.stdout + done.stderr, time.perf_counter() - started
+
+
+def judge_run(docker: str, image: str, ws: Path) -> None:
+    """LLM judge and jury through the image's litellm, against the judge server on the host."""
+    (ws / "judges").mkdir()
+    (ws / "judges" / "judged.yml").write_text(JUDGE_SUITE)
+    with JudgeServer() as js:
+        js.script("e2e-judge", Verdict(score=0.9, reason="names service and tag"))
+        js.script(JURORS[0], Verdict(score=0.9))
+        js.script(JURORS[1], Verdict(score=0.8))
+        js.script(JURORS[2], Verdict(score=0.2, reason="too terse"))
+        argv = [docker, "run", "--rm", "--network", "host", "-v", f"{ws}:/work", "-w", "/work",
+                "-e", f"MCPTEST_JUDGE_BASE_URL={js.base_url}",
+                "-e", f"MCPTEST_JUDGE_API_KEY={JUDGE_KEY}", image, "run", "judges/judged.yml",
+                "--reporter", "json", "--no-cache", "--require-judge"]
+        started = time.perf_counter()
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+        took = time.perf_counter() - started
+        calls = {m: js.count(m) for m in ("e2e-judge", *JURORS)}
+    if done.returncode != 0:
+        print(done.stdout[-2000:] + done.stderr[-3000:])
+    check(done.returncode == 0, f"judge suite in the container exits 0 (got {done.returncode}, "
+          f"{took:.1f} s)")
+    report = json.loads(done.stdout)
+    counts = report["summary"]["counts"]
+    check(counts["passed"] == 2 and counts["deferred"] == 0, f"judge and jury passed, none "
+          f"deferred ({counts})")
+    messages = [a.get("message", "") for t in report["tests"] for a in t["assertions"]]
+    check(any("names service and tag" in m for m in messages), "the judge's verdict came from "
+          "the judge server")
+    check(any("2/3" in m for m in messages), "the jury counted the server's three verdicts")
+    check(all(n == 1 for n in calls.values()), f"one request per judge and juror ({calls})")
+    check(JUDGE_KEY not in done.stdout + done.stderr, "the judge key is not in the output")
 
 
 def main() -> int:
@@ -135,6 +200,7 @@ def main() -> int:
         summary = (base / "file_commands" / "step_summary").read_text()
         check(summary.count("mcptest") >= 2, "the step summary was written by both runs")
         check("::error file=suites/example.yml" in log1, "run 1 annotated the failure")
+        judge_run(args.docker, args.image, ws)
 
         size = subprocess.run([args.docker, "image", "inspect", "-f", "{{.Size}}", args.image],
                               capture_output=True, text=True, check=True).stdout.strip()
