@@ -50,8 +50,9 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     judge = p.add_argument_group("judges")
     judge.add_argument("--max-cost", type=float, metavar="USD",
                        help="hard cap on judge spend for the whole run")
-    judge.add_argument("--concurrency", type=int, default=8, metavar="N",
-                       help="judge calls in flight at once (default 8)")
+    judge.add_argument("--concurrency", type=int, metavar="N",
+                       help="judge calls in flight at once (default: the suites' "
+                            "judge.concurrency, else 8)")
     judge.add_argument("--require-judge", action="store_true",
                        help="fail LLM assertions that cannot reach a judge instead of deferring")
     judge.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
@@ -82,7 +83,7 @@ def reporter_outputs(args: argparse.Namespace) -> list[tuple[str, Path | None]]:
         outputs = [("pretty", None)]
     if sum(1 for _, path in outputs if path is None) > 1:
         raise UsageError("only one --reporter may write to stdout; give the others an --output")
-    if args.concurrency < 1:
+    if args.concurrency is not None and args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
     if args.max_cost is not None and args.max_cost < 0:
         raise UsageError("--max-cost must not be negative")

@@ -199,9 +199,21 @@ def _run_agreement(tests: list[TestResult]) -> float | None:
     return run_agreement(per_assertion) if per_assertion else None
 
 
+def _pool_limits(plan: Plan, flag: int | None) -> tuple[int, int | None]:
+    """One pool serves the run: `--concurrency` wins, else the strictest `judge.concurrency`
+    any suite of the run sets, else 8; the per-model limit likewise (strictest set, else none)."""
+    blocks = [s.suite.judge for s in plan.suites if s.suite.judge is not None]
+    shared = [b.concurrency for b in blocks if "concurrency" in b.model_fields_set]
+    per_model = [b.per_model_concurrency for b in blocks if b.per_model_concurrency is not None]
+    return (flag or min(shared, default=JudgeDefaults().concurrency),
+            min(per_model, default=None))
+
+
 def make_judging(plan: Plan, args: argparse.Namespace, env: dict[str, str]) -> Judging:
+    concurrency, per_model = _pool_limits(plan, args.concurrency)
     options = JudgeOptions(
-        concurrency=args.concurrency,
+        concurrency=concurrency,
+        per_model_concurrency=per_model,
         max_cost=args.max_cost,
         cache_dir=None if args.no_cache else args.cache_dir,
         require_judge=args.require_judge,
