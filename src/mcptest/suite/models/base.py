@@ -1,0 +1,33 @@
+"""The base of every input model, and validators shared across them."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+)
+
+
+class Strict(BaseModel):
+    """Base of every input model: unknown keys are an error."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+def check_regex(cls: Any, value: str) -> str:
+    """Field validator: a pattern that does not compile is a load error."""
+    try:
+        re.compile(value)
+    except re.error as e:
+        raise ValueError(f"regex does not compile: {e}") from None
+    return value
+
+
+class EnvRef(Strict):
+    """A value read from the environment at run time: `{env: NAME}`."""
+
+    env: str = Field(min_length=1, description="Name of the environment variable.")

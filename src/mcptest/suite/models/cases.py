@@ -1,0 +1,52 @@
+"""The three kinds of test: tool tests, evals and agent tests (SPEC §2, §6, §7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import (
+    Field,
+)
+
+from mcptest.suite.durations import Duration
+from mcptest.suite.models.base import Strict
+from mcptest.suite.models.matchers import Assertion
+from mcptest.suite.models.rubrics import EvalJudge, Matrix, Rubric
+
+
+class ToolTest(Strict):
+    name: str = Field(min_length=1)
+    server: str = Field(min_length=1)
+    tool: str = Field(min_length=1)
+    args: dict[str, Any] = Field(default_factory=dict)
+    tags: list[str] = Field(default_factory=list)
+    timeout: Duration | None = None
+    expect: list[Assertion] = Field(default_factory=list)
+
+
+class EvalSpec(Strict):
+    name: str = Field(min_length=1)
+    server: str | None = None
+    prompt: str = Field(min_length=1)
+    response: str | None = Field(
+        default=None, description="Fixed candidate; omit it to run the prompt live as an agent."
+    )
+    model: str | None = Field(default=None, description="Agent model for a live eval.")
+    rubric: Rubric
+    threshold: float | None = Field(default=None, ge=0, le=1)
+    judge: EvalJudge | None = None
+    matrix: Matrix | None = None
+    max_turns: int = Field(default=8, ge=1, le=100)
+    tags: list[str] = Field(default_factory=list)
+
+
+class AgentTest(Strict):
+    name: str = Field(min_length=1)
+    models: list[str] = Field(min_length=1)
+    servers: list[str] = Field(min_length=1)
+    prompt: str = Field(min_length=1)
+    system: str | None = None
+    max_turns: int = Field(default=8, ge=1, le=100)
+    timeout: Duration | None = None
+    tags: list[str] = Field(default_factory=list)
+    expect: list[Assertion] = Field(default_factory=list)

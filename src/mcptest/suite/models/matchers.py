@@ -1,0 +1,212 @@
+"""Matchers (deterministic, LLM, custom) and assertions (SPEC §4, §5, §8)."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Annotated, Any
+
+from pydantic import (
+    BaseModel,
+    Discriminator,
+    Field,
+    Tag,
+    field_validator,
+    model_validator,
+)
+
+from mcptest.suite.durations import Duration
+from mcptest.suite.models.base import Strict, check_regex
+from mcptest.suite.models.rubrics import Rubric
+
+
+class Juror(Strict):
+    model: str = Field(min_length=1)
+    base_url: str | None = None
+    weight: float = Field(default=1.0, gt=0)
+
+
+class LlmJudgeSpec(Strict):
+    rubric: str = Field(min_length=1)
+    threshold: float = Field(default=0.7, ge=0, le=1)
+    model: str | None = None
+    base_url: str | None = None
+
+
+class LlmJurySpec(Strict):
+    rubric: str = Field(min_length=1)
+    jurors: list[Juror] = Field(min_length=1)
+    threshold: float = Field(default=0.7, ge=0, le=1, description="Per-juror pass line.")
+    quorum: float = Field(default=0.5, ge=0, le=1, description="Fraction of decisive jurors.")
+    repetitions: int = Field(default=1, ge=1, le=20)
+    replacements: list[Juror] = Field(default_factory=list)
+    min_jurors: int | None = Field(default=None, ge=1)
+    strict_panel: bool = False
+
+
+class ExactMatcher(Strict):
+    exact: Any
+
+
+class ContainsMatcher(Strict):
+    contains: Any
+
+
+class RegexMatcher(Strict):
+    regex: str
+
+    _compiles = field_validator("regex")(check_regex)
+
+
+class SchemaMatcher(Strict):
+    schema_: dict[str, Any] | bool = Field(alias="schema")
+
+    @field_validator("schema_")
+    @classmethod
+    def _valid_schema(cls, v: dict[str, Any] | bool) -> dict[str, Any] | bool:
+        from jsonschema import Draft202012Validator
+        from jsonschema.exceptions import SchemaError
+
+        try:
+            Draft202012Validator.check_schema(v)
+        except SchemaError as e:
+            raise ValueError(f"invalid JSON Schema: {e.message}") from None
+        return v
+
+
+class NotMatcher(Strict):
+    not_: Matcher = Field(alias="not")
+
+    @field_validator("not_")
+    @classmethod
+    def _deterministic_only(cls, v: Matcher) -> Matcher:
+        if is_llm_matcher(v):
+            raise ValueError("`not` cannot wrap an LLM matcher")
+        return v
+
+
+class AllMatcher(Strict):
+    all: list[Matcher] = Field(min_length=1)
+
+
+class AnyMatcher(Strict):
+    any: list[Matcher] = Field(min_length=1)
+
+
+class LlmJudgeMatcher(Strict):
+    llm_judge: LlmJudgeSpec = Field(alias="llm-judge")
+
+
+class LlmJuryMatcher(Strict):
+    llm_jury: LlmJurySpec = Field(alias="llm-jury")
+
+
+class CustomJudgeSpec(Strict):
+    """A judge of your own: a Python callable or an external command speaking JSON."""
+
+    python: str | None = Field(
+        default=None, pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$",
+        description="`module:function`; the module is imported (also from the suite's folder).")
+    command: list[str] | None = Field(
+        default=None, min_length=1,
+        description="argv; reads one JSON document on stdin, prints one verdict JSON.")
+    threshold: float = Field(default=0.7, ge=0, le=1,
+                             description="Pass line when the verdict gives only a score.")
+    timeout: Duration = Field(default=60.0, description="Seconds the judge may take.")
+    rubric: str | None = Field(default=None, description="Passed to the judge in its context.")
+
+    @field_validator("command", mode="before")
+    @classmethod
+    def _split_string(cls, v: Any) -> Any:
+        return shlex.split(v) if isinstance(v, str) else v
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> CustomJudgeSpec:
+        if (self.python is None) == (self.command is None):
+            raise ValueError("a custom judge needs exactly one of `python` or `command`")
+        return self
+
+
+class CustomJudgeMatcher(Strict):
+    custom_judge: CustomJudgeSpec = Field(alias="custom-judge")
+
+
+class EvalRubricMatcher(Strict):
+    """Grades an agent transcript with the rubric engine of `evals:` (agents only)."""
+
+    eval_rubric: Rubric = Field(alias="eval.rubric")
+
+
+MATCHER_KINDS: tuple[str, ...] = (
+    "exact", "contains", "regex", "schema", "not", "all", "any",
+    "llm-judge", "llm-jury", "eval.rubric", "custom-judge",
+)
+LLM_MATCHER_KINDS: frozenset[str] = frozenset(
+    {"llm-judge", "llm-jury", "eval.rubric", "custom-judge"}
+)
+"""Kinds graded in the judging tier (custom judges too, though they may call no model)."""
+
+
+def _matcher_kind(v: Any) -> str | None:
+    if isinstance(v, dict):
+        keys = [k for k in v if k in MATCHER_KINDS]
+        return keys[0] if len(v) == 1 and keys else None
+    if isinstance(v, BaseModel):
+        return matcher_kind(v)
+    return None
+
+
+Matcher = Annotated[
+    Annotated[ExactMatcher, Tag("exact")]
+    | Annotated[ContainsMatcher, Tag("contains")]
+    | Annotated[RegexMatcher, Tag("regex")]
+    | Annotated[SchemaMatcher, Tag("schema")]
+    | Annotated[NotMatcher, Tag("not")]
+    | Annotated[AllMatcher, Tag("all")]
+    | Annotated[AnyMatcher, Tag("any")]
+    | Annotated[LlmJudgeMatcher, Tag("llm-judge")]
+    | Annotated[LlmJuryMatcher, Tag("llm-jury")]
+    | Annotated[EvalRubricMatcher, Tag("eval.rubric")]
+    | Annotated[CustomJudgeMatcher, Tag("custom-judge")],
+    Discriminator(
+        _matcher_kind,
+        custom_error_type="matcher_kind",
+        custom_error_message=(
+            "a matcher is a mapping with exactly one of: " + ", ".join(MATCHER_KINDS)
+        ),
+    ),
+]
+
+_KIND_BY_TYPE: dict[type, str] = {
+    ExactMatcher: "exact", ContainsMatcher: "contains", RegexMatcher: "regex",
+    SchemaMatcher: "schema", NotMatcher: "not", AllMatcher: "all", AnyMatcher: "any",
+    LlmJudgeMatcher: "llm-judge", LlmJuryMatcher: "llm-jury", EvalRubricMatcher: "eval.rubric",
+    CustomJudgeMatcher: "custom-judge",
+}
+
+
+def matcher_kind(m: BaseModel) -> str:
+    """The YAML key of a matcher model (`exact`, `llm-jury`, …)."""
+    return _KIND_BY_TYPE[type(m)]
+
+
+def is_llm_matcher(m: BaseModel) -> bool:
+    """True when the matcher, or anything inside it, needs a model call."""
+    if isinstance(m, LlmJudgeMatcher | LlmJuryMatcher | EvalRubricMatcher | CustomJudgeMatcher):
+        return True
+    if isinstance(m, NotMatcher):
+        return is_llm_matcher(m.not_)
+    if isinstance(m, AllMatcher):
+        return any(is_llm_matcher(x) for x in m.all)
+    if isinstance(m, AnyMatcher):
+        return any(is_llm_matcher(x) for x in m.any)
+    return False
+
+
+class Assertion(Strict):
+    target: str = Field(min_length=1, description="Path into what the test produced.")
+    matcher: Matcher
+    message: str | None = None
+
+
+for _m in (NotMatcher, AllMatcher, AnyMatcher, EvalRubricMatcher, Assertion):
+    _m.model_rebuild()

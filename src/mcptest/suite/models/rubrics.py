@@ -1,0 +1,162 @@
+"""Rubrics (free-form, criteria, decision tree, ref, preset) and how evals are judged (SPEC §6)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    Discriminator,
+    Field,
+    Tag,
+    field_validator,
+    model_validator,
+)
+
+from mcptest.suite.models.base import Strict, check_regex
+
+
+class WhenContains(Strict):
+    contains: str
+
+
+class WhenRegex(Strict):
+    regex: str
+
+    _compiles = field_validator("regex")(check_regex)
+
+
+class CalibrationExample(Strict):
+    response: str
+    score: float = Field(ge=0, le=1)
+
+
+class Criterion(Strict):
+    name: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+    weight: float = Field(default=1.0, gt=0)
+    required: bool = False
+    guard: bool = False
+    threshold: float | None = Field(default=None, ge=0, le=1)
+    when: WhenContains | WhenRegex | None = None
+    examples: list[CalibrationExample] = Field(default_factory=list)
+
+
+class TreeLeaf(Strict):
+    score: float = Field(ge=0, le=1)
+    reason: str | None = None
+
+
+class TreeNode(Strict):
+    ask: str = Field(min_length=1)
+    yes: TreeNode | TreeLeaf
+    no: TreeNode | TreeLeaf
+
+
+class LikertRange(Strict):
+    min: int = 1
+    max: int = 5
+
+    @model_validator(mode="after")
+    def _ordered(self) -> LikertRange:
+        if self.max <= self.min:
+            raise ValueError("likert max must be greater than min")
+        return self
+
+
+class LikertScale(Strict):
+    likert: LikertRange
+
+
+Aggregation = Literal["mean", "min", "max", "median", "geometric"]
+
+
+class RubricBody(Strict):
+    """A structured rubric: weighted criteria or a decision tree (never both)."""
+
+    threshold: float | None = Field(default=None, ge=0, le=1)
+    strict: bool = False
+    aggregation: Aggregation = "mean"
+    scale: Literal["percent"] | LikertScale | None = None
+    require_evidence: bool = False
+    criteria: list[Criterion] | None = Field(default=None, min_length=1)
+    tree: TreeNode | None = None
+
+    @model_validator(mode="after")
+    def _one_form(self) -> RubricBody:
+        if self.criteria is not None and self.tree is not None:
+            raise ValueError("a rubric has either `criteria` or `tree`, never both")
+        if self.criteria is None and self.tree is None:
+            raise ValueError("a structured rubric needs `criteria` or `tree`")
+        return self
+
+
+class RubricRef(Strict):
+    ref: str = Field(min_length=1)
+    threshold: float | None = Field(default=None, ge=0, le=1)
+    strict: bool | None = None
+
+
+PRESETS: tuple[str, ...] = (
+    "helpfulness", "groundedness", "safety", "format-adherence", "conciseness",
+)
+
+
+class RubricPreset(Strict):
+    preset: Literal["helpfulness", "groundedness", "safety", "format-adherence", "conciseness"]
+    threshold: float | None = Field(default=None, ge=0, le=1)
+    criteria: list[Criterion] = Field(default_factory=list)
+
+
+def _rubric_kind(v: Any) -> str | None:
+    if isinstance(v, str):
+        return "text"
+    if isinstance(v, dict):
+        if "ref" in v:
+            return "ref"
+        if "preset" in v:
+            return "preset"
+        return "body"
+    return {RubricRef: "ref", RubricPreset: "preset", RubricBody: "body"}.get(type(v))
+
+
+Rubric = Annotated[
+    Annotated[str, Tag("text")]
+    | Annotated[RubricRef, Tag("ref")]
+    | Annotated[RubricPreset, Tag("preset")]
+    | Annotated[RubricBody, Tag("body")],
+    Discriminator(
+        _rubric_kind,
+        custom_error_type="rubric_kind",
+        custom_error_message="a rubric is a string, {ref}, {preset} or {criteria|tree}",
+    ),
+]
+
+
+class JuryConfig(Strict):
+    size: int = Field(ge=1, le=20)
+    consensus: float = Field(default=0.5, ge=0, le=1)
+
+
+class EvalJudge(Strict):
+    """How an eval is judged: one model, repeated samples of one model, or a panel."""
+
+    model: str | None = None
+    base_url: str | None = None
+    jury: JuryConfig | None = None
+    panel: list[str] | None = Field(default=None, min_length=1)
+    aggregate: Literal["mean", "median", "majority"] = "mean"
+    tie_break: Literal["fail", "pass"] = "fail"
+
+    @model_validator(mode="after")
+    def _panel_or_jury(self) -> EvalJudge:
+        if self.panel is not None and (self.jury is not None or self.model is not None):
+            raise ValueError("`panel` replaces `model` and `jury`; give one or the other")
+        return self
+
+
+class Matrix(Strict):
+    models: list[str] = Field(default_factory=list)
+    prompts: list[str] = Field(default_factory=list)
+
+
+TreeNode.model_rebuild()

@@ -1,0 +1,104 @@
+"""Servers (stdio and remote) and `variables:` (SPEC §2)."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    Discriminator,
+    Field,
+    Tag,
+    field_validator,
+)
+
+from mcptest.suite.durations import Duration
+from mcptest.suite.models.base import EnvRef, Strict
+
+
+class StdioServer(Strict):
+    """A server mcptest starts as a child process and speaks to over stdin/stdout."""
+
+    command: list[str] = Field(
+        min_length=1, description="argv; a string is split like a shell would split it."
+    )
+    env: dict[str, str | EnvRef] = Field(
+        default_factory=dict, description="Extra environment for the child (literal or {env})."
+    )
+    inherit_env: bool | list[str] = Field(
+        default=False,
+        description=(
+            "Which of our environment variables the child inherits besides HOME, LOGNAME, PATH, "
+            "SHELL, TERM and USER: true for all, or a list of names."
+        ),
+    )
+    cwd: str | None = Field(default=None, description="Working directory of the child.")
+    protocol: Literal["auto", "legacy", "2026-07-28"] = Field(
+        default="auto", description="Protocol negotiation: probe, initialize handshake, or pinned."
+    )
+    startup_timeout: Duration = Field(default=30.0, description="Seconds to become ready.")
+
+    @field_validator("command", mode="before")
+    @classmethod
+    def _split_string(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            return shlex.split(v)
+        return v
+
+
+class BearerAuth(Strict):
+    bearer_token_env: str = Field(
+        min_length=1, description="Name of the variable holding the token (never the token)."
+    )
+
+
+class HttpSettings(Strict):
+    timeout: Duration = Field(default=30.0, description="Read timeout in seconds.")
+    connect_timeout: Duration = Field(default=10.0, description="Connect timeout in seconds.")
+
+
+class RemoteServer(Strict):
+    """A server reached over Streamable HTTP (default) or legacy SSE."""
+
+    url: str = Field(pattern=r"^https?://", description="http(s) URL of the MCP endpoint.")
+    transport: Literal["streamable-http", "sse"] = "streamable-http"
+    auth: BearerAuth | None = None
+    headers: dict[str, str | EnvRef] = Field(default_factory=dict)
+    http: HttpSettings = Field(default_factory=HttpSettings)
+    protocol: Literal["auto", "legacy", "2026-07-28"] = "auto"
+    startup_timeout: Duration = Field(default=30.0, description="Seconds to become ready.")
+
+
+def _server_kind(v: Any) -> str | None:
+    if isinstance(v, dict):
+        if "command" in v:
+            return "stdio"
+        if "url" in v:
+            return "remote"
+        return None
+    if isinstance(v, StdioServer):
+        return "stdio"
+    if isinstance(v, RemoteServer):
+        return "remote"
+    return None
+
+
+Server = Annotated[
+    Annotated[StdioServer, Tag("stdio")] | Annotated[RemoteServer, Tag("remote")],
+    Discriminator(
+        _server_kind,
+        custom_error_type="server_kind",
+        custom_error_message="a server needs either `command` (stdio) or `url` (HTTP)",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# variables
+
+class FromEnv(Strict):
+    from_env: str = Field(min_length=1)
+    default: str | int | float | bool | None = None
+
+
+Variable = str | int | float | bool | FromEnv

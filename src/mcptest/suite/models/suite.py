@@ -1,0 +1,43 @@
+"""The suite file as a whole, and its `judge:` defaults."""
+
+from __future__ import annotations
+
+from pydantic import (
+    Field,
+)
+
+from mcptest.suite.durations import Duration
+from mcptest.suite.models.base import Strict
+from mcptest.suite.models.cases import AgentTest, EvalSpec, ToolTest
+from mcptest.suite.models.rubrics import RubricBody
+from mcptest.suite.models.servers import Server, Variable
+
+
+class Pricing(Strict):
+    """USD per million tokens, for models litellm has no price for."""
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+
+
+class JudgeDefaults(Strict):
+    model: str | None = None
+    base_url: str | None = None
+    timeout: Duration = 60.0
+    concurrency: int = Field(default=8, ge=1, le=256)
+    per_model_concurrency: int | None = Field(default=None, ge=1, le=256)
+    max_tokens: int = Field(default=1024, ge=16, le=65536)
+    temperature: float = Field(default=0.0, ge=0, le=2)
+    pricing: dict[str, Pricing] = Field(default_factory=dict)
+
+
+class Suite(Strict):
+    """One suite file."""
+
+    servers: dict[str, Server] = Field(default_factory=dict)
+    variables: dict[str, Variable] = Field(default_factory=dict)
+    tools: list[ToolTest] = Field(default_factory=list)
+    evals: list[EvalSpec] = Field(default_factory=list)
+    rubrics: dict[str, RubricBody] = Field(default_factory=dict)
+    agents: list[AgentTest] = Field(default_factory=list)
+    judge: JudgeDefaults | None = None
