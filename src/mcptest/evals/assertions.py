@@ -76,7 +76,7 @@ async def grade_custom(test: PlannedTest, planned: PlannedAssertion, candidate: 
                "test": test.name, "test_id": test.id, "suite_file": test.suite_file}
     v = await run_custom(spec, context, test.suite.path.parent, dict(engine.options.env))
     if v.cost_usd:
-        engine._ledger.settle(engine._ledger.reserve(0.0), v.cost_usd)
+        engine.ledger.settle(engine.ledger.reserve(0.0), v.cost_usd)
     name = judge_name(spec)
     vote = JudgeVote(model=name, score=v.score, passed=v.passed, reason=v.reasoning,
                      error=v.error, cost_usd=v.cost_usd)

@@ -74,29 +74,29 @@ class AgentModel:
         if isinstance(r, Unroutable):
             return ChatReply(status="deferred", message=r.reason)
         try:
-            litellm = await anyio.to_thread.run_sync(self.engine._loader.get)
+            litellm = await anyio.to_thread.run_sync(self.engine.loader.get)
             price = lookup_price(r.model, self.settings.pricing, litellm.model_cost)
             if price is None and self.engine.options.max_cost is not None:
                 return ChatReply(status="error", message=(
                     f"no known price for agent model {r.model!r} with a cost cap set: add it "
                     "to the suite's judge.pricing"))
-            async with self.engine._pool.slot(r.model):
+            async with self.engine.pool.slot(r.model):
                 return await with_retries(
                     lambda: self._attempt(litellm, r, messages, tools, timeout, price),
-                    self.engine._policy, passthrough=(BudgetRefused,))
+                    self.engine.retry_policy, passthrough=(BudgetRefused,))
         except BudgetRefused as e:
             return ChatReply(status="budget", message=f"budget: {e}")
         except RetriesExhausted as e:
-            return ChatReply(status="error", message=self.engine._redact(str(e))[:300])
+            return ChatReply(status="error", message=self.engine.redact(str(e))[:300])
         except Exception as e:  # never a pass: the agent row errors with the cause
             return ChatReply(status="error",
-                             message=self.engine._redact(f"{type(e).__name__}: {e}")[:300])
+                             message=self.engine.redact(f"{type(e).__name__}: {e}")[:300])
 
     async def _attempt(self, litellm: Any, r: Route, messages: list[dict[str, Any]],
                        tools: list[dict[str, Any]], timeout: float, price: Price | None
                        ) -> ChatReply:
         worst = price.cost(_bound(messages, tools), self.max_tokens) if price else 0.0
-        reservation = self.engine._ledger.reserve(worst)
+        reservation = self.engine.ledger.reserve(worst)
         kwargs: dict[str, Any] = {
             "model": r.litellm_model, "messages": messages, "timeout": timeout,
             "max_tokens": self.max_tokens, "temperature": self.settings.temperature,
@@ -112,13 +112,13 @@ class AgentModel:
             resp = await litellm.acompletion(**kwargs)
         except Exception as e:
             billed = classify(e).kind in ("timeout", "transport")
-            self.engine._ledger.settle(reservation, reservation.amount if billed else 0.0)
+            self.engine.ledger.settle(reservation, reservation.amount if billed else 0.0)
             raise
         usage = getattr(resp, "usage", None)
         p = int(getattr(usage, "prompt_tokens", 0) or 0)
         c = int(getattr(usage, "completion_tokens", 0) or 0)
         cost = price.cost(p, c) if price else float(getattr(usage, "cost", 0.0) or 0.0)
-        self.engine._ledger.settle(reservation, cost)
+        self.engine.ledger.settle(reservation, cost)
         message = resp.choices[0].message
         calls = [
             ToolCallRequest(id=str(getattr(tc, "id", "") or f"call_{k}"),

@@ -67,6 +67,24 @@ class JudgeEngine:
 
     # ----------------------------------------------------------------------------- public API
 
+    # The parts other model callers (the agent loop) share, so that one run has one pool, one
+    # budget and one retry policy.
+    @property
+    def loader(self) -> LitellmLoader:
+        return self._loader
+
+    @property
+    def pool(self) -> JudgePool:
+        return self._pool
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        return self._policy
+
+    @property
+    def ledger(self) -> BudgetLedger:
+        return self._ledger
+
     async def judge(self, request: JudgeRequest) -> JudgeOutcome:
         try:
             return await self._judge(request)
@@ -74,7 +92,7 @@ class JudgeEngine:
             self._count(errors=1)
             return JudgeOutcome(status="judge_error", model=request.model,
                                 repetition=request.repetition, error_kind="transport",
-                                message=self._redact(f"{type(e).__name__}: {e}")[:300])
+                                message=self.redact(f"{type(e).__name__}: {e}")[:300])
 
     def stats(self) -> JudgeStats:
         with self._lock:
@@ -129,7 +147,8 @@ class JudgeEngine:
             self._deferred += deferred
             self._errors += errors
 
-    def _redact(self, text: str) -> str:
+    def redact(self, text: str) -> str:
+        """The text with every judge key of the environment masked."""
         for s in self._secrets:
             text = text.replace(s, "***")
         return text
@@ -192,7 +211,7 @@ class JudgeEngine:
                 return self._failure(tally, r.model, req, "budget_skipped", str(e), None, start)
             except RetriesExhausted as e:
                 return self._failure(tally, r.model, req, "judge_error",
-                                     self._redact(str(e)), e.last.kind, start)
+                                     self.redact(str(e)), e.last.kind, start)
             except ParseFailure as e:
                 return self._failure(tally, r.model, req, "judge_error",
                                      f"unparseable verdict after a stricter retry: {e}",
