@@ -55,7 +55,8 @@ def outside_stop_commands(log: str) -> list[str]:
 def test_failing_run_outputs_summary_annotations_comment(runner: Runner) -> None:
     report = make_report(["passed", "passed", "failed", "skipped", "deferred"])
     scenario(runner, "suite.json", 1, report.model_dump(mode="json"), stdout=HOSTILE)
-    runner.inputs(suites="suite.json", max_cost="0.5", concurrency="3", reporters="junit")
+    runner.inputs(suites="suite.json", max_cost="0.5", concurrency="3", reporters="junit",
+                  with_evals="true")
     with GitHubServer(token=TOKEN) as gh:
         runner.env["GITHUB_API_URL"] = gh.url
         code, log = act(runner)
@@ -76,6 +77,7 @@ def test_failing_run_outputs_summary_annotations_comment(runner: Runner) -> None
     assert "--reporter json --output mcptest-results/mcptest.json" in joined
     assert "--reporter junit --output mcptest-results/mcptest.xml" in joined
     assert "--max-cost 0.5" in joined and "--concurrency 3" in joined
+    assert "--with-evals" in argv["argv"]
     assert "INPUT_GITHUB-TOKEN" not in argv["env"]  # the token never reaches the CLI or servers
 
     live = outside_stop_commands(log)

@@ -20,18 +20,18 @@ def test_defaults_with_only_suites() -> None:
     assert got.sarif == "mcptest.sarif"
     assert got.comment and got.comment_mode == "update" and got.wants_comment
     assert got.output_dir == "mcptest-results" and got.working_directory == "."
-    assert not got.require_judge
+    assert not got.require_judge and not got.with_evals
 
 
 def test_hyphenated_names_are_read() -> None:
     got = read_inputs(env(
         suites="a.yml\n b.yml, c.yml\n\n", max_cost="$0.50", comment_mode="recreate",
-        github_token="ghs_x", require_judge="true", concurrency="4", shard="2/3",
+        github_token="ghs_x", require_judge="true", with_evals="yes", concurrency="4", shard="2/3",
         working_directory="sub", output_dir="out", reporters="junit, html", sarif="x.sarif",
     ))
     assert got.suites == ["a.yml", "b.yml", "c.yml"]
     assert got.max_cost == 0.5 and got.concurrency == 4 and got.shard == "2/3"
-    assert got.comment_mode == "recreate" and got.require_judge
+    assert got.comment_mode == "recreate" and got.require_judge and got.with_evals
     assert got.github_token == "ghs_x" and got.working_directory == "sub"
     assert got.reporters == ["junit", "html"] and got.sarif == "x.sarif"
 

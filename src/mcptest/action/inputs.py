@@ -38,6 +38,7 @@ class ActionInputs(BaseModel):
     comment_mode: CommentMode = "update"
     github_token: str = Field(default="", repr=False)
     require_judge: bool = False
+    with_evals: bool = False
     concurrency: int | None = None
     shard: str | None = None
     working_directory: str = "."
@@ -125,6 +126,7 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         comment_mode=mode,  # type: ignore[arg-type]
         github_token=_raw(env, "github-token"),
         require_judge=_bool(env, "require-judge", False),
+        with_evals=_bool(env, "with-evals", False),
         concurrency=concurrency,
         shard=shard,
         working_directory=working_directory,
