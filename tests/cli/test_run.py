@@ -128,6 +128,33 @@ tools:
     assert "Traceback" not in r.stderr
 
 
+def test_unreachable_url_exits_3_with_the_url_position(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port that was free a moment ago: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    path = tmp_path / "remote.yml"
+    path.write_text(f"""servers:
+  remote:
+    url: "http://127.0.0.1:{port}/mcp"
+    startup_timeout: 5s
+tools:
+  - name: remote greets
+    server: remote
+    tool: greet
+""", encoding="utf-8")
+    r = mcptest("run", path, "--reporter", "json")
+    assert r.returncode == 3, r.stderr
+    lines = [line for line in r.stderr.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1
+    assert lines[0].startswith(f"error: {path}:3:10: servers.remote.url: ")
+    assert "cannot connect" in lines[0]
+    assert "Traceback" not in r.stderr
+    test = json.loads(r.stdout)["tests"][0]
+    assert (test["status"], test["gap"]) == ("error", "transport")
+
+
 def test_timeout_errors_one_test_and_the_next_call_still_works(tmp_path: Path) -> None:
     path = suite(tmp_path, """tools:
   - name: too slow
