@@ -43,6 +43,11 @@ def _unreliable(detail: JudgeDetail | None, message: str | None) -> bool:
     return jury is not None and (jury.escalate or jury.verdict == "inconclusive")
 
 
+def _reads_jury(a: AssertionResult) -> bool:
+    """`jury.*` targets check the judges' agreement, not the tool's answer."""
+    return a.target.split(".", 1)[0].split("[", 1)[0] == "jury"
+
+
 def classify(
     status: Status,
     assertions: list[AssertionResult],
@@ -67,7 +72,8 @@ def classify(
     if any(m.startswith(_ENVIRONMENT_HINTS) for m in messages):
         return "environment"
     deterministic_failed = any(
-        a.status == "failed" and a.matcher not in JUDGED_KINDS for a in assertions)
+        a.status == "failed" and a.matcher not in JUDGED_KINDS and not _reads_jury(a)
+        for a in assertions)
     # A judged assertion that failed without any judge answer failed before the judges: its
     # target was missing, or the structural tier stopped it.
     structural_failed = any(
@@ -81,6 +87,8 @@ def classify(
     judged = [a for a in assertions if a.matcher in JUDGED_KINDS and a.status != "passed"]
     if any(a.status == "error" or _unreliable(a.judge, a.message) for a in judged):
         return "judge-reliability"
+    if any(a.status == "failed" and _reads_jury(a) for a in assertions):
+        return "judge-reliability"  # e.g. `jury.agreement` below its bound: the judges split
     if any(a.status == "failed" for a in judged):
         return "judgment"
     if any(a.status == "error" for a in assertions):
