@@ -104,6 +104,9 @@ def jury_analytics(
         agreement, raw, units = None, None, 0
     else:
         agreement, raw, units = jury_agreement(ratings)
+        # Float noise past 12 decimals means nothing and reads badly in reports (0.1599999…).
+        agreement = None if agreement is None else round(agreement, 12)
+        raw = None if raw is None else round(raw, 12)
     confidence = confidence_band(raw)
     low = confidence == "low"
     shared = same_family(juror_models, generator_model)
