@@ -48,7 +48,8 @@ RUN /opt/mcptest/bin/pip install --no-cache-dir --disable-pip-version-check -q -
 # price four providers' models, and send one request per provider to a closed port. Python writes
 # bytecode for exactly the modules that ran (cold start stays as with full bytecode: litellm
 # imports in ≈3 s instead of ≈7 s). It also proves the trimmed litellm reaches the HTTP layer
-# for openai/, anthropic/, gemini/ and mistral/: any other error fails the build.
+# for openai/, anthropic/, gemini/, mistral/ and hosted_vllm/ (the route of every gateway call):
+# any other error fails the build.
 RUN cd /tmp && /opt/mcptest/bin/python -c "\
 import asyncio, importlib, pkgutil, mcptest, mcp.server.mcpserver; \
 [importlib.import_module(m.name) for m in pkgutil.walk_packages(mcptest.__path__, 'mcptest.') \
@@ -61,7 +62,8 @@ msgs = [{'role': 'user', 'content': 'warm-up'}]; \
   litellm.completion_cost(model=m, prompt='a', completion='b')) for m in models]; \
 loop = asyncio.new_event_loop(); asyncio.set_event_loop(loop); \
 errors = loop.run_until_complete(asyncio.gather(*[litellm.acompletion(model=m, messages=msgs, \
-    api_base='http://127.0.0.1:9', api_key='k', timeout=10) for m in models], \
+    api_base='http://127.0.0.1:9', api_key='k', timeout=10) \
+    for m in models + ['hosted_vllm/any-gateway-model']], \
     return_exceptions=True)); \
 assert all(type(e).__module__ == 'litellm.exceptions' and 'onnect' in str(e) \
            for e in errors), errors"

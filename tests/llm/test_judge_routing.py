@@ -22,7 +22,7 @@ def test_gateway_passes_model_names_through() -> None:
     env = {"MCPTEST_JUDGE_BASE_URL": "http://gw/v1/", "MCPTEST_JUDGE_API_KEY": "gk"}
     r = route("anthropic/claude-haiku-4-5", None, None, env)
     assert isinstance(r, Route) and r.gateway
-    assert r.litellm_model == "openai/anthropic/claude-haiku-4-5"
+    assert r.litellm_model == "hosted_vllm/anthropic/claude-haiku-4-5"
     assert r.api_base == "http://gw/v1" and r.api_key == "gk"
     assert "gk" not in repr(r) and "api_key" not in r.model_dump()
 
