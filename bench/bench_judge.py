@@ -81,6 +81,7 @@ async def _case(name: str, n: int, jurors: int, concurrency: int, base_url: str)
 async def _raw_floor(n: int, concurrency: int, base_url: str) -> dict[str, Any]:
     """The same calls through bare `litellm.acompletion`: the floor our engine sits on."""
     from mcptest.llm.imports import LitellmLoader
+    from mcptest.llm.models import GATEWAY_PREFIX
     from mcptest.llm.prompt import build_messages, new_nonce
 
     litellm = LitellmLoader().get()
@@ -89,7 +90,7 @@ async def _raw_floor(n: int, concurrency: int, base_url: str) -> dict[str, Any]:
     async def one(i: int) -> None:
         messages = build_messages("Is it a deployment note?", f"deployed api v1.{i}", new_nonce())
         async with limiter:
-            await litellm.acompletion(model="openai/" + MODELS[0], messages=messages,
+            await litellm.acompletion(model=GATEWAY_PREFIX + MODELS[0], messages=messages,
                                       api_base=base_url, api_key="bench", num_retries=0,
                                       timeout=60, max_tokens=1024, temperature=0.0,
                                       response_format={"type": "json_object"})
@@ -105,6 +106,32 @@ async def _raw_floor(n: int, concurrency: int, base_url: str) -> dict[str, Any]:
             "overhead_ms_per_assertion": (wall - ideal) / n * 1000, "statuses": {}, "sent": n}
 
 
+async def _http_floor(n: int, concurrency: int, base_url: str) -> dict[str, Any]:
+    """The same number of requests through one plain httpx client: the harness's own floor
+    (loopback server, scripted latency), below which no judge client can go."""
+    import httpx
+
+    limiter = anyio.CapacityLimiter(concurrency)
+    body = {"model": MODELS[0], "messages": [{"role": "user", "content": "floor"}]}
+    async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=64)) as client:
+
+        async def one(i: int) -> None:
+            async with limiter:
+                r = await client.post(f"{base_url}/chat/completions", json=body,
+                                      headers={"Authorization": "Bearer bench"})
+                r.raise_for_status()
+
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        async with anyio.create_task_group() as tg:
+            for i in range(n):
+                tg.start_soon(one, i)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+    ideal = n / concurrency * LATENCY
+    return {"case": f"httpx floor x{n}", "calls": n, "wall_s": wall, "ideal_s": ideal,
+            "ratio": wall / ideal, "cpu_ms_per_call": cpu / n * 1000,
+            "overhead_ms_per_assertion": (wall - ideal) / n * 1000, "statuses": {}, "sent": n}
+
+
 async def _all(args: argparse.Namespace, base_url: str) -> list[dict[str, Any]]:
     from mcptest.grade.llm_matchers import LlmContext, grade_llm  # noqa: F401 - import cost
     from mcptest.llm.imports import LitellmLoader
@@ -116,10 +143,12 @@ async def _all(args: argparse.Namespace, base_url: str) -> list[dict[str, Any]]:
     await _case("warm-up", 20, 1, args.concurrency, base_url)
     cases = [("500 judges", 500, 1), ("200 answers", 200, 1), ("100 x 3-juror jury", 100, 3)]
     out = []
-    for name, n, jurors in [*cases, ("raw litellm", 500, 0)]:
+    for name, n, jurors in [*cases, ("raw litellm", 500, 0), ("httpx floor", 500, -1)]:
         if args.only and args.only not in name:
             continue
-        if jurors == 0:
+        if jurors == -1:
+            r = await _http_floor(n, args.concurrency, base_url)
+        elif jurors == 0:
             r = await _raw_floor(n, args.concurrency, base_url)
         else:
             r = await _case(name, n, jurors, args.concurrency, base_url)
