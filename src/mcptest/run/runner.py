@@ -50,7 +50,7 @@ def _transport_name(spec: Any) -> str:
     return "stdio"
 
 
-def _result_for(
+def result_for(
     test: PlannedTest,
     status: Status,
     *,
@@ -61,6 +61,7 @@ def _result_for(
     response: Any = None,
     stderr: str | None = None,
 ) -> TestResult:
+    """The report row of one planned test (also used for tests that never ran)."""
     spec = test.spec
     return TestResult(
         id=test.id,
@@ -192,7 +193,7 @@ class Runner:
         environment = any(m in cause for m in ENVIRONMENT_MARKERS)
         for t in tests:
             if t.id not in self.state.results:
-                self._record(_result_for(
+                self._record(result_for(
                     t, "error", gap="environment" if environment else "transport",
                     message=f"never became ready: {cause}",
                 ))
@@ -210,7 +211,7 @@ class Runner:
             if outcome.timed_out:
                 cause = f"tool call timed out after {spec.timeout or DEFAULT_TEST_TIMEOUT:g}s"
             gap = "protocol" if cause.startswith("protocol") else "transport"
-            self._record(_result_for(
+            self._record(result_for(
                 test, "error", gap=gap, message=cause, duration_ms=call_ms,
                 stderr=conn.stderr_tail(),
             ))
@@ -234,7 +235,7 @@ class Runner:
             # With nothing to check, an error answer is the one thing we can call a failure.
             status, message = "failed", "the tool answered with an error and the test has no expect"
         gap = classify(status, assertions, produced)
-        self._record(_result_for(
+        self._record(result_for(
             test, status, assertions=assertions, gap=gap, message=message,
             duration_ms=call_ms + (time.perf_counter() - start) * 1000,
             response=_response_for_report(produced),

@@ -136,14 +136,14 @@ def _finish(
     plan: Plan, state: RunState, judge: Any, started: str, duration_ms: float,
     interrupted: str | None,
 ) -> Report:
-    from mcptest.run.runner import _result_for
+    from mcptest.run.runner import result_for
 
     tests: list[TestResult] = []
     for t in plan.tests:
         result = state.results.get(t.id)
         if result is None:
             why = f"interrupted ({interrupted})" if interrupted else "the run stopped early"
-            result = _result_for(t, "skipped", message=f"not run: {why}")
+            result = result_for(t, "skipped", message=f"not run: {why}")
         tests.append(result)
     totals = judge.totals(tests) if judge is not None else JudgeTotals()
     return build_report(
