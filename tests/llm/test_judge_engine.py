@@ -144,7 +144,7 @@ async def test_injection_reaches_the_judge_unchanged_inside_delimiters(
     inside, after = opened[1].split(f"\n</candidate_{nonce}>", 1)
     assert inside == candidate
     assert candidate not in after and '"score"' in after
-    assert "49" not in user["content"]
+    assert "49" not in user["content"].replace(nonce, "")  # never evaluated as a template
 
 
 async def test_no_key_and_no_gateway_is_deferred_without_a_request(
