@@ -11,11 +11,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(PIP) install -e .
+	$(PIP) install -c constraints.txt -e .
 	@touch $@
 
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[dev]'
+	$(PIP) install -c constraints.txt -e '.[dev]'
 	@touch $@ $(VENV)/.installed
 
 # Runs the examples against the bundled example server (stdio, and Streamable HTTP with a token).
