@@ -42,9 +42,11 @@ def _rss_mib() -> float:
 
 
 async def _case(name: str, n: int, jurors: int, concurrency: int, base_url: str) -> dict[str, Any]:
-    from mcptest.grade.llm_matchers import LlmContext, grade_llm
+    from mcptest.grade.llm_matchers import LlmContext, judge_assertion, jury_assertion
     from mcptest.llm.contracts import JudgeOptions
     from mcptest.llm.engine import JudgeEngine
+    from mcptest.plan import PlannedAssertion
+    from mcptest.report.models import Location
     from mcptest.suite.models import Assertion
 
     engine = JudgeEngine(JudgeOptions(concurrency=concurrency, env={
@@ -56,11 +58,13 @@ async def _case(name: str, n: int, jurors: int, concurrency: int, base_url: str)
         matcher = {"llm-jury": {"rubric": "Is it a deployment note?",
                                 "jurors": [{"model": m} for m in MODELS[:jurors]]}}
     assertion = Assertion.model_validate({"target": "result", "matcher": matcher})
-    ctx = LlmContext(test_id="bench", test_name="bench")
+    ctx = LlmContext()
+    grade = judge_assertion if jurors == 1 else jury_assertion
     statuses: dict[str, int] = {}
 
     async def one(i: int) -> None:
-        r = await grade_llm(i, assertion, f"deployed api v1.{i} to production", ctx, engine)
+        planned = PlannedAssertion(i, assertion, Location(file="bench.yml", line=1))
+        r = await grade(planned, f"deployed api v1.{i} to production", ctx, engine)
         statuses[r.status] = statuses.get(r.status, 0) + 1
 
     cpu0 = time.process_time()
@@ -133,7 +137,7 @@ async def _http_floor(n: int, concurrency: int, base_url: str) -> dict[str, Any]
 
 
 async def _all(args: argparse.Namespace, base_url: str) -> list[dict[str, Any]]:
-    from mcptest.grade.llm_matchers import LlmContext, grade_llm  # noqa: F401 - import cost
+    from mcptest.grade.llm_matchers import LlmContext, judge_assertion  # noqa: F401 - import cost
     from mcptest.llm.imports import LitellmLoader
 
     t0 = time.perf_counter()

@@ -65,19 +65,16 @@ async def bare_loop(n: int) -> float:
     return time.perf_counter() - start
 
 
-async def mcptest_run(suite: Path) -> tuple[float, int]:
-    """The runner in-process: load, plan, run, grade, build the report."""
-    from mcptest.cli.commands.run import _finish, _run
+def mcptest_run(suite: Path) -> tuple[float, int]:
+    """The pipeline in-process: load, plan, run, grade, build the report."""
+    from mcptest.pipeline import RunOptions, run_plan
     from mcptest.plan import build_plan
-    from mcptest.run.runner import RunState
     from mcptest.suite.load import load_suites
 
     start = time.perf_counter()
     suites = load_suites([suite], env=dict(os.environ))
     plan = build_plan(suites)
-    state = RunState()
-    await _run(plan, dict(os.environ), None, state, None)
-    report = _finish(plan, state, None, "", 0.0, None)
+    report = run_plan(plan, RunOptions(env=dict(os.environ), handle_signals=False)).report
     return time.perf_counter() - start, report.summary.counts.passed
 
 
@@ -104,7 +101,7 @@ def main() -> None:
         for _ in range(args.rounds):  # alternate so machine load affects both sides alike
             for n in (big, small):
                 times.setdefault(("bare", n), []).append(anyio.run(bare_loop, n))
-                took, passed = anyio.run(mcptest_run, suites[n])
+                took, passed = mcptest_run(suites[n])
                 assert passed == n, f"only {passed} of {n} passed"
                 times.setdefault(("ours", n), []).append(took)
     med = {k: statistics.median(v) for k, v in times.items()}

@@ -1,4 +1,4 @@
-"""Process exit codes: a contract CI pipelines branch on (SPEC §12)."""
+"""Process exit codes: a contract CI pipelines branch on (docs/reports.md, "Exit codes")."""
 
 from __future__ import annotations
 
@@ -20,5 +20,8 @@ class ExitCode(enum.IntEnum):
     POLICY_STOP = 5
     #: No tests were selected.
     NO_TESTS = 7
+    #: A bug of mcptest's own (never a test verdict); reports are still written (sysexits'
+    #: EX_SOFTWARE).
+    INTERNAL_ERROR = 70
     #: Interrupted by SIGINT/SIGTERM (reports are still written).
     INTERRUPTED = 130

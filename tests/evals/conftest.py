@@ -6,16 +6,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from support.judge_server import JudgeServer
 
-from mcptest.cli.commands.run import _finish
-from mcptest.grade.judging import Judging
-from mcptest.llm.contracts import JudgeOptions
+from mcptest.pipeline import RunOptions, run_plan
 from mcptest.plan import build_plan
 from mcptest.report.models import Report, TestResult
-from mcptest.run.runner import Runner, RunState
 from mcptest.suite.load import load_suites
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,17 +30,10 @@ def run_suite(path: Path, env: dict[str, str], *, filter: str | None = None,
               cache_dir: Path | None = None) -> Report:
     suites = load_suites([path], env=env)
     plan = build_plan(suites, filter=filter, tools=tools, evals=evals, agents=agents)
-    judging = Judging(plan, JudgeOptions(env=env, cache_dir=cache_dir, max_cost=max_cost,
-                                         require_judge=require_judge, retry_base_delay=0.0,
-                                         max_tries=1))
-    state = RunState()
-
-    async def go() -> None:
-        await judging.start()
-        await Runner(plan, env=env, llm=judging, state=state).run()
-
-    anyio.run(go)
-    return _finish(plan, state, judging, "2026-01-01T00:00:00Z", 0.0, None)
+    options = RunOptions(env=env, cache_dir=cache_dir, max_cost=max_cost,
+                         require_judge=require_judge, retry_base_delay=0.0, max_tries=1,
+                         handle_signals=False)
+    return run_plan(plan, options).report
 
 
 def row(report: Report, name: str) -> TestResult:

@@ -11,8 +11,8 @@ import pytest
 from evals.conftest import JUDGE, judge_env, row, run_suite
 from support.judge_server import JudgeServer, Verdict
 
-from mcptest.evals.cascade import structural_problem
 from mcptest.evals.custom import normalise
+from mcptest.grade.structural import structural_problem
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
 JUDGED = "{target: \"result.content[0].text\", matcher: {llm-judge: {rubric: \"Is fine.\"}}}"

@@ -7,7 +7,7 @@ import pytest
 from evals.conftest import DATA, JUDGE, judge_env, judge_requests, row, run_suite
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
-from mcptest.grade.judging import project
+from mcptest.judging.projection import project
 from mcptest.plan import build_plan
 from mcptest.suite.load import load_suites
 
@@ -16,7 +16,7 @@ SEED = DATA / "seed.yml"
 
 def projected(env: dict[str, str], filter: str | None) -> int:
     plan = build_plan(load_suites([SEED], env=env), filter=filter, tools=False, evals=True)
-    return project(plan, env).calls
+    return project(plan, env)[0].calls
 
 
 def script_agents(js: JudgeServer) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcptest.grade.families import (
+from mcptest.suite.families import (
     model_family,
     same_family,
     shared_family_jurors,

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
-import anyio
 from support.judge_server import JudgeServer, Verdict
 
-from mcptest.grade.judging import make_judging
+from mcptest.pipeline import RunOptions, judge_options, run_plan
 from mcptest.plan import build_plan
-from mcptest.run.runner import Runner, RunState
 from mcptest.suite.load import load_suites
 
 
@@ -23,26 +20,15 @@ def suite(tmp_path: Path, judge_block: str, n: int = 6) -> Path:
     return path
 
 
-def args(concurrency: int | None) -> argparse.Namespace:
-    return argparse.Namespace(concurrency=concurrency, max_cost=None, no_cache=True,
-                              cache_dir=None, require_judge=False)
-
-
 def peak(tmp_path: Path, judge_block: str, concurrency: int | None) -> tuple[int, int]:
     with JudgeServer() as js:
         js.script("judge-m", Verdict(0.9, latency=0.3))
         env = {**js.gateway_env(), "PATH": "/usr/bin:/bin"}
         plan = build_plan(load_suites([suite(tmp_path, judge_block)], env=env), evals=True)
-        judging = make_judging(plan, args(concurrency), env)
-        state = RunState()
-
-        async def go() -> None:
-            await judging.start()
-            await Runner(plan, env=env, llm=judging, state=state).run()
-
-        anyio.run(go)
-        assert all(r.status == "passed" for r in state.results.values())
-        return judging.engine.options.concurrency, js.peak_in_flight()
+        options = RunOptions(env=env, concurrency=concurrency, handle_signals=False)
+        report = run_plan(plan, options).report
+        assert report.tests and all(r.status == "passed" for r in report.tests)
+        return judge_options(plan, options).concurrency, js.peak_in_flight()
 
 
 def test_suite_concurrency_bounds_the_pool(tmp_path: Path) -> None:

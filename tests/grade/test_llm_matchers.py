@@ -8,15 +8,25 @@ from typing import Any
 import pytest
 from support.judge_server import Fault, JudgeServer, Verdict
 
-from mcptest.grade.llm_matchers import LlmContext, grade_llm
+from mcptest.grade.llm_matchers import LlmContext, judge_assertion, jury_assertion
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.engine import JudgeEngine
+from mcptest.plan import PlannedAssertion
 from mcptest.report.models import AssertionResult, Location
-from mcptest.suite.models import Assertion, JudgeDefaults, Pricing
+from mcptest.suite.models import Assertion, JudgeDefaults, LlmJudgeMatcher, Pricing
 
 pytestmark = pytest.mark.anyio
 TARGET = "result.content[0].text"
-CTX = LlmContext(test_id="s.yml::tool::t", test_name="t", location=Location(file="s.yml", line=7))
+CTX = LlmContext()
+LOC = Location(file="s.yml", line=7)
+
+
+async def grade_llm(index: int, assertion: Assertion, candidate: Any, ctx: LlmContext,
+                    engine: JudgeEngine) -> AssertionResult:
+    """One judged assertion at `s.yml:7`, graded by the grader its matcher kind has."""
+    planned = PlannedAssertion(index, assertion, LOC)
+    grade = judge_assertion if isinstance(assertion.matcher, LlmJudgeMatcher) else jury_assertion
+    return await grade(planned, candidate, ctx, engine)
 
 
 @pytest.fixture
@@ -69,7 +79,7 @@ async def test_seed_worked_examples(js: JudgeServer, scores: list[float], quorum
     assert a.passed_fraction == fraction and a.decisive == len(scores) and a.quorum == quorum
     assert a.verdict == status
     assert [v.passed for v in r.judge.votes] == [s >= 0.7 for s in scores]
-    assert r.index == 2 and r.matcher == "llm-jury" and r.location == CTX.location
+    assert r.index == 2 and r.matcher == "llm-jury" and r.location == LOC
 
 
 async def test_abstention_is_excluded_and_never_replaced(js: JudgeServer) -> None:
@@ -128,7 +138,7 @@ async def test_repetitions_take_each_jurors_median(js: JudgeServer) -> None:
 async def test_same_family_with_a_generator(js: JudgeServer) -> None:
     js.script("openai/gpt-4o-mini", Verdict(score=0.9))
     js.script("anthropic/claude-haiku-4-5", Verdict(score=0.1))
-    ctx = LlmContext(test_id="x", test_name="x", generator_model="openai/gpt-4o")
+    ctx = LlmContext(generator_model="openai/gpt-4o")
     r = await grade_llm(0, jury(["openai/gpt-4o-mini", "anthropic/claude-haiku-4-5"]), "t",
                         ctx, engine(js))
     assert r.judge is not None and r.judge.jury is not None
@@ -141,7 +151,7 @@ async def test_llm_judge_reports_score_threshold_model_cost_latency_reason(
     js.script("judge-x", Verdict(score=0.72, reason="names the tag", prompt_tokens=100,
                                  completion_tokens=10))
     defaults = JudgeDefaults(model="judge-x", pricing={"judge-x": Pricing(input=1, output=1)})
-    ctx = LlmContext(test_id="x", test_name="x", defaults=defaults)
+    ctx = LlmContext(defaults=defaults)
     r = await grade_llm(1, judge(threshold=0.7), "deploy api v1.2", ctx, engine(js))
     assert r.status == "passed" and r.user_message == "should be a note"
     assert r.judge is not None and r.judge.kind == "llm-judge"
@@ -181,7 +191,7 @@ async def test_no_key_defers_unless_required(js: JudgeServer) -> None:
 async def test_budget_refusal_is_a_skip(js: JudgeServer) -> None:
     js.script("j", Verdict())
     defaults = JudgeDefaults(pricing={"j": Pricing(input=100, output=100)})
-    ctx = LlmContext(test_id="x", test_name="x", defaults=defaults)
+    ctx = LlmContext(defaults=defaults)
     r = await grade_llm(0, judge(model="j"), "t", ctx, engine(js, max_cost=0.0001))
     assert r.status == "skipped" and (r.message or "").startswith("budget: ")
     rj = await grade_llm(0, jury(["j", "j"]), "t", ctx, engine(js, max_cost=0.0001))
@@ -194,7 +204,7 @@ async def test_second_run_from_cache_costs_nothing(js: JudgeServer, tmp_path: An
     js.script("juror-b", Verdict(score=0.8, prompt_tokens=50, completion_tokens=5))
     defaults = JudgeDefaults(pricing={m: Pricing(input=1, output=1)
                                       for m in ("juror-a", "juror-b")})
-    ctx = LlmContext(test_id="x", test_name="x", defaults=defaults)
+    ctx = LlmContext(defaults=defaults)
     a = jury(["juror-a", "juror-b"], repetitions=2)
     first = await grade_llm(0, a, "t", ctx, engine(js, cache_dir=tmp_path))
     assert first.cost_usd > 0 and not first.cached and js.count() == 4

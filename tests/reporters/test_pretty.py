@@ -106,4 +106,4 @@ def test_a_line_of_untrusted_text_never_starts_with_a_workflow_command() -> None
 def test_terminal_escape_makes_controls_and_bidi_visible() -> None:
     assert terminal("a\x1b[2Jb\u202ec\r\nd") == "a\\x1b[2Jb\\u202ec⏎ d"
     assert terminal("x\ny", keep_newlines=True) == "x\ny"
-    assert terminal(f"key {SECRET}") == "key [redacted]"
+    assert terminal(f"key {SECRET}") == "key [REDACTED]"

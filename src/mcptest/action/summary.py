@@ -21,6 +21,7 @@ _EXIT_MEANING = {
     ExitCode.POLICY_STOP: "stopped by the budget",
     ExitCode.NO_TESTS: "no tests were selected",
     ExitCode.INTERRUPTED: "the run was interrupted",
+    ExitCode.INTERNAL_ERROR: "mcptest hit an internal error (a bug of ours, not a test verdict)",
 }
 _ICON = {"passed": "✅", "failed": "❌", "error": "💥", "skipped": "⏭️", "deferred": "⏸️",
          "not_yet_available": "🚧"}

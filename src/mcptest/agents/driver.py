@@ -11,43 +11,43 @@ anything.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Mapping
 from contextlib import AsyncExitStack
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import anyio
 
 from mcptest.agents.rows import agent_model, run_agent_row, transcript_for, unfinished
 from mcptest.errors import ServerNotReadyError
-from mcptest.evals.rows import live_servers, row_result, run_eval_row
-from mcptest.report.models import ServerReport, TestResult
+from mcptest.evals.rows import live_servers, run_eval_row
+from mcptest.grade.grader import LlmGrading
+from mcptest.grade.rows import test_result
+from mcptest.llm.engine import JudgeEngine
+from mcptest.run.runner import Record, RunState, ServerFailed, ready_server
+from mcptest.run.session import ServerConnection
 from mcptest.suite.models import EvalSpec
 
 if TYPE_CHECKING:
-    from mcptest.grade.grader import LlmGrading
     from mcptest.plan import PlannedTest
-    from mcptest.run.session import ServerConnection
 
 Key = tuple[str, str]
 
 
 class RowDriver:
-    def __init__(self, *, llm: LlmGrading | None, env: Any, state: Any,
-                 record: Callable[[TestResult], None],
-                 server_failed: Callable[[Key, Any, list[PlannedTest], str], None]) -> None:
+    """The `RowRunner` the pipeline hands to the runner when the plan has eval or agent rows."""
+
+    def __init__(self, *, llm: LlmGrading, engine: JudgeEngine, env: Mapping[str, str],
+                 state: RunState) -> None:
         self.llm = llm
-        self.engine = getattr(llm, "engine", None)
+        self.engine = engine
         self.env = env
         self.state = state
-        self.record = record
-        self.server_failed = server_failed
+        self.record: Record = lambda _: None
+        self.server_failed: ServerFailed = lambda *_: None
 
-    async def run(self, tests: list[PlannedTest]) -> None:
-        if self.engine is None or self.llm is None:
-            for t in tests:
-                self.record(row_result(t, "error", start=time.perf_counter(),
-                                       message="no judge engine was set up for this run"))
-            return
+    async def run(self, tests: list[PlannedTest], record: Record,
+                  server_failed: ServerFailed) -> None:
+        self.record, self.server_failed = record, server_failed
         fixed = [t for t in tests if isinstance(t.spec, EvalSpec) and t.spec.response is not None]
         live = [t for t in tests if t not in fixed]
         async with anyio.create_task_group() as tg:
@@ -56,16 +56,14 @@ class RowDriver:
             tg.start_soon(self._live, live)
 
     async def _fixed(self, t: PlannedTest) -> None:
-        assert self.engine is not None
         self.record(await run_eval_row(t, self.engine))
 
     async def _live(self, rows: list[PlannedTest]) -> None:
-        assert self.engine is not None
         routable = []
         for t in rows:
             if isinstance(t.spec, EvalSpec) and not t.spec.server:
-                self.record(row_result(t, "error", start=time.perf_counter(), gap="environment",
-                                       message="a live eval (no `response`) needs a `server`"))
+                self.record(test_result(t, "error", duration_ms=0.0, gap="environment",
+                                        message="a live eval (no `response`) needs a `server`"))
             elif agent_model(t, self.engine).unroutable is not None:
                 await self._row(t, {})  # deferred (or failed under --require-judge) at once
             else:
@@ -82,8 +80,6 @@ class RowDriver:
 
     async def _open(self, stack: AsyncExitStack, rows: list[PlannedTest]
                     ) -> dict[Key, ServerConnection]:
-        from mcptest.run.session import ServerConnection
-
         needed: dict[Key, list[PlannedTest]] = {}
         for t in rows:
             for n in live_servers(t):
@@ -100,15 +96,10 @@ class RowDriver:
                 continue
             conns[key] = conn
             self.state.secrets.update(conn.secrets())
-            self.state.servers.setdefault(key, ServerReport(
-                name=key[1], suite_file=key[0], transport=conn.transport, status="ready",
-                protocol_version=conn.protocol_version, server_name=conn.server_name,
-                server_version=conn.server_version, startup_ms=round(conn.startup_ms, 1),
-                tools=[str(x.get("name")) for x in conn.tools]))
+            self.state.servers.setdefault(key, ready_server(key[1], key[0], conn))
         return conns
 
     async def _row(self, t: PlannedTest, servers: dict[str, ServerConnection]) -> None:
-        assert self.engine is not None and self.llm is not None
         if not isinstance(t.spec, EvalSpec):
             self.record(await run_agent_row(t, self.engine, self.llm, servers))
             return

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from mcptest.agents.loop import run_agent
 from mcptest.agents.transcript import Transcript
-from mcptest.evals.rows import row_result
 from mcptest.grade.diagnose import classify
 from mcptest.grade.grader import LlmGrading, grade_test, test_status
+from mcptest.grade.rows import test_result
 from mcptest.llm.chat import AgentModel
 from mcptest.llm.engine import JudgeEngine
 from mcptest.report.models import Status, TestResult
@@ -45,20 +45,23 @@ def unfinished(test: PlannedTest, t: Transcript, start: float, require_judge: bo
     """A row for a run that never got going (no route, no budget, model error), else None."""
     if t.stop == "deferred":
         if require_judge:
-            return row_result(test, "failed", start=start, gap="environment",
+            return test_result(test, "failed", start=start, gap="environment",
                               message=f"agent model required but unavailable: {t.message}")
-        return row_result(test, "deferred", start=start, message=f"deferred: {t.message}")
+        return test_result(test, "deferred", start=start, message=f"deferred: {t.message}")
     if t.stop == "budget":
-        return row_result(test, "skipped", start=start, gap="budget", message=t.message,
-                          response=t.produced(), cost_usd=t.cost_usd)
+        return test_result(test, "skipped", start=start, gap="budget", message=t.message,
+                          response=t.produced(),
+                           extra_cost_usd=t.cost_usd)
     if t.stop == "timeout":
-        return row_result(test, "error", start=start, gap="transport", message=t.message,
-                          response=t.produced(), cost_usd=t.cost_usd)
+        return test_result(test, "error", start=start, gap="transport", message=t.message,
+                          response=t.produced(),
+                           extra_cost_usd=t.cost_usd)
     if t.stop == "model_error":
         gap = "environment" if "no known price" in (t.message or "") else "transport"
-        return row_result(test, "error", start=start, gap=gap,
+        return test_result(test, "error", start=start, gap=gap,
                           message=f"agent model {t.model} failed: {t.message}",
-                          response=t.produced(), cost_usd=t.cost_usd)
+                          response=t.produced(),
+                           extra_cost_usd=t.cost_usd)
     return None
 
 
@@ -79,7 +82,5 @@ async def run_agent_row(test: PlannedTest, engine: JudgeEngine, llm: LlmGrading,
     gap: Any = classify(status, assertions, None)
     if t.stop == "max_turns":
         gap = "shape"
-    return row_result(test, status, start=start, message=message, gap=gap,
-                      assertions=assertions, response=produced,
-                      cost_usd=t.cost_usd + sum(a.cost_usd for a in assertions),
-                      cache_hits=sum(1 for a in assertions if a.cached))
+    return test_result(test, status, start=start, message=message, gap=gap,
+                       assertions=assertions, response=produced, extra_cost_usd=t.cost_usd)

@@ -10,7 +10,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from mcptest.errors import (
-    McpTestError,
     ReportError,
     ServerNotReadyError,
     SuiteError,
@@ -32,11 +31,11 @@ def _message_and_code(e: BaseException) -> tuple[str, int]:
         return f"error: {e}", ExitCode.USAGE_ERROR
     if isinstance(e, ServerNotReadyError):
         return f"error: {e}", ExitCode.SERVER_NOT_READY
-    if isinstance(e, McpTestError):
-        return f"error: {e}", ExitCode.TESTS_FAILED
     if isinstance(e, KeyboardInterrupt):
         return "interrupted", ExitCode.INTERRUPTED
-    return f"internal error: {type(e).__name__}: {e} (set MCPTEST_DEBUG=1 for a traceback)", 1
+    # Anything else, our own error classes included, is a bug of ours: never a test verdict.
+    return (f"internal error: {type(e).__name__}: {e} (set MCPTEST_DEBUG=1 for a traceback)",
+            ExitCode.INTERNAL_ERROR)
 
 
 @contextmanager

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from mcptest.evals.custom import judge_name, run_custom
 from mcptest.evals.rubric import resolve_rubric
 from mcptest.evals.verdict import judge_eval
+from mcptest.grade.rows import assertion_result
 from mcptest.llm.engine import JudgeEngine
 from mcptest.llm.prompt import candidate_text
 from mcptest.report.models import AssertionResult, JudgeDetail, JudgeVote, Status
@@ -22,7 +23,6 @@ from mcptest.suite.models import (
     EvalRubricMatcher,
     EvalSpec,
     ToolTest,
-    matcher_kind,
 )
 
 if TYPE_CHECKING:
@@ -32,13 +32,8 @@ if TYPE_CHECKING:
 def _result(planned: PlannedAssertion, status: Status, message: str, start: float,
             detail: JudgeDetail | None, cost: float = 0.0, cached: bool = False
             ) -> AssertionResult:
-    a = planned.assertion
-    return AssertionResult(
-        index=planned.index, target=a.target, matcher=matcher_kind(a.matcher),
-        spec=a.matcher.model_dump(mode="json", by_alias=True, exclude_defaults=True),
-        status=status, message=message, user_message=a.message, location=planned.location,
-        duration_ms=(time.perf_counter() - start) * 1000, cost_usd=cost, cached=cached,
-        judge=detail)
+    return assertion_result(planned, status, message=message, start=start, judge=detail,
+                            cost_usd=cost, cached=cached)
 
 
 def _prompt(test: PlannedTest) -> str | None:

@@ -9,41 +9,14 @@ from typing import TYPE_CHECKING, Any
 from mcptest.evals.rubric import resolve_rubric
 from mcptest.evals.verdict import judge_eval
 from mcptest.grade.diagnose import classify_eval
+from mcptest.grade.rows import test_result
 from mcptest.llm.engine import JudgeEngine
-from mcptest.report.models import JudgeDetail, Status, TestResult
+from mcptest.report.models import TestResult
 from mcptest.suite.models import EvalSpec
 
 if TYPE_CHECKING:
     from mcptest.agents.transcript import Transcript
     from mcptest.plan import PlannedTest
-
-
-def row_result(test: PlannedTest, status: Status, *, start: float, message: str | None = None,
-               gap: Any = None, judge: JudgeDetail | None = None, response: Any = None,
-               cost_usd: float = 0.0, cache_hits: int = 0, **kw: Any) -> TestResult:
-    from mcptest.run.runner import _response_for_report  # very large transcripts are cut
-
-    spec = test.spec
-    if response is not None:
-        response = _response_for_report(response)
-    return TestResult(
-        id=test.id, name=test.name, kind=test.kind, suite_file=test.suite_file,
-        server=getattr(spec, "server", None), model=test.model,
-        cell=_cell(test), location=test.location,
-        tags=list(test.tags), status=status, gap=gap, message=message,
-        duration_ms=round((time.perf_counter() - start) * 1000, 3), response=response,
-        judge=judge, cost_usd=round(cost_usd, 8), cache_hits=cache_hits, **kw)
-
-
-def _cell(test: PlannedTest) -> dict[str, str] | None:
-    """The row's coordinates as values: the model, and the whole prompt (the name shows its
-    number)."""
-    if not test.cell:
-        return None
-    cell = dict(test.cell)
-    if "prompt" in cell and test.prompt is not None:
-        cell["prompt"] = test.prompt
-    return cell
 
 
 def eval_prompt(test: PlannedTest) -> str:
@@ -78,10 +51,10 @@ async def run_eval_row(test: PlannedTest, engine: JudgeEngine,
                            judge=spec.judge, matrix_model=matrix_model, engine=engine,
                            defaults=suite.judge, generator_model=generator)
     extra = transcript.cost_usd if transcript is not None else 0.0
-    return row_result(test, out.status, start=start, message=out.message, judge=out.detail,
-                      gap=classify_eval(out.status, out.message, out.detail),
-                      response=response, cost_usd=out.cost_usd + extra,
-                      cache_hits=out.cache_hits)
+    return test_result(test, out.status, start=start, message=out.message, judge=out.detail,
+                       gap=classify_eval(out.status, out.message, out.detail),
+                       response=response, extra_cost_usd=out.cost_usd + extra,
+                       cache_hits=out.cache_hits)
 
 
 def live_servers(test: PlannedTest) -> list[str]:

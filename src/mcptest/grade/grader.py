@@ -1,4 +1,4 @@
-"""Grade one test's produced data against its assertions, in cascade order (SPEC §4, §8).
+"""Grade one test's produced data against its assertions, in cascade order (docs/cascade.md).
 
 Tier 1, deterministic matchers, runs first. When one fails, the LLM assertions of the test are not
 sent (skipped, cost nothing). `jury.*` assertions read the analytics of the test's one `llm-jury`
@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio
 
 from mcptest.grade.matchers import evaluate, shorten
+from mcptest.grade.rows import assertion_result
 from mcptest.grade.targets import Missing, resolve
 from mcptest.report.models import AssertionResult, Status
-from mcptest.suite.models import LlmJuryMatcher, matcher_kind
+from mcptest.suite.models import LlmJuryMatcher
 
 if TYPE_CHECKING:
     from mcptest.plan import PlannedAssertion, PlannedTest
@@ -31,35 +32,16 @@ class LlmGrading(Protocol):
     ) -> AssertionResult: ...
 
 
-def _base(planned: PlannedAssertion, status: Status, **kw: Any) -> AssertionResult:
-    a = planned.assertion
-    return AssertionResult(
-        index=planned.index,
-        target=a.target,
-        matcher=matcher_kind(a.matcher),
-        spec=a.matcher.model_dump(mode="json", by_alias=True, exclude_defaults=True),
-        status=status,
-        user_message=a.message,
-        location=planned.location,
-        **kw,
-    )
-
-
 def grade_deterministic(planned: PlannedAssertion, produced: dict[str, Any]) -> AssertionResult:
     start = time.perf_counter()
     found = resolve(produced, planned.assertion.target)
     if isinstance(found, Missing):
-        return _base(planned, "failed", message=found.message,
-                     duration_ms=(time.perf_counter() - start) * 1000)
+        return assertion_result(planned, "failed", message=found.message, start=start)
     verdict = evaluate(planned.assertion.matcher, found.value)
-    return _base(
-        planned,
-        "passed" if verdict.passed else "failed",
-        message=verdict.message,
-        expected=verdict.expected,
-        actual=None if verdict.passed else _shown(found.value),
-        duration_ms=(time.perf_counter() - start) * 1000,
-    )
+    return assertion_result(
+        planned, "passed" if verdict.passed else "failed", message=verdict.message,
+        expected=verdict.expected, actual=None if verdict.passed else _shown(found.value),
+        start=start)
 
 
 def _shown(value: Any) -> Any:
@@ -83,20 +65,22 @@ async def grade_test(
 
     if shape_failed:
         for p in judged + jury_readers:
-            results[p.index] = _base(p, "skipped", message=SKIP_AFTER_SHAPE)
+            results[p.index] = assertion_result(p, "skipped", message=SKIP_AFTER_SHAPE,
+                                                duration_ms=0.0)
         return [results[i] for i in sorted(results)]
 
     if judged:
         if llm is None:
             for p in judged:
-                results[p.index] = _base(
-                    p, "not_yet_available", message="LLM judging is not available in this build"
-                )
+                results[p.index] = assertion_result(
+                    p, "not_yet_available", duration_ms=0.0,
+                    message="LLM judging is not available in this build")
         else:
             async def one(p: PlannedAssertion) -> None:
                 found = resolve(produced, p.assertion.target)
                 if isinstance(found, Missing):
-                    results[p.index] = _base(p, "failed", message=found.message)
+                    results[p.index] = assertion_result(p, "failed", message=found.message,
+                                                        duration_ms=0.0)
                     return
                 results[p.index] = await llm.grade(test, p, found.value)
 
@@ -118,19 +102,22 @@ def _grade_jury_reader(
         if isinstance(q.assertion.matcher, LlmJuryMatcher) and q.index in results
     ]
     if not jury_results:
-        return _base(p, "failed", message="`jury` is absent: this test has no llm-jury result")
+        return assertion_result(p, "failed", duration_ms=0.0,
+                                message="`jury` is absent: this test has no llm-jury result")
     jr = jury_results[0]
     analytics = jr.judge.jury if jr.judge else None
     if analytics is None:
         # No analytics to read: follow the jury's own fate (a deferred jury defers its readers).
         status: Status = {"deferred": "deferred", "not_yet_available": "not_yet_available",
                           "skipped": "skipped"}.get(jr.status, "error")
-        return _base(p, status,
-                     message=f"no jury analytics: the llm-jury assertion was {jr.status}")
+        return assertion_result(p, status, duration_ms=0.0,
+                                message=f"no jury analytics: the llm-jury assertion was "
+                                        f"{jr.status}")
     view = {**produced, "jury": analytics.model_dump(mode="json")}
     if p.assertion.target.startswith("jury.agreement") and analytics.agreement is None:
-        return _base(p, "skipped",
-                     message="jury.agreement is undefined with fewer than two decisive jurors")
+        return assertion_result(
+            p, "skipped", duration_ms=0.0,
+            message="jury.agreement is undefined with fewer than two decisive jurors")
     return grade_deterministic(p, view)
 
 

@@ -18,13 +18,13 @@ from mcptest.grade.agreement import (
     krippendorff_alpha_interval,
     run_agreement,
 )
-from mcptest.grade.families import (
+from mcptest.report.models import JuryAnalytics
+from mcptest.suite.families import (
     model_family,
     same_family,
     shared_family_jurors,
     strict_panel_violations,
 )
-from mcptest.report.models import JuryAnalytics
 
 __all__ = [
     "confidence_band",

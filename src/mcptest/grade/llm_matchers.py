@@ -1,4 +1,4 @@
-"""`llm-judge` and `llm-jury` grading over the judge engine (SPEC §5.2, §5.3).
+"""`llm-judge` and `llm-jury` grading over the judge engine (docs/judges.md, docs/jury.md).
 
 Status mapping: a deferred judge is `deferred` (or `failed` under require_judge), a budget
 refusal `skipped` ("budget: …"), a mechanical judge failure `error`, an inconclusive jury or a
@@ -11,36 +11,40 @@ import statistics
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from mcptest.grade.jury import jury_analytics, model_family
+from mcptest.grade.rows import assertion_result
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
-from mcptest.report.models import AssertionResult, JudgeDetail, JudgeVote, Location, Status
+from mcptest.report.models import AssertionResult, JudgeDetail, JudgeVote, Status
 from mcptest.suite.models import (
-    Assertion,
     JudgeDefaults,
     Juror,
     LlmJudgeMatcher,
     LlmJuryMatcher,
     LlmJurySpec,
-    matcher_kind,
 )
+
+if TYPE_CHECKING:
+    from mcptest.plan import PlannedAssertion, PlannedTest
 
 
 @dataclass(frozen=True)
 class LlmContext:
-    """Where an LLM assertion sits and who wrote the candidate."""
+    """Who wrote the candidate and the suite's judge settings."""
 
-    test_id: str
-    test_name: str
-    location: Location | None = None
     generator_model: str | None = None
     """The model that produced the candidate (agent tests); None for tool tests."""
     defaults: JudgeDefaults | None = None
     """The suite's `judge:` block."""
+
+    @classmethod
+    def of(cls, test: PlannedTest) -> LlmContext:
+        return cls(generator_model=test.model if test.kind == "agent" else None,
+                   defaults=test.suite.suite.judge)
 
 
 def _vote(o: JudgeOutcome, threshold: float, replacement_for: str | None = None) -> JudgeVote:
@@ -56,16 +60,12 @@ def _vote(o: JudgeOutcome, threshold: float, replacement_for: str | None = None)
         latency_ms=o.latency_ms, cached=o.cached)
 
 
-def _result(index: int, assertion: Assertion, ctx: LlmContext, status: Status, start: float,
+def _result(planned: PlannedAssertion, status: Status, start: float,
             outcomes: list[JudgeOutcome], detail: JudgeDetail, message: str | None,
             ) -> AssertionResult:
-    return AssertionResult(
-        index=index, target=assertion.target, matcher=matcher_kind(assertion.matcher),
-        spec=assertion.matcher.model_dump(mode="json", by_alias=True, exclude_defaults=True),
-        status=status, message=message, user_message=assertion.message, location=ctx.location,
-        duration_ms=(time.perf_counter() - start) * 1000,
-        cost_usd=sum(o.cost_usd for o in outcomes),
-        cached=bool(outcomes) and all(o.cached for o in outcomes), judge=detail)
+    return assertion_result(planned, status, message=message, start=start, judge=detail,
+                            cost_usd=sum(o.cost_usd for o in outcomes),
+                            cached=bool(outcomes) and all(o.cached for o in outcomes))
 
 
 def _unsent(o: JudgeOutcome, engine: JudgeEngine) -> tuple[Status, str]:
@@ -83,18 +83,33 @@ def _unsent(o: JudgeOutcome, engine: JudgeEngine) -> tuple[Status, str]:
 _UNSENT = ("deferred", "budget_skipped", "judge_error")
 
 
-async def grade_llm(index: int, assertion: Assertion, candidate: Any, ctx: LlmContext,
-                    engine: JudgeEngine) -> AssertionResult:
-    """Grade one `llm-judge` or `llm-jury` assertion; never raises for judge trouble."""
-    m = assertion.matcher
-    if isinstance(m, LlmJudgeMatcher):
-        return await _judge(index, assertion, m, candidate, ctx, engine)
-    if isinstance(m, LlmJuryMatcher):
-        return await _jury(index, assertion, m.llm_jury, candidate, ctx, engine)
-    raise TypeError(f"grade_llm handles llm-judge and llm-jury, not {matcher_kind(m)}")
+async def grade_llm_judge(test: PlannedTest, planned: PlannedAssertion, candidate: Any,
+                          engine: JudgeEngine) -> AssertionResult:
+    """Grade one `llm-judge` assertion; never raises for judge trouble."""
+    return await judge_assertion(planned, candidate, LlmContext.of(test), engine)
 
 
-async def _judge(index: int, assertion: Assertion, m: LlmJudgeMatcher, candidate: Any,
+async def grade_llm_jury(test: PlannedTest, planned: PlannedAssertion, candidate: Any,
+                         engine: JudgeEngine) -> AssertionResult:
+    """Grade one `llm-jury` assertion; never raises for judge trouble."""
+    return await jury_assertion(planned, candidate, LlmContext.of(test), engine)
+
+
+async def judge_assertion(planned: PlannedAssertion, candidate: Any, ctx: LlmContext,
+                          engine: JudgeEngine) -> AssertionResult:
+    m = planned.assertion.matcher
+    assert isinstance(m, LlmJudgeMatcher)
+    return await _judge(planned, m, candidate, ctx, engine)
+
+
+async def jury_assertion(planned: PlannedAssertion, candidate: Any, ctx: LlmContext,
+                         engine: JudgeEngine) -> AssertionResult:
+    m = planned.assertion.matcher
+    assert isinstance(m, LlmJuryMatcher)
+    return await _jury(planned, m.llm_jury, candidate, ctx, engine)
+
+
+async def _judge(planned: PlannedAssertion, m: LlmJudgeMatcher, candidate: Any,
                  ctx: LlmContext, engine: JudgeEngine) -> AssertionResult:
     start = time.perf_counter()
     spec = m.llm_judge
@@ -106,14 +121,14 @@ async def _judge(index: int, assertion: Assertion, m: LlmJudgeMatcher, candidate
                          threshold=spec.threshold, votes=[_vote(o, spec.threshold)])
     if o.status in _UNSENT:
         status, msg = _unsent(o, engine)
-        return _result(index, assertion, ctx, status, start, [o], detail, msg)
+        return _result(planned, status, start, [o], detail, msg)
     if o.status == "abstained":
-        return _result(index, assertion, ctx, "failed", start, [o], detail,
+        return _result(planned, "failed", start, [o], detail,
                        f"inconclusive: judge {o.model} abstained ({o.reason})")
     assert o.score is not None
     passed = o.score >= spec.threshold
     why = f"score {o.score:.2f} {'≥' if passed else '<'} threshold {spec.threshold:.2f}"
-    return _result(index, assertion, ctx, "passed" if passed else "failed", start, [o], detail,
+    return _result(planned, "passed" if passed else "failed", start, [o], detail,
                    f"{why}: {o.reason}" if o.reason else why)
 
 
@@ -185,7 +200,7 @@ def _quorum(seats: list[_Seat], threshold: float, quorum: float) -> tuple[int, i
     return len(passed), len(decisive), fraction, fraction >= quorum
 
 
-async def _jury(index: int, assertion: Assertion, spec: LlmJurySpec, candidate: Any,
+async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
                 ctx: LlmContext, engine: JudgeEngine) -> AssertionResult:
     start = time.perf_counter()
     first = await _seat_all(spec.jurors, spec, candidate, ctx, engine)
@@ -214,15 +229,15 @@ async def _jury(index: int, assertion: Assertion, spec: LlmJurySpec, candidate: 
 
     budget = next((o for o in outcomes if o.status == "budget_skipped"), None)
     if budget is not None:
-        return _result(index, assertion, ctx, "skipped", start, outcomes, detail(),
+        return _result(planned, "skipped", start, outcomes, detail(),
                        _unsent(budget, engine)[1])
     if all(o.status == "deferred" for o in outcomes):
         status, msg = _unsent(outcomes[0], engine)
-        return _result(index, assertion, ctx, status, start, outcomes, detail(), msg)
+        return _result(planned, status, start, outcomes, detail(), msg)
 
     errors = [o for o in outcomes if o.status == "judge_error"]
     if decisive_n == 0 and errors and not any(o.status == "abstained" for o in outcomes):
-        return _result(index, assertion, ctx, "error", start, outcomes, detail(),
+        return _result(planned, "error", start, outcomes, detail(),
                        f"every juror failed mechanically; last: "
                        f"{_unsent(errors[-1], engine)[1]}")
     inconclusive = decisive_n == 0 or (spec.min_jurors is not None
@@ -241,7 +256,7 @@ async def _jury(index: int, assertion: Assertion, spec: LlmJurySpec, candidate: 
         tally += f"; {len(errors)} judge error(s)"
     if inconclusive:
         need = spec.min_jurors or 1
-        return _result(index, assertion, ctx, "failed", start, outcomes, detail(analytics),
+        return _result(planned, "failed", start, outcomes, detail(analytics),
                        f"inconclusive: {decisive_n} decisive juror(s), need {need}; {tally}")
-    return _result(index, assertion, ctx, "passed" if met else "failed", start, outcomes,
+    return _result(planned, "passed" if met else "failed", start, outcomes,
                    detail(analytics), tally)

@@ -7,7 +7,6 @@ imported only when a request is really about to be sent (or when `start()` asks 
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections.abc import Sequence
@@ -23,12 +22,12 @@ from mcptest.llm.imports import LitellmLoader
 from mcptest.llm.models import Route, Unroutable, route
 from mcptest.llm.pool import JudgePool
 from mcptest.llm.price_table import price_table
+from mcptest.llm.projection import PROJECTED_PROMPT_TOKENS, PlannedCall, bound
 from mcptest.llm.prompt import build_messages, cache_messages, candidate_text, new_nonce, stricter
 from mcptest.llm.retry import RetriesExhausted, RetryPolicy, classify, with_retries
 from mcptest.llm.verdict import ParseFailure, Verdict, parse_verdict
+from mcptest.report.redact import redact_text, secret_values
 from mcptest.suite.models import JudgeDefaults
-
-_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)", re.IGNORECASE)
 
 
 class _Call:
@@ -57,9 +56,7 @@ class JudgeEngine:
         self._lock = threading.Lock()
         self._sent = self._hits = self._deferred = self._errors = 0
         self._projection: Projection | None = None
-        self._secrets = sorted(
-            (v for k, v in options.env.items() if _SECRET_NAME.search(k) and len(v) >= 6),
-            key=len, reverse=True)
+        self._secrets = secret_values(options.env)
 
     def start(self) -> None:
         """Begin importing litellm in the background (call it once the plan shows judges)."""
@@ -107,35 +104,14 @@ class JudgeEngine:
                           deferred=deferred, errors=errors, overruns=self._ledger.overruns)
 
     def project(self, models: Sequence[str | None], *, defaults: JudgeDefaults | None = None,
-                prompt_tokens: int = 2000) -> Projection:
+                prompt_tokens: int = PROJECTED_PROMPT_TOKENS) -> Projection:
         """Projected judge calls (one per entry: the model each call names, None = default) and
         an upper cost bound assuming `prompt_tokens` per prompt and `max_tokens` per answer."""
         d = defaults or self.options.defaults
-        settings = d or JudgeDefaults()
-        routes: list[Route] = []
-        deferred = 0
-        for m in models:
-            r = route(m, None, d, self.options.env)
-            if isinstance(r, Unroutable):
-                deferred += 1
-            else:
-                routes.append(r)
-        if not routes:
-            self._projection = Projection(calls=0, cost_bound_usd=0.0, deferred=deferred)
-            return self._projection
         # litellm's table read as data: projecting never waits for the import
         model_cost = self._loader.get().model_cost if self._loader.loaded else price_table()
-        bound = 0.0
-        unpriced: set[str] = set()
-        for r in routes:
-            price = lookup_price(r.model, settings.pricing, model_cost)
-            if price is None:
-                unpriced.add(r.model)
-            else:
-                bound += price.cost(prompt_tokens, settings.max_tokens)
-        self._projection = Projection(calls=len(routes),
-                                      cost_bound_usd=None if unpriced else bound,
-                                      unpriced=sorted(unpriced), deferred=deferred)
+        self._projection, _ = bound([PlannedCall(m, None, d) for m in models], self.options.env,
+                                    model_cost, prompt_tokens=prompt_tokens)
         return self._projection
 
     # ----------------------------------------------------------------------------- internals
@@ -148,10 +124,8 @@ class JudgeEngine:
             self._errors += errors
 
     def redact(self, text: str) -> str:
-        """The text with every judge key of the environment masked."""
-        for s in self._secrets:
-            text = text.replace(s, "***")
-        return text
+        """The text with every key of the environment, and anything key-shaped, masked."""
+        return redact_text(text, self._secrets)
 
     def _timeout(self, defaults: JudgeDefaults | None) -> float:
         if defaults is not None and "timeout" in defaults.model_fields_set:

@@ -40,12 +40,17 @@ def count(tests: list[TestResult]) -> Counts:
 
 
 def exit_code_for(
-    counts: Counts, *, servers_not_ready: bool, budget_stopped: bool, interrupted: bool = False
+    counts: Counts, *, servers_not_ready: bool, budget_stopped: bool, interrupted: bool = False,
+    internal_error: bool = False,
 ) -> ExitCode:
-    """SPEC §12; precedence: interrupted, not ready (3), failed (1), budget (5), skipped (4).
+    """docs/decisions.md "Exit codes": internal error (70), interrupted (130), not ready (3),
+    failed (1), budget (5), skipped (4).
 
-    A server that never became ready wins over test failures so CI can tell "retry" from "fix".
+    A server that never became ready wins over test failures so CI can tell "retry" from "fix";
+    a bug of ours wins over everything, so it is never read as a test verdict.
     """
+    if internal_error:
+        return ExitCode.INTERNAL_ERROR
     if interrupted:
         return ExitCode.INTERRUPTED
     if counts.total == 0:
@@ -71,6 +76,7 @@ def build_report(
     duration_ms: float,
     judge: JudgeTotals,
     interrupted: str | None = None,
+    internal_error: str | None = None,
     warnings: list[str] | None = None,
 ) -> Report:
     counts = count(tests)
@@ -80,6 +86,7 @@ def build_report(
         servers_not_ready=any(s.status == "failed" for s in servers),
         budget_stopped=judge.budget_stopped,
         interrupted=interrupted is not None,
+        internal_error=internal_error is not None,
     )
     summary = Summary(
         counts=counts,
@@ -95,6 +102,7 @@ def build_report(
         gaps=dict(sorted(gaps.items(), key=lambda kv: (-kv[1], kv[0]))),
         run_agreement=judge.run_agreement,
         interrupted=interrupted,
+        internal_error=internal_error,
     )
     return Report(
         tool=ToolInfo(version=__version__),

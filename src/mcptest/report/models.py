@@ -201,7 +201,9 @@ class Summary(Model):
     run_agreement: float | None = None
     """Krippendorff's alpha across all jury assertions of the run (units = assertions)."""
     interrupted: str | None = None
-    """Set when the run stopped early (signal, fault); the report holds what it had."""
+    """Set when a signal stopped the run early; the report holds what it had."""
+    internal_error: str | None = None
+    """Set when a bug of mcptest's own stopped the run (exit 70); the report holds what it had."""
 
 
 class ToolInfo(Model):

@@ -1,14 +1,16 @@
-"""Secret redaction over a whole report, before any reporter sees its text.
+"""The one redaction module: secrets out of reports, logs, judge messages and the cache.
 
 Two layers: the exact values the run knows are secret (bearer tokens, `{env: …}` headers, judge
-API keys), and patterns of well-known key formats, so a key a server echoes back is caught even
-when nobody declared it. `mcptest report run.json` re-applies the pattern layer to saved runs.
+API keys, any environment variable whose name says it is a key), and patterns of well-known key
+formats, so a key a server echoes back is caught even when nobody declared it. `mcptest report
+run.json` re-applies the pattern layer to saved runs; reporters apply it once more as a second
+line of defence (`mask_key_shapes`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mcptest.report.models import Report
@@ -16,6 +18,13 @@ from mcptest.report.models import Report
 REDACTED = "[REDACTED]"
 MIN_SECRET_LEN = 4
 """Shorter values are not redacted: replacing every `abc` in a report would destroy it."""
+SECRET_ENV_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD", re.IGNORECASE)
+"""Environment variables whose value is a secret, by name (`OPENAI_API_KEY`, `GITHUB_TOKEN`)."""
+MIN_ENV_SECRET_LEN = 8
+"""By-name secrets shorter than this are settings, not keys (`TOKENIZERS_PARALLELISM=false`)."""
+PROVIDER_KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
+                 "MISTRAL_API_KEY", "MCPTEST_JUDGE_API_KEY", "GITHUB_TOKEN", "INPUT_GITHUB-TOKEN")
+"""Always secret, however short."""
 
 _KEY_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     # Anthropic first so the whole `sk-ant-…` goes, then OpenAI (`sk-…`, `sk-proj-…`).
@@ -25,6 +34,7 @@ _KEY_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bgithub_pat_[A-Za-z0-9_]{20,}"), REDACTED),
     (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), REDACTED),
     (re.compile(r"\bAIza[0-9A-Za-z_\-]{35}"), REDACTED),
+    (re.compile(r"\bxox[abprs]-[A-Za-z0-9\-]{10,}"), REDACTED),
     (re.compile(r"\b(Bearer\s+)[A-Za-z0-9._~+/=\-]{8,}", re.IGNORECASE), rf"\g<1>{REDACTED}"),
     (
         re.compile(
@@ -39,7 +49,7 @@ _KEY_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 
 _TRIGGER = re.compile(
-    r"sk-|gh[pousr]_|github_pat_|AKIA|ASIA|AIza|bearer|api|secret|token|passw",
+    r"sk-|gh[pousr]_|github_pat_|AKIA|ASIA|AIza|xox|bearer|api|secret|token|passw",
     re.IGNORECASE,
 )
 """Cheap pre-check: a string none of these occur in cannot match any key pattern."""
@@ -50,6 +60,18 @@ def _secret_pattern(secrets: Iterable[str]) -> re.Pattern[str] | None:
     if not values:
         return None
     return re.compile("|".join(re.escape(v) for v in values))
+
+
+def secret_values(env: Mapping[str, str]) -> set[str]:
+    """The values of `env` that are secrets: provider keys, and anything named like a key."""
+    return {v for k, v in env.items()
+            if (k in PROVIDER_KEYS and len(v) >= MIN_SECRET_LEN)
+            or (SECRET_ENV_NAME.search(k) and len(v) >= MIN_ENV_SECRET_LEN)}
+
+
+def mask_key_shapes(text: str) -> str:
+    """Only the key-pattern layer, for text whose secret values are unknown (reporters)."""
+    return _redact_str(text, None)
 
 
 def redact_text(text: str, secrets: Iterable[str] = ()) -> str:

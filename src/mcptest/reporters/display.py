@@ -66,6 +66,8 @@ EXIT_MEANING: dict[int, str] = {
     ExitCode.POLICY_STOP: "stopped by the budget cap before every judge call was sent",
     ExitCode.NO_TESTS: "no tests were selected",
     ExitCode.INTERRUPTED: "interrupted; the report holds what had finished",
+    ExitCode.INTERNAL_ERROR: "internal error of mcptest (not a test verdict); the report holds "
+                             "what had finished",
 }
 VERDICT: dict[int, tuple[str, str]] = {
     ExitCode.OK: ("✅", "passed"),
@@ -76,6 +78,7 @@ VERDICT: dict[int, tuple[str, str]] = {
     ExitCode.POLICY_STOP: ("🛑", "budget stop"),
     ExitCode.NO_TESTS: ("⚪", "no tests"),
     ExitCode.INTERRUPTED: ("⏹️", "interrupted"),
+    ExitCode.INTERNAL_ERROR: ("🐞", "internal error"),
 }
 
 

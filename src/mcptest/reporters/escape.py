@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from mcptest.report.redact import mask_key_shapes
+
 _BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f" + _BIDI + "]")
 _CONTROL_KEEP_TAB = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f" + _BIDI + "]")
@@ -36,22 +38,14 @@ _MD_ENTITIES = {
 }
 
 
-_KEY_PATTERNS = re.compile(
-    r"sk-[A-Za-z0-9_\-]{8,}"
-    r"|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"
-    r"|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_\-]{35}|xox[abprs]-[A-Za-z0-9\-]{10,}"
-    r"|(?<=[Bb]earer )[A-Za-z0-9._~+/=\-]{8,}"
-)
-REDACTED = "[redacted]"
-
-
 def redact_keys(text: str) -> str:
     """Second line of defence: mask anything shaped like a common API key.
 
     Secrets are redacted upstream before a reporter sees the report; this catches what slipped
-    through (a key echoed by a server under a name nobody declared).
+    through (a key echoed by a server under a name nobody declared). Same patterns, same
+    placeholder as the first line: `mcptest.report.redact`.
     """
-    return _KEY_PATTERNS.sub(REDACTED, text)
+    return mask_key_shapes(text)
 
 
 def _visible(match: re.Match[str]) -> str:

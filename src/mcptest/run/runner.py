@@ -12,14 +12,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 
 from mcptest.errors import ServerNotReadyError
 from mcptest.grade.diagnose import classify, is_tool_error
 from mcptest.grade.grader import LlmGrading, grade_test, test_status
-from mcptest.report.models import AssertionResult, ServerReport, Status, TestResult
+from mcptest.grade.rows import server_report, since_ms, test_result
+from mcptest.grade.structural import StructuralTier
+from mcptest.report.models import ServerReport, TestResult
 from mcptest.suite.models import RemoteServer, ToolTest
 
 if TYPE_CHECKING:
@@ -29,7 +31,6 @@ if TYPE_CHECKING:
 DEFAULT_TEST_TIMEOUT = 30.0
 # Start-up failures that the CI environment must fix (gap `environment`, not `transport`).
 ENVIRONMENT_MARKERS = ("command not found", "is not set", "not executable", "does not exist")
-MAX_RESPONSE_CHARS = 20_000
 
 
 @dataclass
@@ -50,60 +51,35 @@ def _transport_name(spec: Any) -> str:
     return "stdio"
 
 
-def result_for(
-    test: PlannedTest,
-    status: Status,
-    *,
-    assertions: list[AssertionResult] | None = None,
-    gap: Any = None,
-    message: str | None = None,
-    duration_ms: float = 0.0,
-    response: Any = None,
-    stderr: str | None = None,
-) -> TestResult:
-    """The report row of one planned test (also used for tests that never ran)."""
-    spec = test.spec
-    return TestResult(
-        id=test.id,
-        name=test.name,
-        kind=test.kind,
-        suite_file=test.suite_file,
-        server=test.server,
-        tool=spec.tool if isinstance(spec, ToolTest) else None,
-        location=test.location,
-        tags=list(test.tags),
-        status=status,
-        gap=gap,
-        message=message,
-        duration_ms=round(duration_ms, 3),
-        args=spec.args if isinstance(spec, ToolTest) else None,
-        response=response,
-        server_stderr=stderr or None,
-        assertions=assertions or [],
-        cost_usd=sum(a.cost_usd for a in assertions or []),
-        cache_hits=sum(1 for a in assertions or [] if a.cached),
-    )
-
-
 def _produced(outcome: CallOutcome) -> dict[str, Any]:
     if outcome.error is not None:
         return {"error": outcome.error}
     return {"result": outcome.result}
 
 
-def _response_for_report(produced: dict[str, Any]) -> Any:
-    """The server's answer as kept in the report: whole unless it is very large."""
-    import json
+Record = Callable[[TestResult], None]
+ServerFailed = Callable[[tuple[str, str], Any, list["PlannedTest"], str], None]
 
-    text = json.dumps(produced, ensure_ascii=False, default=str)
-    if len(text) <= MAX_RESPONSE_CHARS:
-        return produced
-    return {"truncated": True, "chars": len(text), "head": text[:MAX_RESPONSE_CHARS]}
+
+class RowRunner(Protocol):
+    """Runs the eval and agent rows of a plan (the pipeline hands one in: see
+    `mcptest.agents.driver`); tool tests never need it."""
+
+    async def run(self, tests: list[PlannedTest], record: Record,
+                  server_failed: ServerFailed) -> None: ...
+
+
+def ready_server(name: str, suite_file: str, conn: ServerConnection) -> ServerReport:
+    """The report row of a server connection that became ready."""
+    return server_report(name, suite_file, conn.transport,
+                         protocol_version=conn.protocol_version, server_name=conn.server_name,
+                         server_version=conn.server_version, startup_ms=conn.startup_ms,
+                         tools=conn.tools)
 
 
 class Runner:
     """Runs a plan and records graded results: tool tests here, one task per server; eval and
-    agent rows through `mcptest.agents.driver` (their own connections, see there)."""
+    agent rows through the `RowRunner` it is given (their own connections)."""
 
     def __init__(
         self,
@@ -112,6 +88,7 @@ class Runner:
         env: Mapping[str, str],
         llm: LlmGrading | None,
         state: RunState,
+        rows: RowRunner | None = None,
         server_concurrency: int = 4,
         progress: Callable[[TestResult], None] | None = None,
     ) -> None:
@@ -119,6 +96,7 @@ class Runner:
         self.env = env
         self.llm = llm
         self.state = state
+        self.rows = rows
         self.progress = progress
         self._servers = anyio.Semaphore(server_concurrency)
 
@@ -137,12 +115,13 @@ class Runner:
                 tg.start_soon(self._run_rows, judged)
 
     async def _run_rows(self, tests: list[PlannedTest]) -> None:
-        """Eval and agent rows (see `mcptest.agents.driver`: own connections, live rows in
-        order)."""
-        from mcptest.agents.driver import RowDriver
-
-        await RowDriver(llm=self.llm, env=self.env, state=self.state, record=self._record,
-                        server_failed=self._server_failed).run(tests)
+        """Eval and agent rows, through the row runner the pipeline gave us."""
+        if self.rows is None:
+            for t in tests:
+                self._record(test_result(t, "error", duration_ms=0.0,
+                                         message="no judge engine was set up for this run"))
+            return
+        await self.rows.run(tests, self._record, self._server_failed)
 
     async def _run_server(self, key: tuple[str, str], tests: list[PlannedTest]) -> None:
         from mcptest.run.session import ServerConnection
@@ -156,13 +135,7 @@ class Runner:
                     name, spec, base_dir=suite.path.parent, env=self.env
                 ) as conn:
                     self.state.secrets.update(conn.secrets())
-                    self.state.servers[key] = ServerReport(
-                        name=name, suite_file=suite.display_path, transport=conn.transport,
-                        status="ready", protocol_version=conn.protocol_version,
-                        server_name=conn.server_name, server_version=conn.server_version,
-                        startup_ms=round(conn.startup_ms, 1),
-                        tools=[str(t.get("name")) for t in conn.tools],
-                    )
+                    self.state.servers[key] = ready_server(name, suite.display_path, conn)
                     async with anyio.create_task_group() as grading:
                         for t in tests:
                             await self._run_tool_test(t, conn, grading)
@@ -186,16 +159,14 @@ class Runner:
         field_name = "url" if isinstance(spec, RemoteServer) else "command"
         pos = tests[0].suite.pos("servers", key[1], field_name)
         self.state.server_errors.append(f"{pos}: servers.{key[1]}.{field_name}: {cause}")
-        self.state.servers[key] = ServerReport(
-            name=key[1], suite_file=key[0], transport=_transport_name(spec),  # type: ignore[arg-type]
-            status="failed", error=cause,
-        )
+        self.state.servers[key] = server_report(key[1], key[0], _transport_name(spec),
+                                                status="failed", error=cause)
         environment = any(m in cause for m in ENVIRONMENT_MARKERS)
         for t in tests:
             if t.id not in self.state.results:
-                self._record(result_for(
+                self._record(test_result(
                     t, "error", gap="environment" if environment else "transport",
-                    message=f"never became ready: {cause}",
+                    message=f"never became ready: {cause}", duration_ms=0.0,
                 ))
 
     async def _run_tool_test(
@@ -211,7 +182,7 @@ class Runner:
             if outcome.timed_out:
                 cause = f"tool call timed out after {spec.timeout or DEFAULT_TEST_TIMEOUT:g}s"
             gap = "protocol" if cause.startswith("protocol") else "transport"
-            self._record(result_for(
+            self._record(test_result(
                 test, "error", gap=gap, message=cause, duration_ms=call_ms,
                 stderr=conn.stderr_tail(),
             ))
@@ -225,8 +196,6 @@ class Runner:
         start = time.perf_counter()
         llm = self.llm
         if llm is not None and any(p.is_llm for p in test.assertions):
-            from mcptest.evals.cascade import StructuralTier
-
             tool = next((x for x in conn.tools if x.get("name") == test.spec.tool), None)  # type: ignore[union-attr]
             llm = StructuralTier(llm, produced, tool)  # tier 2 between matchers and judges
         assertions = await grade_test(test, produced, llm)
@@ -235,9 +204,8 @@ class Runner:
             # With nothing to check, an error answer is the one thing we can call a failure.
             status, message = "failed", "the tool answered with an error and the test has no expect"
         gap = classify(status, assertions, produced)
-        self._record(result_for(
+        self._record(test_result(
             test, status, assertions=assertions, gap=gap, message=message,
-            duration_ms=call_ms + (time.perf_counter() - start) * 1000,
-            response=_response_for_report(produced),
+            duration_ms=call_ms + since_ms(start), response=produced,
             stderr=conn.stderr_tail() if status not in ("passed", "deferred") else None,
         ))

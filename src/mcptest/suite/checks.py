@@ -15,6 +15,7 @@ from typing import Any
 
 from mcptest.errors import SuiteError
 from mcptest.suite.interpolate import NAME
+from mcptest.suite.models.matchers import LLM_MATCHER_KINDS
 from mcptest.suite.positions import KeyPath, Positions, format_path
 
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -60,6 +61,7 @@ class _Checker:
             self.unique_names(key)
         self.rubric_refs()
         self.jury_targets()
+        self.judged_nesting()
         self.strict_panels()
         self.names_and_dirs(servers)
         return self.errors
@@ -135,9 +137,23 @@ class _Checker:
                             (key, i, "expect", j, "target"),
                         )
 
+    def judged_nesting(self) -> None:
+        """Judged matchers stand alone: inside `all`/`any`/`not` they would be paid for even
+        when the deterministic members already decide, and their votes, cost and analytics have
+        no row of their own (docs/decisions.md, "Matching")."""
+        for key in ("tools", "agents"):
+            for path, matcher in self.matchers(key):
+                # (`not` around a judge is refused by the models already)
+                nested = any(seg in ("all", "any") for seg in path[5:])
+                kind = next((k for k in sorted(LLM_MATCHER_KINDS) if k in matcher), None)
+                if nested and kind is not None:
+                    self.error(f"`{kind}` cannot be nested inside `all` or `any`: give it "
+                               "its own entry in `expect` (assertions of a test must all pass, "
+                               "and judges are sent only when the deterministic ones did)", path)
+
     def strict_panels(self) -> None:
         """A strict jury on an agent test must not have a juror of the agent model's family."""
-        from mcptest.grade.families import model_family  # pure and light; only when needed
+        from mcptest.suite.families import model_family  # pure and light; only when needed
 
         for i, test in self.tests("agents"):
             models = test.get("models")

@@ -83,7 +83,7 @@ def explain(args: argparse.Namespace) -> int:
     """The plan per eval, without starting a server or calling a provider."""
     import os
 
-    from mcptest.grade.judging import project
+    from mcptest.judging.projection import project
     from mcptest.plan import build_plan, parse_shard
     from mcptest.suite.load import load_suites
 
@@ -95,7 +95,7 @@ def explain(args: argparse.Namespace) -> int:
     out: list[str] = []
     for t in plan.tests:
         out += explain_lines(t, env)
-    proj = project(plan, env)
+    proj, _ = project(plan, env)
     bound = "unknown (unpriced: " + ", ".join(sorted(proj.unpriced)) + ")" if proj.unpriced \
         else f"${proj.cost_bound_usd or 0.0:.4f}"
     total = f"total: {len(plan.tests)} eval row(s), {proj.calls} judge call(s), cost bound {bound}"

@@ -1,7 +1,8 @@
-"""Tier 2 of the cascade (SPEC §8): structural checks between the deterministic matchers and the
-judges. A judged assertion of a tool test is sent only when the answer is not an error
-(`isError`, JSON-RPC error) and, when the tool lists an `outputSchema`, its `structuredContent`
-conforms to it. Otherwise the assertion fails here with the reason, and no judge is paid.
+"""Tier 2 of the cascade (docs/cascade.md): structural checks between the deterministic
+matchers and the judges. A judged assertion of a tool test is sent only when the answer is not
+an error (`isError`, JSON-RPC error) and, when the tool lists an `outputSchema`, its
+`structuredContent` conforms to it. Otherwise the assertion fails here with the reason, and no
+judge is paid.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from mcptest.grade.grader import LlmGrading
+from mcptest.grade.rows import assertion_result
 from mcptest.report.models import AssertionResult
-from mcptest.suite.models import matcher_kind
 
 if TYPE_CHECKING:
     from mcptest.plan import PlannedAssertion, PlannedTest
@@ -42,10 +43,10 @@ def structural_problem(produced: dict[str, Any], tool: dict[str, Any] | None) ->
     except SchemaError as e:
         return f"the tool's own outputSchema is invalid: {e.message}"
     if errors:
-        e = errors[0]
-        where = "/".join(str(p) for p in e.absolute_path) or "(root)"
+        first = errors[0]
+        where = "/".join(str(p) for p in first.absolute_path) or "(root)"
         return f"structuredContent does not conform to the tool's outputSchema at {where}: " \
-               f"{e.message}"
+               f"{first.message}"
     return None
 
 
@@ -61,9 +62,5 @@ class StructuralTier:
                     ) -> AssertionResult:
         if self.problem is None:
             return await self.inner.grade(test, planned, candidate)
-        a = planned.assertion
-        return AssertionResult(
-            index=planned.index, target=a.target, matcher=matcher_kind(a.matcher),
-            spec=a.matcher.model_dump(mode="json", by_alias=True, exclude_defaults=True),
-            status="failed", message=PREFIX + self.problem + "; judges not sent",
-            user_message=a.message, location=planned.location)
+        return assertion_result(planned, "failed", duration_ms=0.0,
+                                message=PREFIX + self.problem + "; judges not sent")

@@ -1,0 +1,113 @@
+"""The one place report rows are built: `AssertionResult`, `TestResult`, `ServerReport`.
+
+Tool tests, evals, agent tests, the structural tier and every judged grader build their rows
+here, so rounding, cost sums, truncation of huge answers and the fields a reporter relies on are
+the same whatever produced the row (docs/reports.md describes the fields).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from mcptest.report.models import (
+    AssertionResult,
+    JudgeDetail,
+    ServerReport,
+    Status,
+    TestResult,
+)
+from mcptest.suite.models import ToolTest, matcher_kind
+
+if TYPE_CHECKING:
+    from mcptest.plan import PlannedAssertion, PlannedTest
+
+MAX_RESPONSE_CHARS = 20_000
+"""An answer (or transcript) longer than this as JSON is kept as its head only."""
+
+
+def response_for_report(produced: Any) -> Any:
+    """The server's answer as kept in the report: whole unless it is very large."""
+    if produced is None:
+        return None
+    text = json.dumps(produced, ensure_ascii=False, default=str)
+    if len(text) <= MAX_RESPONSE_CHARS:
+        return produced
+    return {"truncated": True, "chars": len(text), "head": text[:MAX_RESPONSE_CHARS]}
+
+
+def since_ms(start: float | None) -> float:
+    """Milliseconds since a `time.perf_counter()` reading (0 without one)."""
+    return 0.0 if start is None else (time.perf_counter() - start) * 1000
+
+
+def assertion_result(
+    planned: PlannedAssertion, status: Status, *, message: str | None = None,
+    start: float | None = None, duration_ms: float | None = None, cost_usd: float = 0.0,
+    cached: bool = False, judge: JudgeDetail | None = None, expected: Any = None,
+    actual: Any = None,
+) -> AssertionResult:
+    """The row of one assertion; `start` (perf_counter) or `duration_ms` give its time."""
+    a = planned.assertion
+    return AssertionResult(
+        index=planned.index, target=a.target, matcher=matcher_kind(a.matcher),
+        spec=a.matcher.model_dump(mode="json", by_alias=True, exclude_defaults=True),
+        status=status, message=message, user_message=a.message, location=planned.location,
+        expected=expected, actual=actual,
+        duration_ms=duration_ms if duration_ms is not None else since_ms(start),
+        cost_usd=cost_usd, cached=cached, judge=judge)
+
+
+def _cell(test: PlannedTest) -> dict[str, str] | None:
+    """The row's coordinates as values: the model, and the whole prompt (the name shows its
+    number)."""
+    if not test.cell:
+        return None
+    cell = dict(test.cell)
+    if "prompt" in cell and test.prompt is not None:
+        cell["prompt"] = test.prompt
+    return cell
+
+
+def test_result(
+    test: PlannedTest, status: Status, *, assertions: list[AssertionResult] | None = None,
+    gap: Any = None, message: str | None = None, start: float | None = None,
+    duration_ms: float | None = None, response: Any = None, stderr: str | None = None,
+    judge: JudgeDetail | None = None, extra_cost_usd: float = 0.0, cache_hits: int = 0,
+) -> TestResult:
+    """The row of one planned test of any kind (also for tests that never ran).
+
+    Cost and cache hits are summed from the assertions, plus what the row itself spent
+    (`extra_cost_usd`: an eval's judges, an agent's model turns; `cache_hits` likewise).
+    """
+    spec = test.spec
+    done = assertions or []
+    is_tool = isinstance(spec, ToolTest)
+    return TestResult(
+        id=test.id, name=test.name, kind=test.kind, suite_file=test.suite_file,
+        server=getattr(spec, "server", None), tool=spec.tool if is_tool else None,
+        model=test.model, cell=_cell(test), location=test.location, tags=list(test.tags),
+        status=status, gap=gap, message=message,
+        duration_ms=round(duration_ms if duration_ms is not None else since_ms(start), 3),
+        args=spec.args if is_tool else None, response=response_for_report(response),
+        server_stderr=stderr or None, assertions=done, judge=judge,
+        cost_usd=round(sum(a.cost_usd for a in done) + extra_cost_usd, 8),
+        cache_hits=sum(1 for a in done if a.cached) + cache_hits,
+    )
+
+
+def server_report(
+    name: str, suite_file: str, transport: str, *, status: str = "ready",
+    error: str | None = None, protocol_version: str | None = None,
+    server_name: str | None = None, server_version: str | None = None,
+    startup_ms: float | None = None, tools: list[dict[str, Any]] | None = None,
+) -> ServerReport:
+    """The row of one server connection (ready, or failed with its cause)."""
+    return ServerReport(
+        name=name, suite_file=suite_file, transport=transport,  # type: ignore[arg-type]
+        status=status, error=error, protocol_version=protocol_version,  # type: ignore[arg-type]
+        server_name=server_name, server_version=server_version,
+        startup_ms=None if startup_ms is None else round(startup_ms, 1),
+        tools=[str(t.get("name")) for t in tools or []],
+    )

@@ -1,0 +1,101 @@
+"""The judge side of a run: engine set-up, the header line, grading for the runner, totals.
+
+Created only when the plan holds a judged assertion, an eval or an agent, so a deterministic run
+never touches litellm. The projection reads litellm's price table as data (no import), so the
+header and the unknown-price check cost milliseconds while the real import runs in the
+background.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+from mcptest.errors import SuiteError, SuiteErrors
+from mcptest.grade.agreement import run_agreement
+from mcptest.judging.graders import grader_for
+from mcptest.judging.projection import has_agent_rows, project
+from mcptest.llm.contracts import JudgeOptions
+from mcptest.llm.engine import JudgeEngine
+from mcptest.plan import Plan, PlannedAssertion, PlannedTest
+from mcptest.report.build import JudgeTotals
+from mcptest.report.models import AssertionResult, TestResult
+from mcptest.suite.models import JudgeDefaults
+
+
+class Judging:
+    """Grades judged assertions for the runner through one shared `JudgeEngine`."""
+
+    def __init__(self, plan: Plan, options: JudgeOptions) -> None:
+        self.options = options
+        self.engine = JudgeEngine(options)
+        self.projection, unpriced = project(plan, options.env)
+        self._agent_rows = has_agent_rows(plan)
+        if options.max_cost is not None and unpriced:
+            raise SuiteErrors([
+                SuiteError(
+                    f"model {model!r} has no known price, so --max-cost cannot bound it; "
+                    "give it one under the suite's judge.pricing ({input, output} USD per "
+                    "million tokens)", pos, "matcher")
+                for model, pos in unpriced.items()
+            ])
+
+    async def start(self) -> None:
+        """Start the litellm import in the background, unless nothing will need it (every call
+        deferred, or only custom judges): the engine still imports lazily if it must."""
+        if self.projection.calls or self._agent_rows:
+            self.engine.start()
+
+    def header(self) -> str:
+        p = self.projection
+        bound = "unknown" if p.cost_bound_usd is None else f"${p.cost_bound_usd:.4f}"
+        cap = f" (cap ${self.options.max_cost:.4f})" if self.options.max_cost is not None else ""
+        line = f"judges: up to {p.calls} call(s), cost bound {bound}{cap}"
+        if p.deferred:
+            line += f"; {p.deferred} call(s) will be deferred: no judge key or gateway"
+        return line
+
+    async def grade(
+        self, test: PlannedTest, planned: PlannedAssertion, candidate: Any
+    ) -> AssertionResult:
+        grader = grader_for(planned.assertion.matcher)
+        return await grader(test, planned, candidate, self.engine)
+
+    def totals(self, tests: list[TestResult]) -> JudgeTotals:
+        stats = self.engine.stats()
+        return JudgeTotals(
+            calls=stats.calls_sent,
+            cache_hits=stats.cache_hits,
+            cost_usd=stats.spent_usd,
+            max_cost_usd=stats.cap_usd,
+            budget_stopped=stats.budget_stopped,
+            projected_calls=self.projection.calls,
+            cost_bound_usd=self.projection.cost_bound_usd,
+            run_agreement=_run_agreement(tests),
+        )
+
+
+def _run_agreement(tests: list[TestResult]) -> float | None:
+    """Alpha across every jury of the run: one unit per assertion, one row per juror seat."""
+    per_assertion: list[list[list[float | None]]] = []
+    for t in tests:
+        for a in t.assertions:
+            if a.judge is None or a.judge.kind != "llm-jury":
+                continue
+            seats: dict[str, list[float]] = {}
+            for v in a.judge.votes:
+                if v.score is not None:
+                    seats.setdefault(v.replacement_for or v.model, []).append(v.score)
+            if seats:
+                per_assertion.append([[statistics.median(s)] for s in seats.values()])
+    return run_agreement(per_assertion) if per_assertion else None
+
+
+def pool_limits(plan: Plan, flag: int | None) -> tuple[int, int | None]:
+    """One pool serves the run: `--concurrency` wins, else the strictest `judge.concurrency`
+    any suite of the run sets, else 8; the per-model limit likewise (strictest set, else none)."""
+    blocks = [s.suite.judge for s in plan.suites if s.suite.judge is not None]
+    shared = [b.concurrency for b in blocks if "concurrency" in b.model_fields_set]
+    per_model = [b.per_model_concurrency for b in blocks if b.per_model_concurrency is not None]
+    return (flag or min(shared, default=JudgeDefaults().concurrency),
+            min(per_model, default=None))

@@ -1,0 +1,69 @@
+"""The one judge-call counter: every model call a plan may make, known before anything runs.
+
+The run header, `eval --explain` and the `--max-cost` unknown-price check all read it. Judged
+matchers stand alone in `expect` (the loader rejects them inside `all`/`any`/`not`), so each
+assertion's calls are its own; eval rows and `eval.rubric` assertions count their rubric's
+questions per seat (docs/evals.md), agent rows their turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from mcptest.errors import SourcePos
+from mcptest.evals.projection import project_agent_rubrics, project_eval
+from mcptest.llm.contracts import Projection
+from mcptest.llm.price_table import price_table
+from mcptest.llm.projection import PlannedCall, bound
+from mcptest.plan import Plan, PlannedAssertion, PlannedTest
+from mcptest.suite.models import AgentTest, EvalSpec, LlmJudgeMatcher, LlmJuryMatcher
+
+
+def _where(t: PlannedTest, p: PlannedAssertion | None = None) -> SourcePos:
+    loc = p.location if p is not None else t.location
+    return SourcePos(loc.file, loc.line, loc.column)
+
+
+def assertion_calls(t: PlannedTest, p: PlannedAssertion) -> list[PlannedCall]:
+    """Judge requests one `llm-judge`/`llm-jury` assertion sends (jury replacements, sent only
+    when a juror fails mechanically, are not counted)."""
+    m = p.assertion.matcher
+    d = t.suite.suite.judge
+    if isinstance(m, LlmJudgeMatcher):
+        return [PlannedCall(m.llm_judge.model, m.llm_judge.base_url, d, _where(t, p))]
+    if isinstance(m, LlmJuryMatcher):
+        jury = m.llm_jury
+        return [PlannedCall(j.model, j.base_url, d, _where(t, p))
+                for j in jury.jurors] * jury.repetitions
+    return []
+
+
+def test_calls(t: PlannedTest) -> list[PlannedCall]:
+    """Every model request one planned test may send: its judged assertions, its eval seats,
+    its `eval.rubric` assertions, and its agent loop (one entry carrying `max_turns`)."""
+    d = t.suite.suite.judge
+    rubrics = t.suite.suite.rubrics
+    out = [c for p in t.assertions for c in assertion_calls(t, p)]
+    projections = []
+    if isinstance(t.spec, EvalSpec):
+        projections = [project_eval(t.spec, rubrics, model=t.model)]
+    elif isinstance(t.spec, AgentTest):
+        projections = project_agent_rubrics(t.spec, rubrics)
+    for e in projections:
+        out += [PlannedCall(s.model, s.base_url, d, _where(t)) for s in e.seats] * e.questions
+    if isinstance(t.spec, AgentTest):
+        out.append(PlannedCall(t.model, None, d, _where(t), agent_turns=t.spec.max_turns))
+    elif isinstance(t.spec, EvalSpec) and t.spec.response is None:
+        out.append(PlannedCall(t.model or t.spec.model, None, d, _where(t),
+                               agent_turns=t.spec.max_turns))
+    return out
+
+
+def has_agent_rows(plan: Plan) -> bool:
+    return any(c.agent_turns for t in plan.tests for c in test_calls(t))
+
+
+def project(plan: Plan, env: Mapping[str, str]) -> tuple[Projection, dict[str, SourcePos]]:
+    """The plan's judge calls and cost bound, and model → first use of unpriced models."""
+    calls = [c for t in plan.tests for c in test_calls(t)]
+    return bound(calls, env, price_table())

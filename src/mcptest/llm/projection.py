@@ -1,0 +1,60 @@
+"""What a list of model calls may cost at most, before any is sent (the run header, `--explain`,
+the unknown-price check of `--max-cost`).
+
+Prices come from the suite's `judge.pricing`, then litellm's price table read as data, so
+projecting never waits for the litellm import. The calls themselves are counted in one place,
+`mcptest.judging.projection`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mcptest.llm.budget import lookup_price
+from mcptest.llm.contracts import Projection
+from mcptest.llm.models import Unroutable, route
+from mcptest.suite.models import JudgeDefaults
+
+PROJECTED_PROMPT_TOKENS = 2000
+"""Prompt size assumed for the header's cost bound; the cap itself is enforced per call."""
+
+
+@dataclass(frozen=True)
+class PlannedCall:
+    """One model request a run may send."""
+
+    model: str | None
+    base_url: str | None
+    defaults: JudgeDefaults | None
+    where: Any = None
+    """Where it is written (a position), for the unknown-price message."""
+    agent_turns: int = 0
+    """0 for a judge call; for an agent loop its `max_turns` (each turn re-sends the growing
+    conversation; agent turns are model calls but not judge calls)."""
+
+
+def bound(calls: Iterable[PlannedCall], env: Mapping[str, str], model_cost: Mapping[str, Any],
+          *, prompt_tokens: int = PROJECTED_PROMPT_TOKENS) -> tuple[Projection, dict[str, Any]]:
+    """The projection of `calls`, and model → where it is first used for unpriced models."""
+    sent = deferred = 0
+    total = 0.0
+    unpriced: dict[str, Any] = {}
+    for c in calls:
+        r = route(c.model, c.base_url, c.defaults, env)
+        if isinstance(r, Unroutable):
+            deferred += 0 if c.agent_turns else 1
+            continue
+        settings = c.defaults or JudgeDefaults()
+        sent += 0 if c.agent_turns else 1
+        price = lookup_price(r.model, settings.pricing, model_cost)
+        if price is None:
+            unpriced.setdefault(r.model, c.where)
+        elif not c.agent_turns:
+            total += price.cost(prompt_tokens, settings.max_tokens)
+        else:  # a rough upper estimate of the growing conversation
+            total += c.agent_turns * price.cost(prompt_tokens * 2, settings.max_tokens)
+    projection = Projection(calls=sent, cost_bound_usd=None if unpriced else total,
+                            unpriced=sorted(unpriced), deferred=deferred)
+    return projection, unpriced

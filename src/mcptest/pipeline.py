@@ -1,0 +1,161 @@
+"""The one pipeline entry: a plan and its options in, the canonical report out.
+
+`run_plan` builds the judging (only when the plan needs a judge), the tool-test runner and the
+eval/agent row driver, hands them to each other, runs until done or until SIGTERM/SIGINT, and
+always returns a report: a fault of our own is caught here, the report says so and carries exit
+code 70 (docs/decisions.md, "Exit codes"). `mcptest run` and `mcptest eval` are this call
+between argv and the reporters (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from traceback import format_exc
+
+import anyio
+
+from mcptest.agents.driver import RowDriver
+from mcptest.grade.rows import test_result
+from mcptest.judging.judging import Judging, pool_limits
+from mcptest.llm.contracts import JudgeOptions
+from mcptest.plan import Plan
+from mcptest.report.build import JudgeTotals, build_report
+from mcptest.report.models import Report, TestResult
+from mcptest.report.redact import secret_values
+from mcptest.run.runner import Runner, RunState
+
+
+class InjectedFault(RuntimeError):
+    """Raised on purpose by `RunOptions.inject_fault`: how tests prove an internal error exits
+    70 with its reports written (never used outside tests)."""
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Everything a run needs besides its plan (the CLI fills it from argv and the environment;
+    nothing below the CLI reads either)."""
+
+    env: Mapping[str, str] = field(default_factory=dict, repr=False)
+    concurrency: int | None = None
+    """Judge calls in flight; None: the suites' `judge.concurrency`, else 8."""
+    max_cost: float | None = None
+    cache_dir: Path | None = None
+    require_judge: bool = False
+    max_tries: int = 4
+    retry_base_delay: float = 0.5
+    progress: Callable[[TestResult], None] | None = None
+    """Called once per finished test, as it finishes."""
+    log: Callable[[str], None] = lambda _: None
+    """One line for the operator (the header, server errors, signals)."""
+    handle_signals: bool = True
+    inject_fault: bool = False
+    """Raise `InjectedFault` when the first test finishes (tests only)."""
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    report: Report
+    secrets: frozenset[str]
+    """Values the reporters must redact (server tokens, judge keys)."""
+    traceback: str | None = None
+    """Of an internal error, for `MCPTEST_DEBUG=1`."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def judge_options(plan: Plan, options: RunOptions) -> JudgeOptions:
+    concurrency, per_model = pool_limits(plan, options.concurrency)
+    return JudgeOptions(
+        concurrency=concurrency, per_model_concurrency=per_model, max_cost=options.max_cost,
+        cache_dir=options.cache_dir, require_judge=options.require_judge, env=dict(options.env),
+        max_tries=options.max_tries, retry_base_delay=options.retry_base_delay)
+
+
+def header(plan: Plan, judging: Judging | None) -> str:
+    line = (f"mcptest: {len(plan.tests)} of {plan.selected_from} tests from "
+            f"{len(plan.suites)} file(s), {len(plan.server_keys())} server(s)")
+    return line + (f"; {judging.header()}" if judging is not None else "")
+
+
+def run_plan(plan: Plan, options: RunOptions) -> RunOutcome:
+    """Run `plan`; never raises for a fault during the run (the report carries it). Errors in
+    setting up (an unpriced model under `--max-cost`) raise before anything starts."""
+    judging = Judging(plan, judge_options(plan, options)) if plan.needs_judge else None
+    options.log(header(plan, judging))
+    started, t0 = _now(), time.perf_counter()
+    state = RunState()
+    fault = trace = None
+    try:
+        interrupted = anyio.run(_run, plan, options, judging, state)
+    except Exception as e:  # a bug of ours: still report what the run had
+        fault, interrupted, trace = f"{type(e).__name__}: {e}", None, format_exc()
+    for line in state.server_errors:
+        options.log(f"error: {line}")
+    tests = _rows(plan, state, interrupted or ("internal error" if fault else None))
+    report = build_report(
+        suites=[s.display_path for s in plan.suites], tests=tests,
+        servers=list(state.servers.values()), started_at=started, finished_at=_now(),
+        duration_ms=(time.perf_counter() - t0) * 1000,
+        judge=judging.totals(tests) if judging is not None else JudgeTotals(),
+        interrupted=interrupted, internal_error=fault)
+    return RunOutcome(report, frozenset(state.secrets | secret_values(options.env)), trace)
+
+
+def _rows(plan: Plan, state: RunState, stopped_by: str | None) -> list[TestResult]:
+    """One row per planned test, in plan order; unfinished tests are `skipped`."""
+    why = f"interrupted ({stopped_by})" if stopped_by else "the run stopped early"
+    return [state.results.get(t.id) or test_result(t, "skipped", duration_ms=0.0,
+                                                   message=f"not run: {why}")
+            for t in plan.tests]
+
+
+async def _run(plan: Plan, options: RunOptions, judging: Judging | None,
+               state: RunState) -> str | None:
+    """Run until done or until SIGTERM/SIGINT; returns the interruption cause, if any."""
+    rows = None
+    if judging is not None:
+        rows = RowDriver(llm=judging, engine=judging.engine, env=options.env, state=state)
+    runner = Runner(plan, env=options.env, llm=judging, state=state, rows=rows,
+                    progress=_progress(options))
+    if not options.handle_signals:
+        await _go(runner, judging)
+        return None
+    interrupted: str | None = None
+    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async with anyio.create_task_group() as tg:
+
+            async def watch() -> None:
+                nonlocal interrupted
+                async for sig in signals:
+                    interrupted = signal.Signals(sig).name
+                    options.log(f"mcptest: {interrupted} received: stopping, writing reports")
+                    tg.cancel_scope.cancel()
+                    return
+
+            tg.start_soon(watch)
+            await _go(runner, judging)
+            tg.cancel_scope.cancel()
+    return interrupted
+
+
+async def _go(runner: Runner, judging: Judging | None) -> None:
+    if judging is not None:
+        await judging.start()
+    await runner.run()
+
+
+def _progress(options: RunOptions) -> Callable[[TestResult], None] | None:
+    if not options.inject_fault:
+        return options.progress
+
+    def faulty(result: TestResult) -> None:
+        raise InjectedFault(f"injected fault after {result.name!r} finished")
+
+    return faulty
