@@ -24,10 +24,14 @@ demo: $(VENV)/.installed
 
 test: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy
 	$(BIN)/pytest
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/run_all.py

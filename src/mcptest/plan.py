@@ -7,6 +7,7 @@ must run, and so that `--explain`-style projections (judge calls, servers to sta
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -136,7 +137,7 @@ def _location(suite: LoadedSuite, *path: str | int) -> Location:
 
 def _tests_of(suite: LoadedSuite, *, evals: bool, agents: bool, tools: bool) -> list[PlannedTest]:
     out: list[PlannedTest] = []
-    groups: list[tuple[Kind, str, list[ToolTest] | list[EvalSpec] | list[AgentTest]]] = []
+    groups: list[tuple[Kind, str, Sequence[ToolTest | EvalSpec | AgentTest]]] = []
     if tools:
         groups.append(("tool", "tools", suite.suite.tools))
     if evals:

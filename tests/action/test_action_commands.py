@@ -8,7 +8,7 @@ from reports import escalated_pass, make_report
 
 from mcptest.action.commands import (
     Annotation,
-    annotations,
+    annotations_for,
     command,
     escape_data,
     escape_property,
@@ -29,7 +29,7 @@ def test_command_skips_empty_properties() -> None:
 
 def test_annotation_of_a_failed_assertion_points_at_its_line() -> None:
     report = make_report(["passed", "failed"], message="expected 5,\ngot ::error::4")
-    kept, left = annotations(report)
+    kept, left = annotations_for(report)
     assert left == {}
     assert kept == [Annotation(
         level="error", title="mcptest failed: test 1", file="suites/demo.yml", line=13, col=9,
@@ -45,7 +45,7 @@ def test_annotation_of_a_failed_assertion_points_at_its_line() -> None:
 
 def test_at_most_ten_per_level_and_the_rest_counted() -> None:
     report = make_report(["failed"] * 8 + ["error"] * 5 + ["skipped"] * 12 + ["deferred"] * 2)
-    kept, left = annotations(report)
+    kept, left = annotations_for(report)
     levels = [a.level for a in kept]
     assert levels.count("error") == 10 and levels.count("warning") == 10
     assert levels.count("notice") == 2
@@ -57,7 +57,7 @@ def test_at_most_ten_per_level_and_the_rest_counted() -> None:
 def test_escalated_pass_is_a_warning_and_paths_follow_working_directory() -> None:
     report = make_report(["passed"])
     report = report.model_copy(update={"tests": [*report.tests, escalated_pass()]})
-    kept, _ = annotations(report, path_prefix="services/api/")
+    kept, _ = annotations_for(report, path_prefix="services/api/")
     assert len(kept) == 1
     assert kept[0].level == "warning" and kept[0].title == "mcptest escalated: release note reads well"
     assert kept[0].file == "services/api/suites/demo.yml" and kept[0].line == 40
@@ -87,5 +87,5 @@ def test_dot_slash_paths_are_normalised() -> None:
         "location": test.assertions[0].location.model_copy(update={"file": "./suites/x.yml"})
     })]})
     report = report.model_copy(update={"tests": [moved]})
-    assert annotations(report)[0][0].file == "suites/x.yml"
-    assert annotations(report, "svc")[0][0].file == "svc/suites/x.yml"
+    assert annotations_for(report)[0][0].file == "suites/x.yml"
+    assert annotations_for(report, "svc")[0][0].file == "svc/suites/x.yml"

@@ -107,7 +107,9 @@ def _annotation_for(test: TestResult, level: Level, path_prefix: str) -> Annotat
     )
 
 
-def annotations(report: Report, path_prefix: str = "") -> tuple[list[Annotation], dict[str, int]]:
+def annotations_for(
+    report: Report, path_prefix: str = ""
+) -> tuple[list[Annotation], dict[str, int]]:
     """Annotations for the first non-passing tests, at most 10 per level, and how many were left.
 
     Failures and errors are errors; skips, not-yet-available and escalated jury verdicts that

@@ -123,7 +123,7 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         output_dir=output_dir,
         sarif=_raw(env, "sarif") if "INPUT_SARIF" in env else "mcptest.sarif",
         comment=_bool(env, "comment", True),
-        comment_mode=mode,  # type: ignore[arg-type]
+        comment_mode=mode,
         github_token=_raw(env, "github-token"),
         require_judge=_bool(env, "require-judge", False),
         with_evals=_bool(env, "with-evals", False),

@@ -13,12 +13,13 @@ import os
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
+from io import BufferedReader
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
 from pydantic import ValidationError
 
-from mcptest.action.commands import annotations, command, stop_commands
+from mcptest.action.commands import annotations_for, command, stop_commands
 from mcptest.action.comment import compose_body, marker, post_sticky_comment, pr_number
 from mcptest.action.inputs import ActionInputs, read_inputs
 from mcptest.action.outputs import write_outputs, write_summary
@@ -106,7 +107,8 @@ def run_cli(cli: Sequence[str], argv: list[str], workdir: Path, env: Mapping[str
         )
         assert process.stdout is not None
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        for chunk in iter(lambda: process.stdout.read1(65536), b""):  # type: ignore[union-attr]
+        stdout = cast(BufferedReader, process.stdout)  # PIPE in binary mode
+        for chunk in iter(lambda: stdout.read1(65536), b""):
             out.write(decoder.decode(chunk))  # a character split across reads stays whole
             out.flush()
         out.write(decoder.decode(b"", final=True))
@@ -187,7 +189,7 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
             out.write(command("warning", f"could not write the job summary: {error}") + "\n")
 
     if report is not None:
-        kept, left = annotations(report, inputs.working_directory)
+        kept, left = annotations_for(report, inputs.working_directory)
         for annotation in kept:
             out.write(annotation.render() + "\n")
         for level, count in left.items():
@@ -221,7 +223,8 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
             "deferred": str(counts.deferred if counts else 0),
             "cost": f"{report.summary.cost_usd:.6f}" if report is not None else "0",
             "exit-code": str(exit_code),
-            "sarif-file": _shown(inputs.working_directory, sarif) if sarif_written else "",
+            "sarif-file": (_shown(inputs.working_directory, sarif)
+                           if sarif_written and sarif is not None else ""),
             "report-json": (_shown(inputs.working_directory, report_json)
                             if report is not None else ""),
             "comment-url": comment_url,

@@ -15,7 +15,7 @@ from mcptest.exit_codes import ExitCode
 from mcptest.report.models import Report
 from mcptest.reporters import REPORTERS, get_reporter
 
-_EXIT_MEANING = {
+_EXIT_MEANING: dict[int, str] = {
     ExitCode.USAGE_ERROR: "the suite or the Action's inputs are invalid; nothing ran",
     ExitCode.SERVER_NOT_READY: "a server never became ready",
     ExitCode.POLICY_STOP: "stopped by the budget",

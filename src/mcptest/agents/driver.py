@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 import anyio
 
+from mcptest.agents.eval_rows import live_servers, run_eval_row
 from mcptest.agents.rows import agent_model, run_agent_row, transcript_for, unfinished
 from mcptest.errors import ServerNotReadyError
-from mcptest.evals.rows import live_servers, run_eval_row
 from mcptest.grade.grader import LlmGrading
 from mcptest.grade.rows import test_result
 from mcptest.llm.engine import JudgeEngine

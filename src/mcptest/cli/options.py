@@ -14,7 +14,7 @@ DEFAULT_FILES = ("mcptest.yaml", "mcptest.yml")
 class _ReporterAction(argparse.Action):
     """`--reporter X` starts an output; `--output P` sets the path of the reporter before it."""
 
-    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[override]
+    def __call__(self, parser, namespace, values, option_string=None):
         outputs: list[list[str | None]] = getattr(namespace, "outputs", None) or []
         if option_string == "--reporter":
             if values not in REPORTERS:

@@ -47,8 +47,10 @@ def _load(target: str, base_dir: Path) -> Any:
         if not path.is_file():
             raise
         key = f"mcptest_custom_judge_{abs(hash(str(path)))}"
-        module = sys.modules.get(key)
-        if module is None:
+        cached = sys.modules.get(key)
+        if cached is not None:
+            module = cached
+        else:
             loader = importlib.util.spec_from_file_location(key, path)
             assert loader is not None and loader.loader is not None
             module = importlib.util.module_from_spec(loader)

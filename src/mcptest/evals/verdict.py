@@ -74,7 +74,7 @@ def _merged_criteria(samples: list[Sample]) -> list[CriterionResult]:
     first = samples[0].criteria
     out = []
     for k, c in enumerate(first):
-        scores = [s.criteria[k].score for s in samples if s.criteria[k].score is not None]
+        scores = [x for s in samples if (x := s.criteria[k].score) is not None]
         out.append(c.model_copy(update={"score": statistics.fmean(scores) if scores else None}))
     return out
 

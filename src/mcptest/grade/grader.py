@@ -108,8 +108,9 @@ def _grade_jury_reader(
     analytics = jr.judge.jury if jr.judge else None
     if analytics is None:
         # No analytics to read: follow the jury's own fate (a deferred jury defers its readers).
-        status: Status = {"deferred": "deferred", "not_yet_available": "not_yet_available",
-                          "skipped": "skipped"}.get(jr.status, "error")
+        fates: dict[str, Status] = {"deferred": "deferred", "skipped": "skipped",
+                                    "not_yet_available": "not_yet_available"}
+        status = fates.get(jr.status, "error")
         return assertion_result(p, status, duration_ms=0.0,
                                 message=f"no jury analytics: the llm-jury assertion was "
                                         f"{jr.status}")
@@ -126,5 +127,5 @@ def test_status(assertions: list[AssertionResult]) -> Status:
     statuses = {a.status for a in assertions}
     for s in ("error", "failed", "not_yet_available", "skipped", "deferred"):
         if s in statuses:
-            return s  # type: ignore[return-value]
+            return s
     return "passed"

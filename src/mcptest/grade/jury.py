@@ -127,5 +127,5 @@ def jury_analytics(
         passed_jurors=passed_jurors,
         passed_fraction=passed_fraction(passed_jurors, decisive),
         quorum=quorum,
-        verdict=verdict,  # type: ignore[arg-type]  # pydantic validates the literal
+        verdict=verdict,  # pydantic validates the literal
     )

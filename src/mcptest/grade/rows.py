@@ -83,14 +83,14 @@ def test_result(
     """
     spec = test.spec
     done = assertions or []
-    is_tool = isinstance(spec, ToolTest)
+    tool = spec if isinstance(spec, ToolTest) else None
     return TestResult(
         id=test.id, name=test.name, kind=test.kind, suite_file=test.suite_file,
-        server=getattr(spec, "server", None), tool=spec.tool if is_tool else None,
+        server=getattr(spec, "server", None), tool=tool.tool if tool else None,
         model=test.model, cell=_cell(test), location=test.location, tags=list(test.tags),
         status=status, gap=gap, message=message,
         duration_ms=round(duration_ms if duration_ms is not None else since_ms(start), 3),
-        args=spec.args if is_tool else None, response=response_for_report(response),
+        args=tool.args if tool else None, response=response_for_report(response),
         server_stderr=stderr or None, assertions=done, judge=judge,
         cost_usd=round(sum(a.cost_usd for a in done) + extra_cost_usd, 8),
         cache_hits=sum(1 for a in done if a.cached) + cache_hits,
@@ -105,8 +105,8 @@ def server_report(
 ) -> ServerReport:
     """The row of one server connection (ready, or failed with its cause)."""
     return ServerReport(
-        name=name, suite_file=suite_file, transport=transport,  # type: ignore[arg-type]
-        status=status, error=error, protocol_version=protocol_version,  # type: ignore[arg-type]
+        name=name, suite_file=suite_file, transport=transport,
+        status=status, error=error, protocol_version=protocol_version,
         server_name=server_name, server_version=server_version,
         startup_ms=None if startup_ms is None else round(startup_ms, 1),
         tools=[str(t.get("name")) for t in tools or []],

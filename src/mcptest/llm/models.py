@@ -101,9 +101,9 @@ def route(model: str | None, base_url: str | None, defaults: JudgeDefaults | Non
             "no judge model: set `model`, the suite's judge.model, MCPTEST_JUDGE_MODEL or a "
             "provider API key"))
     if endpoint:
-        key = _get(env, "MCPTEST_JUDGE_API_KEY") or GATEWAY_PLACEHOLDER_KEY
+        gateway_key = _get(env, "MCPTEST_JUDGE_API_KEY") or GATEWAY_PLACEHOLDER_KEY
         return Route(model=name, litellm_model=GATEWAY_PREFIX + name,
-                     api_base=endpoint.rstrip("/"), api_key=key, gateway=True)
+                     api_base=endpoint.rstrip("/"), api_key=gateway_key, gateway=True)
     provider = provider_of(name)
     if provider in _KEYLESS:
         return Route(model=name, litellm_model=name)

@@ -33,4 +33,4 @@ REPORTERS: dict[str, str] = {
 def get_reporter(name: str) -> Reporter:
     """The `render` function of the named format."""
     module = importlib.import_module(REPORTERS[name])
-    return module.render  # type: ignore[no-any-return]
+    return module.render

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TextIO, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx2
@@ -201,7 +201,8 @@ async def enter_remote(
 
 
 async def enter_stdio(stack: AsyncExitStack, plan: StdioPlan, errlog: StderrLog) -> Any:
-    return await stack.enter_async_context(stdio_client(plan.params, errlog=errlog.file))
+    return await stack.enter_async_context(
+        stdio_client(plan.params, errlog=cast(TextIO, errlog.file)))
 
 
 def flatten(exc: BaseException) -> list[BaseException]:

@@ -45,7 +45,8 @@ from mcptest.run.connect import (
 from mcptest.run.negotiate import RACE_AFTER_S, client_info, negotiate
 from mcptest.suite.models import RemoteServer, StdioServer
 
-RAW = TypeAdapter(dict[str, Any])
+# Results stay raw wire JSON on purpose (the SDK's typing expects its own result models).
+RAW: Any = TypeAdapter(dict[str, Any])
 # Extra time a call may take beyond its timeout before we stop waiting on our own: covers a
 # transport that never starts the SDK's request clock (a server not reading its stdin).
 CALL_GRACE_S = 1.0

@@ -94,8 +94,8 @@ def message(
         key = str(loc[-1])
         return f"unknown key `{key}`{_suggest(key, _allowed_keys(parent))}", path, True
     if kind == "matcher_kind":
-        message, key = _matcher_message(data_at)
-        return message, (*path, key) if key else path, key is not None
+        text, found = _matcher_message(data_at)
+        return text, (*path, found) if found else path, found is not None
     if kind == "literal_error" and isinstance(value, str):
         choices = [x.strip().strip("'") for x in ctx.get("expected", "").replace(" or ", ", ")
                    .split(", ")]

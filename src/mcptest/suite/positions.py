@@ -32,7 +32,7 @@ _FLOAT = re.compile(
 )
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+class _Loader(_BaseLoader):
     """The fastest safe loader available, resolving plain scalars by YAML 1.2's core schema."""
 
 
@@ -50,10 +50,10 @@ def _construct_float(loader: Any, node: yaml.ScalarNode) -> float:
     return float(text.replace(".inf", "inf").replace(".nan", "nan"))
 
 
-_Loader.yaml_implicit_resolvers = {
+_Loader.yaml_implicit_resolvers = {  # PyYAML's class-level resolver table
     first: [(tag, rx) for tag, rx in resolvers
             if tag not in {_TAG + t for t in ("bool", "int", "float", "timestamp")}]
-    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
+    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()  # type: ignore[attr-defined]
 }
 _Loader.add_implicit_resolver(
     _TAG + "bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")

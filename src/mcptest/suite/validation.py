@@ -84,7 +84,7 @@ def _model_field(model: type[BaseModel], seg: str) -> tuple[str, Any] | None:
                 extra = [*info.metadata]
                 if info.discriminator and not any(isinstance(x, Discriminator) for x in extra):
                     extra.append(Discriminator(info.discriminator))  # type: ignore[arg-type]
-                tp = Annotated[tp, *extra] if extra else tp
+                tp = Annotated[tp, *extra] if extra else tp  # type: ignore[assignment]
             return info.alias or name, tp
     return None
 
@@ -195,7 +195,7 @@ def suite_errors(
     exc: ValidationError, data: Any, positions: Positions, root: type[BaseModel],
 ) -> list[SuiteError]:
     """Translate every error of `exc` (raised validating `data` as `root`)."""
-    items = _condense([place(e, data, root) for e in exc.errors(include_url=False)])
+    items = _condense([place(dict(e), data, root) for e in exc.errors(include_url=False)])
     out: list[SuiteError] = []
     seen: set[str] = set()
     typos = _typos(items)

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from mcptest.plan import PlannedTest
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("eval", help="run rubric evals")
     add_run_arguments(p)
     p.add_argument("--explain", action="store_true",

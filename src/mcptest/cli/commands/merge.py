@@ -7,10 +7,11 @@ from pathlib import Path
 
 from mcptest.cli.output import write_reports
 from mcptest.report.build import JudgeTotals, build_report
+from mcptest.report.models import TestResult
 from mcptest.reporters import REPORTERS
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("merge", help="combine shard reports into one")
     p.add_argument("reports", nargs="+", type=Path, help="JSON reports of the shards")
     p.add_argument("--format", default="json", choices=list(REPORTERS))
@@ -22,7 +23,8 @@ def run(args: argparse.Namespace) -> int:
     from mcptest.report.io import read_report
 
     reports = [read_report(p) for p in args.reports]
-    by_id = {}  # a test present in two shards (overlapping runs) is kept once: the first one
+    # a test present in two shards (overlapping runs) is kept once: the first one
+    by_id: dict[str, TestResult] = {}
     for r in reports:
         for t in r.tests:
             by_id.setdefault(t.id, t)

@@ -9,7 +9,7 @@ from mcptest.cli.output import write_reports
 from mcptest.reporters import REPORTERS
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("report", help="re-render a saved JSON report")
     p.add_argument("report", type=Path, help="a report written by --reporter json")
     p.add_argument("--format", default="pretty", choices=list(REPORTERS))

@@ -16,7 +16,7 @@ INJECT_FAULT_ENV = "MCPTEST_INJECT_FAULT"
 """Set to 1 to make the run fail with an internal error after its first test (tests only)."""
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run tool tests and agent tests (evals too with --with-evals)")
     add_run_arguments(p)
     p.add_argument("--with-evals", action="store_true", help="also run the suites' evals")

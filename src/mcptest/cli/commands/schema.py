@@ -9,7 +9,7 @@ from importlib import resources
 from mcptest.exit_codes import ExitCode
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "schema", help="print the JSON Schema of suite files",
         description="Print the JSON Schema (draft 2020-12) of suite files, or of the JSON report.",

@@ -116,7 +116,8 @@ def _rubric_kind(v: Any) -> str | None:
         if "preset" in v:
             return "preset"
         return "body"
-    return {RubricRef: "ref", RubricPreset: "preset", RubricBody: "body"}.get(type(v))
+    kinds: dict[type, str] = {RubricRef: "ref", RubricPreset: "preset", RubricBody: "body"}
+    return kinds.get(type(v))
 
 
 Rubric = Annotated[

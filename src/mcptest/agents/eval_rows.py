@@ -6,6 +6,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from mcptest.agents.transcript import Transcript
 from mcptest.evals.rubric import resolve_rubric
 from mcptest.evals.verdict import judge_eval
 from mcptest.grade.diagnose import classify_eval
@@ -15,7 +16,6 @@ from mcptest.report.models import TestResult
 from mcptest.suite.models import EvalSpec
 
 if TYPE_CHECKING:
-    from mcptest.agents.transcript import Transcript
     from mcptest.plan import PlannedTest
 
 
