@@ -1,20 +1,28 @@
 """The one error tree. Every error mcptest raises on purpose roots here.
 
-* McpTestError
-  + UsageError            bad command line or action input (exit 2)
-  + SuiteError            a suite file cannot be loaded or validated (exit 2)
-  + ServerNotReadyError   a server never became ready (exit 3)
-  + ServerError           a ready server crashed, hung or broke protocol (its tests error)
-  + JudgeError            a judge call failed mechanically (its assertion becomes judge_error)
-  + ReportError           a saved report cannot be read
+    McpTestError
+    ├── UsageError            bad command line or action input               → exit 2
+    ├── SuiteError            a suite file cannot be loaded or validated     → exit 2
+    ├── SuiteErrors           several of those, one per line                 → exit 2
+    ├── ReportError           a saved report cannot be read                  → exit 2
+    ├── ServerNotReadyError   a server never became ready                    → exit 3 (via its
+    │                         tests' rows: the runner records them, the run goes on)
+    ├── BudgetRefused         a model call was not sent: its worst case would cross the
+    │                         `--max-cost` cap                               → assertion `budget`
+    └── JudgeError            a model call failed mechanically               → assertion error
+        ├── ProviderError     the provider failed or did not answer (kind, status, Retry-After),
+        │                     mapped from litellm's exceptions where litellm is called
+        └── RetriesExhausted  every allowed try failed (in `mcptest.llm.retry`)
 
 A failed check is data (`passed=False`), never an exception. Exceptions become exit codes in
-one place only: `mcptest.cli.error_handler`.
+one place only: `mcptest.cli.error_handler`; anything that is not an `McpTestError` of the
+first four kinds is a bug of ours and exits 70 (docs/decisions.md, "Exit codes").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 
 class McpTestError(Exception):
@@ -60,16 +68,37 @@ class SuiteErrors(McpTestError):
         super().__init__("\n".join(str(e) for e in errors))
 
 
-class ServerError(McpTestError):
-    """A server failed after it was ready, or while connecting (see `ServerNotReadyError`)."""
-
-
-class ServerNotReadyError(ServerError):
+class ServerNotReadyError(McpTestError):
     """A server never became ready: spawn failure, early exit, startup timeout, refused URL."""
 
 
 class JudgeError(McpTestError):
-    """A judge call failed mechanically (transport, timeout, unparseable verdict)."""
+    """A model call failed mechanically (transport, timeout, rejected request)."""
+
+
+FailureKind = Literal["timeout", "transport", "rate_limit", "server", "client", "unparseable"]
+
+
+class ProviderError(JudgeError):
+    """The provider answered with a failure, or did not answer. `kind` decides retrying."""
+
+    def __init__(self, kind: FailureKind, message: str, *, status: int | None = None,
+                 retry_after: float | None = None) -> None:
+        self.kind = kind
+        self.status = status
+        self.retry_after = retry_after
+        super().__init__(message)
+
+
+class BudgetRefused(McpTestError):
+    """A model call was not sent because its worst case would cross the cap."""
+
+    def __init__(self, needed: float, spent: float, reserved: float, cap: float) -> None:
+        self.needed, self.spent, self.reserved, self.cap = needed, spent, reserved, cap
+        super().__init__(
+            f"budget: worst case ${needed:.6f} would cross the ${cap:.4f} cap "
+            f"(spent ${spent:.6f}, in flight ${reserved:.6f})"
+        )
 
 
 class ReportError(McpTestError):

@@ -27,7 +27,7 @@ def agent_model(test: PlannedTest, engine: JudgeEngine) -> AgentModel:
     if name is None and isinstance(spec, AgentTest):
         name = spec.models[0]
     defaults = test.suite.suite.judge
-    return AgentModel(engine, name or "", defaults)
+    return AgentModel(engine.client, name or "", defaults)
 
 
 async def transcript_for(test: PlannedTest, model: AgentModel,

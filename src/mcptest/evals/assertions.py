@@ -10,10 +10,12 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from mcptest.evals.custom import judge_name, run_custom
+from mcptest.errors import BudgetRefused
+from mcptest.evals.custom import CustomVerdict, judge_name, run_custom
 from mcptest.evals.rubric import resolve_rubric
 from mcptest.evals.verdict import judge_eval
 from mcptest.grade.rows import assertion_result
+from mcptest.llm.client import OverDeclared
 from mcptest.llm.engine import JudgeEngine
 from mcptest.llm.prompt import candidate_text
 from mcptest.report.models import AssertionResult, JudgeDetail, JudgeVote, Status
@@ -69,16 +71,26 @@ async def grade_custom(test: PlannedTest, planned: PlannedAssertion, candidate: 
     context = {"candidate": candidate, "output": candidate, "rubric": spec.rubric,
                "criteria": spec.rubric, "input": inp, "target": planned.assertion.target,
                "test": test.name, "test_id": test.id, "suite_file": test.suite_file}
-    v = await run_custom(spec, context, test.suite.path.parent, dict(engine.options.env))
-    if v.cost_usd:
-        engine.ledger.settle(engine.ledger.reserve(0.0), v.cost_usd)
     name = judge_name(spec)
+    over: OverDeclared | None = None
+    try:
+        v = await engine.client.metered(
+            name, spec.max_cost_usd,
+            lambda: run_custom(spec, context, test.suite.path.parent, dict(engine.options.env)),
+            lambda verdict: verdict.cost_usd)
+    except BudgetRefused as e:  # not run: it could not fit under the cap
+        detail = JudgeDetail(kind="custom", rubric=spec.rubric, threshold=spec.threshold,
+                             votes=[JudgeVote(model=name, error=f"budget_skipped: {e}")])
+        return _result(planned, "skipped", str(e), start, detail)
+    except OverDeclared as e:
+        over = e
+        v = CustomVerdict(None, None, None, e.reported, f"over its declared cost: {e}")
     vote = JudgeVote(model=name, score=v.score, passed=v.passed, reason=v.reasoning,
                      error=v.error, cost_usd=v.cost_usd)
     detail = JudgeDetail(kind="custom", rubric=spec.rubric, score=v.score,
                          display_score=None if v.score is None else f"{v.score:.2f}",
                          threshold=spec.threshold, votes=[vote])
-    if v.error is not None or v.passed is None:
+    if over is not None or v.error is not None or v.passed is None:
         return _result(planned, "error", f"judge error ({name}): {v.error}", start, detail,
                        v.cost_usd)
     why = f"{name}: {'pass' if v.passed else 'fail'}"

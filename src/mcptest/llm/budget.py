@@ -1,10 +1,14 @@
-"""A reservation ledger that keeps judge spending under a hard USD cap at any concurrency.
+"""A reservation ledger that keeps model spending under a hard USD cap at any concurrency.
 
 Before a request is sent its worst case (a padded prompt-token count × input price + `max_tokens`
 × output price) is reserved; a reservation that would take reserved + spent past the cap is
 refused and the request is never sent. When the answer arrives the reservation is replaced by
 the actual cost. All bookkeeping happens under one lock with no awaits inside, so it is safe
 from threads and tasks alike.
+
+`acquire` is what the model client uses (docs/judges.md, "Budget"): a call that does not fit only
+because others are in flight waits for them to settle (their actual cost is usually far below
+their worst case), and is refused only when it cannot fit even then.
 """
 
 from __future__ import annotations
@@ -15,9 +19,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 from pydantic import BaseModel, ConfigDict
 
+from mcptest.errors import BudgetRefused
 from mcptest.suite.models import Pricing
+
+__all__ = ["BudgetLedger", "BudgetRefused", "Price", "Reservation", "lookup_price",
+           "prompt_token_bound"]
 
 # Padding on the counted prompt: tokenizers differ between providers; the bound must hold.
 PROMPT_MARGIN = 1.25
@@ -67,17 +76,6 @@ def prompt_token_bound(messages: list[dict[str, str]], counted: int | None) -> i
     return math.ceil(base * PROMPT_MARGIN) + PER_MESSAGE_TOKENS * len(messages) + FIXED_TOKENS
 
 
-class BudgetRefused(Exception):
-    """A request was not sent because its worst case would cross the cap."""
-
-    def __init__(self, needed: float, spent: float, reserved: float, cap: float) -> None:
-        self.needed, self.spent, self.reserved, self.cap = needed, spent, reserved, cap
-        super().__init__(
-            f"budget: worst case ${needed:.6f} would cross the ${cap:.4f} cap "
-            f"(spent ${spent:.6f}, in flight ${reserved:.6f})"
-        )
-
-
 @dataclass
 class Reservation:
     amount: float
@@ -94,15 +92,32 @@ class BudgetLedger:
         self._reserved = 0.0
         self._refused = 0
         self._overruns = 0
+        self._settled: anyio.Event | None = None
 
     def reserve(self, amount: float) -> Reservation:
-        """Hold `amount` for one request, or raise `BudgetRefused`."""
+        """Hold `amount` for one request now, or raise `BudgetRefused` (no waiting)."""
         with self._lock:
             if self.cap is not None and self._spent + self._reserved + amount > self.cap:
                 self._refused += 1
                 raise BudgetRefused(amount, self._spent, self._reserved, self.cap)
             self._reserved += amount
             return Reservation(amount)
+
+    async def acquire(self, amount: float) -> Reservation:
+        """Hold `amount`, waiting while calls in flight may still free room; raise
+        `BudgetRefused` when it cannot fit even after they settle."""
+        while True:
+            with self._lock:
+                if self.cap is None or self._spent + self._reserved + amount <= self.cap:
+                    self._reserved += amount
+                    return Reservation(amount)
+                if self._reserved <= 1e-15:  # nothing in flight: it will never fit
+                    self._refused += 1
+                    raise BudgetRefused(amount, self._spent, self._reserved, self.cap)
+                if self._settled is None:
+                    self._settled = anyio.Event()
+                settled = self._settled
+            await settled.wait()
 
     def settle(self, r: Reservation, actual: float) -> None:
         """Replace a reservation by what the request really cost (0 when it failed unbilled)."""
@@ -114,6 +129,13 @@ class BudgetLedger:
             self._spent += actual
             if actual > r.amount:
                 self._overruns += 1
+            settled, self._settled = self._settled, None
+        if settled is not None:
+            settled.set()
+
+    def charge(self, actual: float) -> None:
+        """Record spending nobody reserved first (a custom judge that declared no cost)."""
+        self.settle(Reservation(0.0), actual)
 
     @property
     def spent(self) -> float:

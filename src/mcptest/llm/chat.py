@@ -1,11 +1,9 @@
-"""Tool-calling chat requests for agent tests, through the judge engine's litellm, ledger and pool.
+"""Tool-calling chat requests for agent tests, through the run's one `ModelClient`.
 
 An agent model is routed like a judge (its own key, or the MCPTEST_JUDGE_BASE_URL gateway), its
 worst case is reserved in the same budget ledger before each request (so `--max-cost` covers
-agents too), and it shares the engine's concurrency pool and retry policy. Agent requests are not
-judge calls: they do not count in `calls_sent` and are never cached (a transcript is live).
-
-Engine internals used: `_loader` (the lazy litellm import), `_ledger`, `_pool`, `_policy`.
+agents too), and it shares the client's pool and retry policy. Agent requests are not judge
+calls: they do not count in `calls_sent` and are never cached (a transcript is live).
 """
 
 from __future__ import annotations
@@ -15,12 +13,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import anyio
-
-from mcptest.llm.budget import BudgetRefused, Price, lookup_price
-from mcptest.llm.engine import JudgeEngine
+from mcptest.errors import BudgetRefused
+from mcptest.llm.budget import lookup_price
+from mcptest.llm.call import ChatTurn, send_chat
+from mcptest.llm.client import ModelClient, Tally
 from mcptest.llm.models import Route, Unroutable, route
-from mcptest.llm.retry import RetriesExhausted, classify, with_retries
+from mcptest.llm.retry import RetriesExhausted
 from mcptest.suite.models import JudgeDefaults
 
 ChatStatus = Literal["ok", "deferred", "budget", "error"]
@@ -54,13 +52,13 @@ def _bound(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> int:
 class AgentModel:
     """One agent model of one run; `complete()` never raises for provider trouble."""
 
-    def __init__(self, engine: JudgeEngine, model: str, defaults: JudgeDefaults | None,
+    def __init__(self, client: ModelClient, model: str, defaults: JudgeDefaults | None,
                  *, max_tokens: int | None = None) -> None:
-        self.engine = engine
-        self.settings = defaults or engine.options.defaults or JudgeDefaults()
+        self.client = client
+        self.settings = defaults or client.options.defaults or JudgeDefaults()
         self.defaults = defaults
         self.route: Route | Unroutable = route(model or None, None, defaults,
-                                               engine.options.env)
+                                               client.options.env)
         self.max_tokens = max_tokens or self.settings.max_tokens
         self.name = self.route.model or model or "(no model)"
 
@@ -73,58 +71,31 @@ class AgentModel:
         r = self.route
         if isinstance(r, Unroutable):
             return ChatReply(status="deferred", message=r.reason)
+        tally = Tally()
         try:
-            litellm = await anyio.to_thread.run_sync(self.engine.loader.get)
+            litellm = await self.client.litellm()
             price = lookup_price(r.model, self.settings.pricing, litellm.model_cost)
-            if price is None and self.engine.options.max_cost is not None:
+            if price is None and self.client.options.max_cost is not None:
                 return ChatReply(status="error", message=(
                     f"no known price for agent model {r.model!r} with a cost cap set: add it "
                     "to the suite's judge.pricing"))
-            async with self.engine.pool.slot(r.model):
-                return await with_retries(
-                    lambda: self._attempt(litellm, r, messages, tools, timeout, price),
-                    self.engine.retry_policy, passthrough=(BudgetRefused,))
+            turn: ChatTurn = await self.client.request(
+                r.model,
+                lambda: send_chat(litellm, r, messages, tools, timeout=timeout,
+                                  max_tokens=self.max_tokens,
+                                  temperature=self.settings.temperature),
+                price=price, prompt_tokens=_bound(messages, tools), max_tokens=self.max_tokens,
+                tally=tally)
         except BudgetRefused as e:
-            return ChatReply(status="budget", message=f"budget: {e}")
+            return ChatReply(status="budget", message=str(e), cost_usd=tally.cost)
         except RetriesExhausted as e:
-            return ChatReply(status="error", message=self.engine.redact(str(e))[:300])
+            return ChatReply(status="error", message=self.client.redact(str(e))[:300],
+                             cost_usd=tally.cost)
         except Exception as e:  # never a pass: the agent row errors with the cause
-            return ChatReply(status="error",
-                             message=self.engine.redact(f"{type(e).__name__}: {e}")[:300])
-
-    async def _attempt(self, litellm: Any, r: Route, messages: list[dict[str, Any]],
-                       tools: list[dict[str, Any]], timeout: float, price: Price | None
-                       ) -> ChatReply:
-        worst = price.cost(_bound(messages, tools), self.max_tokens) if price else 0.0
-        reservation = self.engine.ledger.reserve(worst)
-        kwargs: dict[str, Any] = {
-            "model": r.litellm_model, "messages": messages, "timeout": timeout,
-            "max_tokens": self.max_tokens, "temperature": self.settings.temperature,
-            "num_retries": 0,
-        }
-        if tools:
-            kwargs["tools"] = tools
-        if r.api_base:
-            kwargs["api_base"] = r.api_base
-        if r.api_key:
-            kwargs["api_key"] = r.api_key
-        try:
-            resp = await litellm.acompletion(**kwargs)
-        except Exception as e:
-            billed = classify(e).kind in ("timeout", "transport")
-            self.engine.ledger.settle(reservation, reservation.amount if billed else 0.0)
-            raise
-        usage = getattr(resp, "usage", None)
-        p = int(getattr(usage, "prompt_tokens", 0) or 0)
-        c = int(getattr(usage, "completion_tokens", 0) or 0)
-        cost = price.cost(p, c) if price else float(getattr(usage, "cost", 0.0) or 0.0)
-        self.engine.ledger.settle(reservation, cost)
-        message = resp.choices[0].message
-        calls = [
-            ToolCallRequest(id=str(getattr(tc, "id", "") or f"call_{k}"),
-                            name=str(tc.function.name),
-                            arguments=tc.function.arguments or "{}")
-            for k, tc in enumerate(getattr(message, "tool_calls", None) or [])
-        ]
-        return ChatReply(status="ok", content=getattr(message, "content", None), tool_calls=calls,
-                         prompt_tokens=p, completion_tokens=c, cost_usd=cost)
+            return ChatReply(status="error", cost_usd=tally.cost,
+                             message=self.client.redact(f"{type(e).__name__}: {e}")[:300])
+        calls = [ToolCallRequest(id=c.id, name=c.name, arguments=c.arguments)
+                 for c in turn.tool_calls]
+        return ChatReply(status="ok", content=turn.content, tool_calls=calls,
+                         prompt_tokens=turn.prompt_tokens,
+                         completion_tokens=turn.completion_tokens, cost_usd=tally.cost)

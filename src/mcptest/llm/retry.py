@@ -1,8 +1,10 @@
-"""Our own retries around one judge request (litellm's are unreliable; we pass num_retries=0).
+"""Our own retries around one model request (litellm's are unreliable; we pass num_retries=0).
 
 Retried: 429, 5xx, connection errors and timeouts, at most `max_tries` sends, with exponential
 backoff and jitter, waiting at least what `Retry-After` asks, and never past `max_total` seconds
-from the first send. Everything else (4xx, bad model name, auth) fails at once.
+from the first send. Everything else (4xx, bad model name, auth) fails at once. Failures arrive
+as `ProviderError`s of our own tree: `mcptest.llm.call` maps litellm's exceptions where it calls
+litellm, so nothing here matches exception classes by name.
 """
 
 from __future__ import annotations
@@ -11,13 +13,17 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 import anyio
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcptest.errors import FailureKind, JudgeError, ProviderError
+
+__all__ = ["Classified", "FailureKind", "RetriesExhausted", "RetryPolicy", "classify",
+           "with_retries"]
+
 T = TypeVar("T")
-FailureKind = Literal["timeout", "transport", "rate_limit", "server", "client", "unparseable"]
 
 
 class RetryPolicy(BaseModel):
@@ -38,43 +44,16 @@ class Classified:
     message: str
 
 
-def _retry_after(exc: BaseException) -> float | None:
-    headers = getattr(exc, "litellm_response_headers", None)
-    if headers is None:
-        response = getattr(exc, "response", None)
-        headers = getattr(response, "headers", None)
-    if headers is None:
-        return None
-    try:
-        value = headers.get("retry-after") or headers.get("Retry-After")
-    except AttributeError:
-        return None
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        return None  # an HTTP date: fall back to our own backoff
-
-
 def classify(exc: BaseException) -> Classified:
-    """Sort a provider exception into a failure kind without importing litellm."""
-    names = {c.__name__ for c in type(exc).__mro__}
-    status = getattr(exc, "status_code", None)
-    text = f"{type(exc).__name__}: {exc}"[:300]
-    if "Timeout" in names or "APITimeoutError" in names or isinstance(exc, TimeoutError):
+    """How a failed send failed, and whether another try may help."""
+    if isinstance(exc, ProviderError):
+        retryable = exc.kind in ("timeout", "rate_limit", "server", "transport")
+        return Classified(exc.kind, retryable, exc.retry_after, str(exc)[:300])
+    if isinstance(exc, TimeoutError):
         return Classified("timeout", True, None, "timeout")
-    if status == 429 or "RateLimitError" in names:
-        return Classified("rate_limit", True, _retry_after(exc), "rate limited (429)")
-    if isinstance(status, int) and status >= 500:
-        return Classified("server", True, _retry_after(exc), f"server error ({status})")
-    if "APIConnectionError" in names or "ServiceUnavailableError" in names or isinstance(
-        exc, ConnectionError | OSError
-    ):
-        return Classified("transport", True, None, text)
-    if isinstance(status, int):
-        return Classified("client", False, None, f"request rejected ({status}): {exc}"[:300])
-    return Classified("transport", False, None, text)
+    if isinstance(exc, ConnectionError | OSError):
+        return Classified("transport", True, None, f"{type(exc).__name__}: {exc}"[:300])
+    return Classified("transport", False, None, f"{type(exc).__name__}: {exc}"[:300])
 
 
 def backoff(attempt: int, policy: RetryPolicy, rng: random.Random) -> float:
@@ -83,7 +62,7 @@ def backoff(attempt: int, policy: RetryPolicy, rng: random.Random) -> float:
     return base * rng.uniform(0.5, 1.5)
 
 
-class RetriesExhausted(Exception):
+class RetriesExhausted(JudgeError):
     """Every allowed try failed; `last` says how the last one failed."""
 
     def __init__(self, last: Classified, tries: int) -> None:

@@ -1,0 +1,159 @@
+"""The one model client: every model call of a run, judge or agent, goes through here.
+
+Each request takes a pool slot (shared, and per model), reserves its worst case in the budget
+ledger before it is sent (waiting while calls in flight may free room), is retried by our policy,
+and settles what it really cost. Custom judges run through `metered` under the same pool and
+budget. Nothing else in mcptest holds a pool, a ledger or a retry policy (docs/architecture.md,
+"Where cost is reserved").
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+import anyio
+
+from mcptest.errors import BudgetRefused
+from mcptest.llm.budget import BudgetLedger, Price
+from mcptest.llm.contracts import JudgeOptions
+from mcptest.llm.imports import LitellmLoader
+from mcptest.llm.pool import JudgePool
+from mcptest.llm.price_table import price_table
+from mcptest.llm.retry import RetryPolicy, classify, with_retries
+from mcptest.report.redact import redact_text, secret_values
+
+T = TypeVar("T")
+
+
+class Usage(Protocol):
+    """What a reply says it used (every reply type of `mcptest.llm.call`)."""
+
+    @property
+    def prompt_tokens(self) -> int: ...
+    @property
+    def completion_tokens(self) -> int: ...
+    @property
+    def reported_cost(self) -> float | None: ...
+
+
+R = TypeVar("R", bound=Usage)
+
+
+@dataclass
+class Tally:
+    """What one logical request (its retries and fallbacks included) sent and cost."""
+
+    sent: int = 0
+    cost: float = 0.0
+    cost_known: bool = True
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class OverDeclared(Exception):
+    """A custom judge reported spending more than it declared (`max_cost_usd`)."""
+
+    def __init__(self, reported: float, declared: float) -> None:
+        self.reported, self.declared = reported, declared
+        super().__init__(f"it reported ${reported:.6f}, above its declared max_cost_usd "
+                         f"${declared:.6f} (raise max_cost_usd so the budget can reserve it)")
+
+
+class ModelClient:
+    """One per run: the pool, the ledger, the retry policy and the lazy litellm import."""
+
+    def __init__(self, options: JudgeOptions) -> None:
+        self.options = options
+        self.loader = LitellmLoader()
+        self.pool = JudgePool(options.concurrency, options.per_model_concurrency)
+        self.ledger = BudgetLedger(options.max_cost)
+        self.policy = RetryPolicy(max_tries=options.max_tries, base_delay=options.retry_base_delay,
+                                  max_total=options.retry_max_total)
+        self._secrets = secret_values(options.env)
+        self._lock = threading.Lock()
+        self._sent = 0
+
+    def start(self) -> None:
+        """Begin importing litellm in the background (once the plan shows model calls)."""
+        self.loader.start()
+
+    async def litellm(self) -> Any:
+        return self.loader.get() if self.loader.loaded else await anyio.to_thread.run_sync(
+            self.loader.get)
+
+    def model_cost(self) -> Mapping[str, Any]:
+        """litellm's price table: the live one once imported, else read as data."""
+        return self.loader.get().model_cost if self.loader.loaded else price_table()
+
+    def redact(self, text: str) -> str:
+        """`text` with every key of the environment, and anything key-shaped, masked."""
+        return redact_text(text, self._secrets)
+
+    @property
+    def requests_sent(self) -> int:
+        """Model requests sent by this client (judges and agents, retries included)."""
+        with self._lock:
+            return self._sent
+
+    async def request(self, model: str, send: Callable[[], Awaitable[R]], *,
+                      price: Price | None, prompt_tokens: int, max_tokens: int, tally: Tally,
+                      fallback: Callable[[BaseException], bool] | None = None) -> R:
+        """Send one request under a pool slot: reserve → send → settle, with our retries.
+
+        `prompt_tokens` is the padded worst case of the prompt; `fallback(error)` may change
+        what `send` sends and return True to try once more at once (not counted as a retry).
+        Raises `BudgetRefused` (nothing sent) or `RetriesExhausted`.
+        """
+        worst = price.cost(prompt_tokens, max_tokens) if price is not None else 0.0
+
+        async def attempt() -> R:
+            reservation = await self.ledger.acquire(worst)
+            tally.sent += 1
+            with self._lock:
+                self._sent += 1
+            try:
+                reply = await send()
+            except Exception as e:
+                # A timed-out or cut request may still be billed: count its worst case.
+                billed = classify(e).kind in ("timeout", "transport")
+                charged = reservation.amount if billed else 0.0
+                self.ledger.settle(reservation, charged)
+                tally.cost += charged
+                if fallback is not None and fallback(e):
+                    return await attempt()
+                raise
+            if price is not None:
+                actual = price.cost(reply.prompt_tokens, reply.completion_tokens)
+            else:
+                actual = reply.reported_cost or 0.0
+                tally.cost_known = tally.cost_known and reply.reported_cost is not None
+            self.ledger.settle(reservation, actual)
+            tally.cost += actual
+            tally.prompt_tokens += reply.prompt_tokens
+            tally.completion_tokens += reply.completion_tokens
+            return reply
+
+        async with self.pool.slot(model):
+            return await with_retries(attempt, self.policy, passthrough=(BudgetRefused,))
+
+    async def metered(self, name: str, declared: float, run: Callable[[], Awaitable[T]],
+                      cost_of: Callable[[T], float]) -> T:
+        """Run a custom judge like a model call: a pool slot, `declared` reserved before it
+        starts (`BudgetRefused` when it cannot fit), its reported cost settled after. Under a
+        cap, a report above the declaration raises `OverDeclared` (the cost is still counted:
+        it was spent); without one there is nothing to protect and the report simply counts."""
+        async with self.pool.slot(name):
+            reservation = await self.ledger.acquire(declared)
+            try:
+                result = await run()
+            except BaseException:
+                self.ledger.settle(reservation, 0.0)
+                raise
+            reported = cost_of(result)
+            self.ledger.settle(reservation, reported)
+            if self.ledger.cap is not None and reported > declared + 1e-12:
+                raise OverDeclared(reported, declared)
+            return result
