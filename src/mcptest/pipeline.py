@@ -95,7 +95,8 @@ def run_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     try:
         interrupted = anyio.run(_run, plan, options, judging, state)
     except Exception as e:  # a bug of ours: still report what the run had
-        fault, interrupted, trace = f"{type(e).__name__}: {e}", None, format_exc()
+        cause = _first_cause(e)
+        fault, interrupted, trace = f"{type(cause).__name__}: {cause}", None, format_exc()
     for line in state.server_errors:
         options.log(f"error: {line}")
     tests = _rows(plan, state, interrupted or ("internal error" if fault else None))
@@ -106,6 +107,13 @@ def run_plan(plan: Plan, options: RunOptions) -> RunOutcome:
         judge=judging.totals(tests) if judging is not None else JudgeTotals(),
         interrupted=interrupted, internal_error=fault)
     return RunOutcome(report, frozenset(state.secrets | secret_values(options.env)), trace)
+
+
+def _first_cause(e: BaseException) -> BaseException:
+    """The exception inside task-group wrappers, which name no cause of their own."""
+    while isinstance(e, BaseExceptionGroup) and e.exceptions:
+        e = e.exceptions[0]
+    return e
 
 
 def _rows(plan: Plan, state: RunState, stopped_by: str | None) -> list[TestResult]:
