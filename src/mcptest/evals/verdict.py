@@ -19,10 +19,10 @@ import anyio
 from mcptest.evals.gates import display
 from mcptest.evals.rubric import ResolvedRubric
 from mcptest.evals.sample import Asker, Sample, grade_sample
-from mcptest.grade.jury import jury_analytics, model_family, passed_fraction, quorum_met
-from mcptest.llm.contracts import JudgeOutcome
+from mcptest.grade.aggregate import vote, weighted_quorum
+from mcptest.grade.jury import jury_analytics
 from mcptest.llm.engine import JudgeEngine
-from mcptest.report.models import CriterionResult, JudgeDetail, JudgeVote, Status
+from mcptest.report.models import CriterionResult, JudgeDetail, Status
 from mcptest.suite.models import EvalJudge, JudgeDefaults
 
 
@@ -55,18 +55,6 @@ def seats(judge: EvalJudge | None, matrix_model: str | None) -> tuple[str, list[
     return "single", [Seat(model, j.base_url, 0)]
 
 
-def _vote(o: JudgeOutcome, passed: bool | None) -> JudgeVote:
-    model = o.model or "(unresolved)"
-    error = None
-    if o.status in ("judge_error", "deferred", "budget_skipped"):
-        error = f"{o.status}: {o.message}" if o.message else o.status
-    return JudgeVote(model=model, family=model_family(model) if o.model else None, score=o.score,
-                     passed=passed if o.score is not None else None,
-                     abstained=o.status == "abstained", error=error, reason=o.reason,
-                     evidence=o.evidence, repetition=o.repetition, cost_usd=o.cost_usd,
-                     latency_ms=o.latency_ms, cached=o.cached)
-
-
 def _merged_criteria(samples: list[Sample]) -> list[CriterionResult]:
     """The first decisive sample's criteria with scores averaged over all decisive samples."""
     if len(samples) == 1:
@@ -95,7 +83,7 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
             tg.start_soon(one, i, seat)
     done = [s for s in samples if s is not None]
     outcomes = [o for s in done for o in s.outcomes]
-    votes = [_vote(o, s.vote_passed[k] if k < len(s.vote_passed) else None)
+    votes = [vote(o, s.vote_passed[k] if k < len(s.vote_passed) else None)
              for s in done for k, o in enumerate(s.outcomes)]
     status, message, score, analytics = _decide(mode, done, rubric, judge, engine,
                                                 generator_model)
@@ -140,8 +128,8 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
         st: Status = "error" if errors else "failed"
         return st, f"no decisive sample: {done[0].why}", None, None
     if mode == "jury":
-        ok = quorum_met(passed_n, len(decisive), quorum)
-        frac = passed_fraction(passed_n, len(decisive))
+        q = weighted_quorum([(1.0, bool(s.passed)) for s in decisive], quorum)
+        ok, frac = q.met, q.fraction
         why = (f"{passed_n}/{len(decisive)} samples passed (fraction {frac:.2f}, consensus "
                f"{quorum:.2f}); mean score {mean:.2f}" if mean is not None else
                f"{passed_n}/{len(decisive)} samples passed")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from mcptest.grade.aggregate import Tally, weighted_quorum
 from mcptest.grade.agreement import (
     Rating,
     confidence_band,
@@ -53,10 +54,7 @@ def passed_fraction(passed: int, decisive: int) -> float | None:
     Exact integer rounding, so 2/3 is 0.67 and 0.125 is not rounded down by binary float.
     """
     _check_counts(passed, decisive)
-    if decisive == 0:
-        return None
-    hundredths = (200 * passed + decisive) // (2 * decisive)
-    return hundredths / 100
+    return _unweighted(passed, decisive, 0.0).fraction
 
 
 def quorum_met(passed: int, decisive: int, quorum: float) -> bool:
@@ -65,8 +63,12 @@ def quorum_met(passed: int, decisive: int, quorum: float) -> bool:
     2/3 meets 0.67, 1/3 does not; 2/4 meets 0.5 and fails 0.6; quorum 1.0 fails on one dissent.
     No decisive juror → False (nothing was decided).
     """
-    fraction = passed_fraction(passed, decisive)
-    return fraction is not None and fraction >= quorum
+    _check_counts(passed, decisive)
+    return _unweighted(passed, decisive, quorum).met
+
+
+def _unweighted(passed: int, decisive: int, quorum: float) -> Tally:
+    return weighted_quorum([(1.0, True)] * passed + [(1.0, False)] * (decisive - passed), quorum)
 
 
 def _bias_message(

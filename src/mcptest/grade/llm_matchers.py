@@ -10,12 +10,12 @@ from __future__ import annotations
 import statistics
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from mcptest.grade.jury import jury_analytics, model_family
+from mcptest.grade.aggregate import Tally, vote, weighted_quorum
+from mcptest.grade.jury import jury_analytics
 from mcptest.grade.rows import assertion_result
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
@@ -48,16 +48,7 @@ class LlmContext:
 
 
 def _vote(o: JudgeOutcome, threshold: float, replacement_for: str | None = None) -> JudgeVote:
-    model = o.model or "(unresolved)"
-    error = None
-    if o.status in ("judge_error", "deferred", "budget_skipped"):
-        error = f"{o.status}: {o.message}" if o.message else o.status
-    return JudgeVote(
-        model=model, family=model_family(model) if o.model else None, score=o.score,
-        passed=None if o.score is None else o.score >= threshold,
-        abstained=o.status == "abstained", error=error, reason=o.reason, evidence=o.evidence,
-        repetition=o.repetition, replacement_for=replacement_for, cost_usd=o.cost_usd,
-        latency_ms=o.latency_ms, cached=o.cached)
+    return vote(o, None if o.score is None else o.score >= threshold, replacement_for)
 
 
 def _result(planned: PlannedAssertion, status: Status, start: float,
@@ -186,18 +177,10 @@ async def _seat_all(jurors: list[Juror], spec: LlmJurySpec, candidate: Any, ctx:
     return results
 
 
-def _quorum(seats: list[_Seat], threshold: float, quorum: float) -> tuple[int, int, float | None,
-                                                                           bool]:
-    """Heads that passed, decisive heads, weighted passed fraction (2 decimals), quorum met."""
-    decisive = [s for s in seats if s.score is not None]
-    passed = [s for s in decisive if s.score is not None and s.score >= threshold]
-    if not decisive:
-        return 0, 0, None, False
-    total = sum(Fraction(s.juror.weight) for s in decisive)
-    won = sum((Fraction(s.juror.weight) for s in passed), Fraction(0))
-    hundredths = (won * 100 / total + Fraction(1, 2)).__floor__()  # exact half-up rounding
-    fraction = hundredths / 100
-    return len(passed), len(decisive), fraction, fraction >= quorum
+def _quorum(seats: list[_Seat], threshold: float, quorum: float) -> Tally:
+    """The weighted quorum over the seats that reached a verdict."""
+    return weighted_quorum([(s.juror.weight, s.score >= threshold) for s in seats
+                            if s.score is not None], quorum)
 
 
 async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
@@ -217,7 +200,8 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
     votes = [_vote(o, spec.threshold, rf) for s in seats for o, rf in s.history] + [
         _vote(o, spec.threshold, s.replacement_for) for s in seats for o in s.outcomes]
 
-    passed_n, decisive_n, fraction, met = _quorum(seats, spec.threshold, spec.quorum)
+    q = _quorum(seats, spec.threshold, spec.quorum)
+    passed_n, decisive_n, fraction, met = q.passed, q.decisive, q.fraction, q.met
     scored = [s for s in seats if s.score is not None]
     weight = sum(s.juror.weight for s in scored)
     score = (sum(s.juror.weight * (s.score or 0.0) for s in scored) / weight) if scored else None
