@@ -9,7 +9,6 @@ step's result. The token is sent only to `GITHUB_API_URL`'s host and never logge
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -17,11 +16,12 @@ from urllib.parse import urlsplit
 import httpx
 from pydantic import BaseModel, ConfigDict
 
+from mcptest.reporters.markdown import MARKER_PREFIX, comment_marker
+
 #: GitHub rejects comment bodies longer than this (422 "Body is too long").
 BODY_LIMIT = 65_536
 #: Who owns comments made with the Actions token, which may not call `GET /user`.
 ACTIONS_BOT_LOGIN = "github-actions[bot]"
-MARKER_PREFIX = "<!-- mcptest-action:"
 _TRUNCATED = (
     "\n\n> **Comment truncated** to fit GitHub's 65,536-character limit; the job summary and the "
     "report files hold everything.\n"
@@ -68,10 +68,9 @@ def pr_number(event_path: str | None) -> int | None:
 
 
 def marker(suites: list[str], shard: str | None = None) -> str:
-    """The hidden line that keys the comment to this suite set (and shard)."""
-    key = ",".join(sorted(suites)) + (f" shard={shard}" if shard else "")
-    key = re.sub(r"-{2,}|[<>\n\r]", "_", key)
-    return f"{MARKER_PREFIX} suites={key} -->"
+    """The hidden line that keys the comment to this suite set (and shard): the markdown
+    reporter's one marker function, keyed by the Action's inputs."""
+    return comment_marker(suites, shard)
 
 
 def compose_body(markdown: str, marker_line: str) -> str:

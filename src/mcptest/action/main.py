@@ -17,8 +17,6 @@ from io import BufferedReader
 from pathlib import Path
 from typing import TextIO, cast
 
-from pydantic import ValidationError
-
 from mcptest.action.commands import annotations_for, command, stop_commands
 from mcptest.action.comment import compose_body, marker, post_sticky_comment, pr_number
 from mcptest.action.inputs import ActionInputs, read_inputs
@@ -29,8 +27,9 @@ from mcptest.action.summary import (
     render_markdown,
     reporter_available,
 )
-from mcptest.errors import UsageError
+from mcptest.errors import ReportError, UsageError
 from mcptest.exit_codes import ExitCode
+from mcptest.report.io import read_report
 from mcptest.report.models import Report
 
 #: How the child process starts the CLI (no console script needed, same interpreter).
@@ -120,8 +119,8 @@ def _load_report(path: Path, out: TextIO) -> Report | None:
     if not path.is_file():
         return None
     try:
-        return Report.model_validate_json(path.read_bytes())
-    except (ValidationError, ValueError, OSError) as error:
+        return read_report(path)
+    except ReportError as error:
         out.write(command("warning", f"could not read the JSON report {path}: "
                                      f"{type(error).__name__}") + "\n")
         return None

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from mcptest.errors import BudgetRefused
 from mcptest.llm.budget import lookup_price
-from mcptest.llm.call import ChatTurn, send_chat
+from mcptest.llm.call import ChatTurn, ToolCall, send_chat
 from mcptest.llm.client import ModelClient, Tally
 from mcptest.llm.models import Route, Unroutable, route
 from mcptest.llm.retry import RetriesExhausted
@@ -24,12 +24,8 @@ from mcptest.suite.models import JudgeDefaults
 ChatStatus = Literal["ok", "deferred", "budget", "error"]
 
 
-@dataclass(frozen=True)
-class ToolCallRequest:
-    id: str
-    name: str
-    arguments: str
-    """The raw JSON text the model produced (parsed by the caller; may be invalid)."""
+ToolCallRequest = ToolCall
+"""A tool call the model asked for (the type `mcptest.llm.call` reads from the reply)."""
 
 
 @dataclass(frozen=True)
@@ -94,8 +90,7 @@ class AgentModel:
         except Exception as e:  # never a pass: the agent row errors with the cause
             return ChatReply(status="error", cost_usd=tally.cost,
                              message=self.client.redact(f"{type(e).__name__}: {e}")[:300])
-        calls = [ToolCallRequest(id=c.id, name=c.name, arguments=c.arguments)
-                 for c in turn.tool_calls]
+        calls = list(turn.tool_calls)
         return ChatReply(status="ok", content=turn.content, tool_calls=calls,
                          prompt_tokens=turn.prompt_tokens,
                          completion_tokens=turn.completion_tokens, cost_usd=tally.cost)

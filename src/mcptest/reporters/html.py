@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -18,6 +17,7 @@ from markupsafe import Markup
 from mcptest.report.models import Report, TestResult
 from mcptest.reporters import display
 from mcptest.reporters.escape import shorten, strip_controls
+from mcptest.reporters.templating import environment
 
 _VALUE_LIMIT = 8000
 _CLASS = {"not_yet_available": "nya"}
@@ -31,14 +31,7 @@ def _finalize(value: Any) -> Any:
 
 @functools.cache
 def _template() -> jinja2.Template:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        finalize=_finalize,
-    )
+    env = environment(autoescape=True, finalize=_finalize)
     return env.get_template("report.html.j2")
 
 

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import jinja2
 
 from mcptest.report.models import JudgeDetail, JudgeVote, Report, TestResult
 from mcptest.reporters import display
 from mcptest.reporters.escape import md_block, md_code, md_comment_value, md_inline, md_title
+from mcptest.reporters.templating import environment
 
 MAX_CHARS = 60_000
 MARKER_PREFIX = "<!-- mcptest-action"
@@ -28,22 +26,23 @@ _OPEN_DETAILS = 5
 
 @functools.cache
 def _templates() -> Any:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
-        autoescape=False,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    env = environment(autoescape=False, keep_trailing_newline=True)
     env.filters.update(md=md_inline, md_title=md_title, md_code=md_code, md_pre=md_block)
     return env.get_template("comment.md.j2").module
 
 
+def comment_marker(suites: list[str], shard: str | None = None) -> str:
+    """The one sticky-comment marker: the hidden first line that keys a comment to its suite set
+    (and shard), so a later run updates that comment in place (docs/pr-comment.md)."""
+    key = ",".join(md_comment_value(s) for s in sorted(suites))
+    if shard:
+        key += f" shard={md_comment_value(shard)}"
+    return f"{MARKER_PREFIX}: suites={key} -->"
+
+
 def marker(report: Report) -> str:
-    """The hidden first line the Action looks for to update its sticky comment in place."""
-    suites = ",".join(md_comment_value(s) for s in sorted(report.suites))
-    return f"{MARKER_PREFIX}: suites={suites} -->"
+    """The marker of a report's comment (its suite set)."""
+    return comment_marker(report.suites)
 
 
 def _jury(judge: JudgeDetail) -> dict[str, Any] | None:
