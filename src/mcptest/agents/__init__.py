@@ -1,1 +1,1 @@
-"""Live agent tests (SPEC §7): a model drives the suite's MCP servers through tool calls."""
+"""Live agent tests (docs/agents.md): a model drives the suite's MCP servers through tool calls."""

@@ -1,4 +1,5 @@
-"""What an agent run produced, as the targets of SPEC §3 read it and as a judge reads it."""
+"""What an agent run produced, as targets read it (docs/agents.md)
+and as a judge reads it."""
 
 from __future__ import annotations
 

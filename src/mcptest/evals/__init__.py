@@ -1,1 +1,2 @@
-"""Rubric evals (SPEC §6): resolve a rubric, judge a candidate with it, explain what it costs."""
+"""Rubric evals (docs/evals.md): resolve a rubric, judge a candidate with it, explain what it
+costs."""

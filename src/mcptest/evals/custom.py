@@ -1,4 +1,4 @@
-"""Custom judges (SPEC §8): a Python callable `module:function`, or an external command that
+"""Custom judges (docs/cascade.md): a Python callable `module:function`, or an external command that
 reads one JSON document on stdin and prints one verdict JSON on stdout.
 
 The context both receive: `candidate` (alias `output`), `rubric` (alias `criteria`), `input`

@@ -1,4 +1,5 @@
-"""Pure scoring rules of an eval (SPEC §6.2, §6.3): predicates, evidence, aggregation, gates."""
+"""Pure scoring rules of an eval (docs/evals.md, Gates): predicates, evidence, aggregation,
+gates."""
 
 from __future__ import annotations
 

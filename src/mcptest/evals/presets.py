@@ -1,4 +1,4 @@
-"""The five built-in rubric presets (SPEC §6.4), written in our own words.
+"""The five built-in rubric presets (docs/evals.md, Reuse), written in our own words.
 
 Each is a short list of criteria; an eval that names a preset may append criteria of its own.
 """

@@ -1,4 +1,4 @@
-"""Resolve what an eval wrote under `rubric:` into one concrete rubric (SPEC §6.1, §6.4).
+"""Resolve what an eval wrote under `rubric:` into one concrete rubric (docs/evals.md).
 
 Threshold precedence, most specific first: the override written next to a `ref`/`preset`, the
 eval's own `threshold:`, the rubric body's `threshold:`, then 0.7.

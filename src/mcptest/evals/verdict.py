@@ -5,7 +5,7 @@ decisive samples that passed, rounded to two decimals, is ≥ consensus; the sco
 Panel: one sample per model; `mean`/`median` compare that statistic of the scores with the
 threshold (a gate failure — guard, required, evidence, strict — in any member still fails),
 `majority` counts member passes with `tie_break` for an even split. The score shown is always
-the mean. Juries and panels carry the jury analytics of SPEC §5.3 over the samples.
+the mean. Juries and panels carry the jury analytics of docs/§5.3 over the samples.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Inter-juror agreement: Krippendorff's alpha (interval metric) and its confidence band.
 
 A verdict alone hides how split the jury was; alpha says whether the jurors agree more than
-chance would (SPEC §5.3). Everything here is pure arithmetic on plain floats so anyone can
+chance would (docs/§5.3). Everything here is pure arithmetic on plain floats so anyone can
 recompute the report's numbers from the votes (docs/jury.md writes the formulas out).
 
 Ratings are a matrix with one row per juror and one column per unit (a rated item: a criterion,
@@ -119,7 +119,7 @@ def krippendorff_alpha_interval(ratings: Sequence[Sequence[Rating]]) -> float | 
 
 
 def _agreement(units: list[list[float]]) -> tuple[float | None, float | None, int]:
-    """SPEC §5.3's reading of alpha over the pairable units (each a list of ≥ 2 ratings)."""
+    """docs/§5.3's reading of alpha over the pairable units (each a list of ≥ 2 ratings)."""
     if not units:
         return None, None, 0
     if len(units) == 1:
@@ -134,7 +134,7 @@ def _agreement(units: list[list[float]]) -> tuple[float | None, float | None, in
 def jury_agreement(
     ratings: Sequence[Sequence[Rating]],
 ) -> tuple[float | None, float | None, int]:
-    """Agreement of one jury as (clipped to [0, 1], raw, units used) under SPEC §5.3's rules.
+    """Agreement of one jury as (clipped to [0, 1], raw, units used) under docs/§5.3's rules.
 
     - fewer than two raters with a value, or no unit rated twice: (None, None, 0);
     - every pairable rating identical: 1.0 (perfect agreement, where textbook alpha is 0/0);

@@ -1,4 +1,4 @@
-"""Gap categories (SPEC §8): why a test did not pass, in one word a team can act on.
+"""Gap categories (docs/cascade.md): why a test did not pass, in one word a team can act on.
 
 Every non-pass gets exactly one category, decided from the most basic cause upward: the CI
 environment, the server's transport and protocol, the tool's own error, a deterministic shape

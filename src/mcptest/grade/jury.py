@@ -1,4 +1,4 @@
-"""Jury verdict rule and analytics (SPEC §5.3): the quorum, agreement, band, escalation, bias.
+"""Jury verdict rule and analytics (docs/§5.3): the quorum, agreement, band, escalation, bias.
 
 The quorum decides the verdict; the analytics say how far to trust it. A split jury keeps its
 verdict but is marked for human review (`escalate`), and a low-agreement jury with a juror from

@@ -1,4 +1,5 @@
-"""Deterministic matchers (SPEC §4): pure functions from (matcher, value) to a verdict.
+"""Deterministic matchers (docs/suites.md, Matchers): pure functions from (matcher, value) to
+a verdict.
 
 A failed check is data (`passed=False`) with a message showing expected and actual; nothing here
 raises for a value it does not like.

@@ -1,4 +1,5 @@
-"""Target paths: `result.content[0].text`, `jury.agreement`, `tool_calls[-1].args.city` (SPEC §3).
+"""Target paths: `result.content[0].text`, `jury.agreement`, `tool_calls[-1].args.city`
+(docs/suites.md).
 
 A path is dotted keys with `[n]` indexes (negative counts from the end) and `["key"]` for keys that
 contain dots or brackets. Resolving never raises: a missing segment is data that names itself.

@@ -40,7 +40,7 @@ class Verdict(BaseModel):
         if self.score is None:
             if self.passed is None:
                 raise ValueError("a verdict needs `score` or `pass`")
-            # A pass-only verdict scores 1.0 / 0.0 (SPEC §5.3).
+            # A pass-only verdict scores 1.0 / 0.0 (docs/§5.3).
             return self.model_copy(update={"score": 1.0 if self.passed else 0.0})
         return self
 

@@ -56,7 +56,7 @@ class JudgeVote(Model):
 
 
 class JuryAnalytics(Model):
-    """Agreement and its reading (SPEC §5.3), readable as `jury.*` targets."""
+    """Agreement and its reading (docs/§5.3), readable as `jury.*` targets."""
 
     agreement: float | None
     """Krippendorff's alpha (interval) clipped to [0, 1]; None with < 2 decisive jurors."""

@@ -1,7 +1,7 @@
 """Vendor families of model ids, so a jury can tell when a juror grades its own family's output.
 
 A juror from the generator's family may prefer that family's style (self-preference bias), so
-the jury reports `same_family` and `strict_panel` refuses such a panel (SPEC §5.3). The family
+the jury reports `same_family` and `strict_panel` refuses such a panel (docs/§5.3). The family
 is read from the model id: routing prefixes (`openrouter/`, `bedrock/`, `vertex_ai/` …) are
 looked through, the model name decides, and a single-vendor prefix (`openai/`, `anthropic/`,
 `azure/` …) is the fallback when the name is not recognised. Fine-tunes keep their base family

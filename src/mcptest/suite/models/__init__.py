@@ -1,4 +1,4 @@
-"""Input models: the shape of a suite file (SPEC §2–§7), one module per part of the file.
+"""Input models: the shape of a suite file (docs/suites.md), one module per part of the file.
 
 Every model forbids unknown keys. Positions (file, line, column) are not stored here: the loader
 keeps them in a side table keyed by the node's path (see `mcptest.suite.load`).

@@ -1,4 +1,4 @@
-"""The three kinds of test: tool tests, evals and agent tests (SPEC §2, §6, §7)."""
+"""The three kinds of test: tool tests, evals and agent tests (docs/suites.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Matchers (deterministic, LLM, custom) and assertions (SPEC §4, §5, §8)."""
+"""Matchers (deterministic, LLM, custom) and assertions (docs/suites.md, docs/cascade.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Rubrics (free-form, criteria, decision tree, ref, preset) and how evals are judged (SPEC §6)."""
+"""Rubrics (free-form, criteria, decision tree, ref, preset) and how evals are judged
+(docs/evals.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Servers (stdio and remote) and `variables:` (SPEC §2)."""
+"""Servers (stdio and remote) and `variables:` (docs/suites.md, `servers`)."""
 
 from __future__ import annotations
 
