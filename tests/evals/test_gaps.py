@@ -1,4 +1,4 @@
-"""Every gap category of SPEC §8 comes out of one real run, one test each."""
+"""Every gap category of docs/cascade.md comes out of one real run, one test each."""
 
 from __future__ import annotations
 

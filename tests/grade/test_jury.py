@@ -125,7 +125,7 @@ def test_alpha_degenerate_cases_are_none() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# jury_agreement: SPEC rules
+# jury_agreement: the rules of docs/jury.md
 
 
 def test_single_unit_hand_computed_split() -> None:

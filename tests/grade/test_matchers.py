@@ -1,4 +1,4 @@
-"""Deterministic matchers: semantics of SPEC §4 and readable failure messages."""
+"""Deterministic matchers: semantics of docs/suites.md and readable failure messages."""
 
 from __future__ import annotations
 
