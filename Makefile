@@ -23,6 +23,7 @@ demo: $(VENV)/.installed
 	@BIN=$(BIN) bash examples/demo.sh
 
 test: $(VENV)/.dev-installed
+	@bash .ci/prepare-tools.sh
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy

@@ -1,54 +1,32 @@
 """Fixtures for reporter tests: golden files and the npm-shipped consumers that validate output.
 
-npm tools install once into `.cache/npm-tools` (git-ignored) on first use. Tests that need them
-skip only when npm itself is missing; a failed install or a tool that will not run fails.
+The npm tools are pinned in tests/tools/package.json and prepared by `.ci/prepare-tools.sh`
+(make test and .ci/run call it); a test never installs them (`support.tools`).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import stat
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support.tools import node_modules
 
 REPO = Path(__file__).resolve().parents[2]
-TOOLS = REPO / ".cache" / "npm-tools"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 DATA = REPO / "tests" / "data"
-NPM_PACKAGES = {
-    "@microsoft/sarif-multitool": "5.7.0",
-    "tap-parser": "18.3.4",
-}
+NPM_PACKAGES = ("@microsoft/sarif-multitool", "tap-parser")
 UPDATE_ENV = "MCPTEST_UPDATE_GOLDEN"
-
-
-def _install_npm_tools() -> Path:
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is not installed")
-    wanted = [f"{name}@{version}" for name, version in NPM_PACKAGES.items()]
-    missing = [
-        spec for spec, name in zip(wanted, NPM_PACKAGES, strict=True)
-        if not (TOOLS / "node_modules" / name / "package.json").is_file()
-    ]
-    if missing:
-        TOOLS.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(TOOLS), *wanted],
-            capture_output=True, text=True, timeout=600, check=False,
-        )
-        assert done.returncode == 0, f"npm install failed:\n{done.stderr[-3000:]}"
-    return TOOLS / "node_modules"
 
 
 @pytest.fixture(scope="session")
 def npm_modules() -> Path:
-    """`node_modules` holding tap-parser and the SARIF Multitool."""
-    return _install_npm_tools()
+    """`node_modules` holding tap-parser and the SARIF Multitool (prepared, never installed
+    here: `tests/support/tools.py`)."""
+    found = {node_modules(name) for name in NPM_PACKAGES}  # every one must be prepared
+    return found.pop()
 
 
 @pytest.fixture(scope="session")

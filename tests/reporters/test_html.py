@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import struct
 import subprocess
 import zlib
@@ -15,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from sample import SECRET, big_report, hostile_report, sample_report
+from support import tools
 
 from mcptest.report.models import Report
 from mcptest.reporters import get_reporter
@@ -141,21 +140,8 @@ def test_big_report_renders() -> None:
 
 @pytest.fixture(scope="session")
 def chromium() -> str:
-    """Debian's chromium, installed with apt-get on first use; skips only without apt."""
-    found = shutil.which("chromium")
-    if found:
-        return found
-    apt = shutil.which("apt-get")
-    if apt is None or os.geteuid() != 0:
-        pytest.skip("chromium is not installed and apt-get is unavailable (missing or not root)")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for cmd in ([apt, "update"], [apt, "install", "-y", "chromium"]):
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=1200, env=env,
-                              check=False)
-        assert done.returncode == 0, f"{' '.join(cmd)} failed:\n{done.stderr[-2000:]}"
-    found = shutil.which("chromium")
-    assert found, "apt-get installed chromium but it is not on PATH"
-    return found
+    """Debian's chromium, prepared by .ci/prepare-tools.sh in CI (a test installs nothing)."""
+    return tools.chromium()
 
 
 def _open(chromium: str, page: Path, tmp: Path) -> tuple[bytes, list[str]]:

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from mcptest.suite.models import StdioServer
+from support.tools import missing, node_modules
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_SERVER = REPO / "examples" / "server" / "example_server.py"
-NPM_CACHE = REPO / ".cache" / "npm-servers"
 EVERYTHING_PACKAGE = "@modelcontextprotocol/server-everything"
 RAW_SERVER = REPO / "tests" / "run" / "raw_server.py"
 HTTP_TOKEN = "tok-3f9a2c71d8e4"  # what the session-wide HTTP example server requires
@@ -98,22 +98,11 @@ def example_http_server(*, sse: bool = False, token: str | None = None) -> Itera
 
 
 def everything_command() -> list[str]:
-    """argv of npm server-everything over stdio, installing it into .cache on first use."""
-    npm = shutil.which("npm")
-    node = shutil.which("node")
-    if npm is None or node is None:
-        pytest.skip("npm/node are not installed: cannot install @modelcontextprotocol/server-everything")
-    bin_path = NPM_CACHE / "node_modules" / ".bin" / "mcp-server-everything"
-    if not bin_path.exists():
-        NPM_CACHE.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(NPM_CACHE),
-             EVERYTHING_PACKAGE],
-            capture_output=True, text=True, timeout=300, check=False,
-        )
-        if done.returncode != 0 or not bin_path.exists():
-            raise RuntimeError(f"npm install {EVERYTHING_PACKAGE} failed: {done.stderr[-2000:]}")
-    return [str(bin_path), "stdio"]
+    """argv of npm server-everything over stdio (prepared by .ci/prepare-tools.sh)."""
+    modules = node_modules(EVERYTHING_PACKAGE)
+    if shutil.which("node") is None:
+        missing("node")
+    return [str(modules / ".bin" / "mcp-server-everything"), "stdio"]
 
 
 def time_server_command() -> list[str]:
