@@ -274,3 +274,38 @@ def test_sigterm_still_writes_reports_with_what_the_run_had(tmp_path: Path) -> N
     assert by_name["greets Ada"]["status"] == "passed"
     assert by_name["hangs"]["status"] == "skipped"
     assert "interrupted (SIGTERM)" in by_name["hangs"]["message"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sigterm_counts_judge_calls_in_flight_at_their_reserved_cost(tmp_path: Path) -> None:
+    """A judge call cut by SIGTERM may still be billed: the report says its worst case."""
+    from support.judge_server import Fault, JudgeServer, Verdict
+
+    path = suite(tmp_path, """judge:
+  model: judge-m
+  max_tokens: 100
+  pricing: {judge-m: {input: 1.0, output: 10.0}}
+tools:
+  - name: judged
+    server: ex
+    tool: greet
+    args: {name: Ada}
+    expect:
+      - target: result.content[0].text
+        matcher: {llm-judge: {rubric: "Is it a greeting?"}}
+""")
+    out = tmp_path / "run.json"
+    with JudgeServer() as js:
+        js.script("judge-m", Fault.slow(60.0, Verdict(0.9)))
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "mcptest", "run", str(path), "--no-cache", "--max-cost", "1",
+             "--reporter", "json", "--output", str(out)],
+            stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            env={**os.environ, **js.gateway_env()})
+        js.wait_for_requests(1)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+    assert proc.returncode == 130
+    summary = report(out)["summary"]
+    # worst case: the padded prompt at $1/M plus 100 completion tokens at $10/M
+    assert 100 * 10.0 / 1e6 < summary["cost_usd"] < 0.01, summary

@@ -179,6 +179,8 @@ class _State:
     completion_tokens: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     in_flight: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     peak: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    arrived: threading.Event = field(default_factory=threading.Event)
+    """Set whenever a request arrives (`JudgeServer.wait_for_requests`)."""
 
 
 def _messages_text(body: dict[str, Any]) -> str:
@@ -230,6 +232,7 @@ class _Handler(BaseHTTPRequestHandler):
         st = self.server.state
         with st.lock:
             st.bodies[model].append(body)
+            st.arrived.set()
             st.paths.append(self.path)
             st.headers.append({k.lower(): v for k, v in self.headers.items()})
             script = next((s for s in reversed(st.scripts) if s.matches(model, text)), None)
@@ -364,6 +367,17 @@ class JudgeServer:
             if model is None:
                 return sum(len(v) for v in st.bodies.values())
             return len(st.bodies.get(model, []))
+
+    def wait_for_requests(self, n: int, timeout: float = 30.0) -> None:
+        """Block until at least `n` requests have arrived (or fail after `timeout`)."""
+        st = self._httpd.state
+        deadline = time.monotonic() + timeout
+        while self.count() < n:
+            st.arrived.clear()
+            if self.count() >= n:
+                return
+            left = deadline - time.monotonic()
+            assert left > 0 and st.arrived.wait(left), f"fewer than {n} request(s) arrived"
 
     def requests(self, model: str | None = None) -> list[dict[str, Any]]:
         st = self._httpd.state

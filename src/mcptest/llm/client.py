@@ -125,6 +125,12 @@ class ModelClient:
                 if fallback is not None and fallback(e):
                     return await attempt()
                 raise
+            except BaseException:
+                # Cancelled mid-flight (SIGTERM, a timeout around us): the provider may still
+                # bill it, so the report counts its reserved worst case, never $0.
+                self.ledger.settle(reservation, reservation.amount)
+                tally.cost += reservation.amount
+                raise
             if price is not None:
                 actual = price.cost(reply.prompt_tokens, reply.completion_tokens)
             else:
@@ -149,8 +155,11 @@ class ModelClient:
             reservation = await self.ledger.acquire(declared)
             try:
                 result = await run()
-            except BaseException:
-                self.ledger.settle(reservation, 0.0)
+            except Exception:
+                self.ledger.settle(reservation, 0.0)  # it failed: it reported nothing spent
+                raise
+            except BaseException:  # cancelled mid-run: count what it may have spent
+                self.ledger.settle(reservation, reservation.amount)
                 raise
             reported = cost_of(result)
             self.ledger.settle(reservation, reported)
