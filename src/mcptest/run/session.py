@@ -43,6 +43,8 @@ from mcptest.run.connect import (
     startup_failure,
 )
 from mcptest.run.negotiate import RACE_AFTER_S, client_info, negotiate
+from mcptest.run.requests import LIST_KEYS, ListMethod, build_request
+from mcptest.run.wire import TapReader, TapWriter, WireLog
 from mcptest.suite.models import RemoteServer, StdioServer
 
 RAW = TypeAdapter(dict[str, Any])
@@ -69,8 +71,11 @@ class CallOutcome(BaseModel):
 class ServerConnection:
     """A ready connection; build it with `ServerConnection.open(...)`."""
 
-    def __init__(self, name: str, spec: StdioServer | RemoteServer) -> None:
+    def __init__(
+        self, name: str, spec: StdioServer | RemoteServer, wire: WireLog | None = None
+    ) -> None:
         self.name = name
+        self.wire = wire
         self.spec = spec
         self.transport: Transport = (
             "stdio" if isinstance(spec, StdioServer) else spec.transport
@@ -102,13 +107,15 @@ class ServerConnection:
         *,
         base_dir: Path,
         env: Mapping[str, str],
+        wire: WireLog | None = None,
     ) -> AsyncIterator[ServerConnection]:
         """Yield a ready connection, or raise `ServerNotReadyError` with a one-line cause.
 
         The transport and session live in a task of their own that swallows every failure: a
         server dying mid-run must end its calls, never cancel the code inside `async with`.
+        With `wire`, every message the server sends is recorded there (run/wire.py).
         """
-        conn = cls(name, spec)
+        conn = cls(name, spec, wire)
         ready, stop = anyio.Event(), anyio.Event()
         async with anyio.create_task_group() as tg:
             tg.start_soon(conn._own, base_dir, env, ready, stop)
@@ -173,6 +180,8 @@ class ServerConnection:
             self._phase = "connecting"
             read, write, *_ = await enter_remote(stack, spec, remote, self._http_log)
             race_after = None  # every HTTP request gets an answer; no silent-drop trap
+        if self.wire is not None:
+            read, write = TapReader(read, self.wire), TapWriter(write, self.wire)
         session = ClientSession(
             read, write, client_info=client_info(), message_handler=self._on_message
         )
@@ -223,16 +232,48 @@ class ServerConnection:
 
     async def call_tool(self, tool: str, args: dict[str, Any], timeout: float) -> CallOutcome:
         """Call a tool; every failure comes back as data, never as an exception."""
+        return await self.send(build_request("tools/call", {"name": tool, "arguments": args}),
+                               timeout)
+
+    async def read_resource(self, uri: str, timeout: float) -> CallOutcome:
+        """`resources/read` of one URI, as the server put it on the wire."""
+        return await self.send(build_request("resources/read", {"uri": uri}), timeout)
+
+    async def get_prompt(self, name: str, args: dict[str, str], timeout: float) -> CallOutcome:
+        """`prompts/get` of one prompt with its arguments, as the server put it on the wire."""
+        return await self.send(
+            build_request("prompts/get", {"name": name, "arguments": args}), timeout)
+
+    async def list_all(self, method: ListMethod, timeout: float) -> CallOutcome:
+        """Every page of a list method merged into one result: `{key: [...all items]}`.
+
+        A server without the method answers with a JSON-RPC error, returned as such."""
+        key = LIST_KEYS[method]
+        items: list[Any] = []
+        cursor: str | None = None
+        total = 0.0
+        for _ in range(1000):
+            outcome = await self.send(build_request(method, {"cursor": cursor}), timeout)
+            total += outcome.duration_ms
+            if outcome.result is None:
+                return outcome
+            page = outcome.result.get(key)
+            items.extend(page if isinstance(page, list) else [])
+            cursor = outcome.result.get("nextCursor")
+            if not isinstance(cursor, str) or not cursor:
+                break
+        return CallOutcome(result={key: items}, duration_ms=total)
+
+    async def send(self, request: Any, timeout: float) -> CallOutcome:
+        """Send one request; every failure comes back as data, never as an exception."""
         started = time.perf_counter()
+        method = request.method
 
         def done(**fields: Any) -> CallOutcome:
             return CallOutcome(duration_ms=(time.perf_counter() - started) * 1000, **fields)
 
         if self._dead is not None or self._session is None:
             return done(transport_error=self._dead or "not connected")
-        request = types.CallToolRequest(
-            params=types.CallToolRequestParams(name=tool, arguments=args)
-        )
         try:
             with anyio.move_on_after(timeout + CALL_GRACE_S):
                 raw = await self._session.send_request(
@@ -254,7 +295,7 @@ class ServerConnection:
                 return done(transport_error=self._dead)
             return done(error=e.error.model_dump(by_alias=True, mode="json", exclude_none=True))
         except ValidationError as e:
-            return done(transport_error=one_line(f"protocol: invalid tools/call result: {e}"))
+            return done(transport_error=one_line(f"protocol: invalid {method} result: {e}"))
         except Exception as e:  # the transport broke in a way the SDK does not classify
             cause = root_cause(e)
             if isinstance(cause, httpx2.TransportError | OSError):
