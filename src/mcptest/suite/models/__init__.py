@@ -69,6 +69,11 @@ from mcptest.suite.models.suite import (
     Pricing,
     Suite,
 )
+from mcptest.suite.models.surface import (
+    LintIgnore,
+    LintSettings,
+    SurfaceCheck,
+)
 
 __all__ = [
     "LLM_MATCHER_KINDS",
@@ -97,6 +102,8 @@ __all__ = [
     "JuryConfig",
     "LikertRange",
     "LikertScale",
+    "LintIgnore",
+    "LintSettings",
     "LlmJudgeMatcher",
     "LlmJudgeSpec",
     "LlmJuryMatcher",
@@ -116,6 +123,7 @@ __all__ = [
     "StdioServer",
     "Strict",
     "Suite",
+    "SurfaceCheck",
     "ToolTest",
     "TreeLeaf",
     "TreeNode",

@@ -11,6 +11,7 @@ from mcptest.suite.models.base import Strict
 from mcptest.suite.models.cases import AgentTest, EvalSpec, ToolTest
 from mcptest.suite.models.rubrics import RubricBody
 from mcptest.suite.models.servers import Server, Variable
+from mcptest.suite.models.surface import LintSettings, SurfaceCheck
 
 
 class Pricing(Strict):
@@ -41,3 +42,5 @@ class Suite(Strict):
     rubrics: dict[str, RubricBody] = Field(default_factory=dict)
     agents: list[AgentTest] = Field(default_factory=list)
     judge: JudgeDefaults | None = None
+    surface: SurfaceCheck | None = None
+    lint: LintSettings | None = None
