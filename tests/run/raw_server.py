@@ -9,6 +9,9 @@ start or never answer.
     python raw_server.py notools        # like serve, but without tools/list
     python raw_server.py olddiscover    # like serve, but answers server/discover with only
                                         # handshake-era versions (a legacy advertisement)
+    python raw_server.py badwire        # like serve, but sends a log notification without its
+                                        # `level` and a resources/list result whose resource
+                                        # lacks `uri` (wire-schema lint tests)
 """
 
 from __future__ import annotations
@@ -54,7 +57,12 @@ def call(msg_id: Any, name: str, args: dict[str, Any]) -> None:
         reply(msg_id, error={"code": -32602, "message": f"Unknown tool: {name}"})
 
 
-def serve(no_tools: bool = False, old_discover: bool = False) -> None:
+def notify(method: str, params: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "method": method, "params": params}) + "\n")
+    sys.stdout.flush()
+
+
+def serve(no_tools: bool = False, old_discover: bool = False, bad_wire: bool = False) -> None:
     for line in sys.stdin:
         try:
             msg = json.loads(line)
@@ -65,9 +73,15 @@ def serve(no_tools: bool = False, old_discover: bool = False) -> None:
         if method == "initialize":
             reply(msg_id, result={
                 "protocolVersion": "2025-11-25",
-                "capabilities": {"tools": {}},
+                "capabilities": {"tools": {}, "resources": {}} if bad_wire else {"tools": {}},
                 "serverInfo": {"name": "raw-legacy", "version": "0.0.1"},
             })
+        elif method == "notifications/initialized" and bad_wire:
+            notify("notifications/message", {"logger": "raw", "data": "no level here"})
+        elif method == "resources/list" and bad_wire:
+            reply(msg_id, result={"resources": [{"name": "no-uri", "mimeType": "text/plain"}]})
+        elif method == "resources/templates/list" and bad_wire:
+            reply(msg_id, result={"resourceTemplates": []})
         elif method == "server/discover" and old_discover:
             reply(msg_id, result={
                 "supportedVersions": ["2025-06-18", "2025-11-25"],
@@ -95,7 +109,8 @@ def main() -> None:
         for _ in sys.stdin:
             pass
         return
-    serve(no_tools=mode == "notools", old_discover=mode == "olddiscover")
+    serve(no_tools=mode == "notools", old_discover=mode == "olddiscover",
+          bad_wire=mode == "badwire")
 
 
 if __name__ == "__main__":

@@ -77,13 +77,13 @@ def check_wire(log: WireLog, negotiated: str | None) -> tuple[list[str], int]:
         at = _version_for(message, version)
         try:
             _validate(message, at)
-        except (KeyError, ValueError):
-            continue  # a method this version does not define (vendor extension): not ours
         except ValidationError as e:
             schema = _schema_name(message.method, at, message.kind)
             for err in e.errors()[:MAX_ERRORS_PER_MESSAGE]:
                 problems.append(f"{label} breaks the {at} schema at {schema}."
                                 f"{_path(tuple(err['loc']))}: {err['msg']}")
+        except (KeyError, ValueError):
+            continue  # a method this version does not define (vendor extension): not ours
         checked += 1
     return problems, checked
 

@@ -82,6 +82,7 @@ class ServerConnection:
         )
         self.tools: list[dict[str, Any]] = []
         self.protocol_version: str | None = None
+        self.capabilities: dict[str, Any] = {}
         self.server_name: str | None = None
         self.server_version: str | None = None
         self.startup_ms: float = 0.0
@@ -194,6 +195,8 @@ class ServerConnection:
         await negotiate(session, spec.protocol, race_after=race_after)
         self._phase = "listing tools"
         self.protocol_version = session.protocol_version
+        caps = session.server_capabilities
+        self.capabilities = caps.model_dump(by_alias=True, exclude_none=True) if caps else {}
         info = session.server_info
         if info is not None:
             self.server_name, self.server_version = info.name, info.version or None

@@ -79,12 +79,14 @@ async def list_surface(conn: ServerConnection) -> dict[str, list[Any]]:
     """The raw listings of one server; a method the server does not offer lists nothing."""
     listed: dict[str, list[Any]] = {"tools": list(conn.tools)}
     for method in EXTRA_LISTS:
-        outcome = await conn.list_all(method, LIST_TIMEOUT_S)
         key = LIST_KEYS[method]
+        listed[key] = []
+        if method.split("/")[0] not in conn.capabilities:
+            continue  # not advertised: some servers never answer an unknown method
+        outcome = await conn.list_all(method, LIST_TIMEOUT_S)
         if outcome.result is not None:
             listed[key] = list(outcome.result.get(key) or [])
-        elif outcome.error is not None:
-            listed[key] = []  # -32601 and friends: the server offers no such list
-        else:
+        elif outcome.transport_error and not outcome.transport_error.startswith("protocol:"):
             raise ServerNotReadyError(f"{conn.name}: {method} failed: {outcome.transport_error}")
+        # a JSON-RPC error or a malformed answer lists nothing (the wire rule reports the latter)
     return listed

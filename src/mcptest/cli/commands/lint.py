@@ -37,6 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def run(args: argparse.Namespace) -> int:
+    import logging
     from pathlib import Path
 
     from mcptest.lint.engine import lint_all
@@ -45,6 +46,10 @@ def run(args: argparse.Namespace) -> int:
     args.files = [Path(f) for f in args.files]
     args.config = [Path(f) for f in args.config]
     outputs = reporter_outputs(args)
+    # The SDK logs a traceback for each message it cannot parse; the wire-schema rule
+    # reports those messages itself, once, with the schema path.
+    for name in ("mcp", "client"):  # the SDK's client session logs as "client"
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     env = dict(os.environ)
     suites = load_suites(suite_files(args), env=env)
     report, secrets = anyio.run(lambda: lint_all(suites, env, update=args.update))
