@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from mcptest.action.commands import annotations, command, stop_commands
 from mcptest.action.comment import compose_body, marker, post_sticky_comment, pr_number
 from mcptest.action.inputs import ActionInputs, read_inputs
-from mcptest.action.outputs import write_outputs, write_summary
+from mcptest.action.outputs import era_output, write_outputs, write_summary
 from mcptest.action.summary import (
     fallback_markdown,
     no_report_markdown,
@@ -225,5 +225,6 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
             "report-json": (_shown(inputs.working_directory, report_json)
                             if report is not None else ""),
             "comment-url": comment_url,
+            "era": era_output(report),
         })
     return exit_code
