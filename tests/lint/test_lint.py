@@ -229,3 +229,15 @@ def test_lint_sarif_passes_the_multitool_with_github_rules(
     results = json.loads(out.read_text(encoding="utf-8"))["runs"][0].get("results", [])
     problems = [r for r in results if r.get("level", "warning") in ("error", "warning")]
     assert problems == [], [(p["ruleId"], p["message"]) for p in problems]
+
+
+def test_call_tools_replays_tool_tests_for_structured_content(tmp_path: Path) -> None:
+    tests = ("tools:\n"
+             "  - {name: broken, server: example, tool: bad_structured, args: {city: Oslo}}\n"
+             "  - {name: fine, server: example, tool: forecast, args: {city: Oslo}}\n"
+             "lint:\n  call_tools: true\n")
+    code, report = lint(write_suite(tmp_path, {"example": example_command()}, tests), tmp_path)
+    structured = [f for f in report["lint"]["findings"] if f["rule"] == "structured-content"]
+    assert [f["subject"] for f in structured] == ["bad_structured"]
+    assert "does not conform to the tool's outputSchema" in structured[0]["message"]
+    assert code == 1
