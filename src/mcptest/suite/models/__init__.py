@@ -74,8 +74,15 @@ from mcptest.suite.models.surface import (
     LintSettings,
     SurfaceCheck,
 )
+from mcptest.suite.models.surface_cases import (
+    LIST_METHODS,
+    ListTest,
+    PromptTest,
+    ResourceTest,
+)
 
 __all__ = [
+    "LIST_METHODS",
     "LLM_MATCHER_KINDS",
     "MATCHER_KINDS",
     "PRESETS",
@@ -104,6 +111,7 @@ __all__ = [
     "LikertScale",
     "LintIgnore",
     "LintSettings",
+    "ListTest",
     "LlmJudgeMatcher",
     "LlmJudgeSpec",
     "LlmJuryMatcher",
@@ -112,8 +120,10 @@ __all__ = [
     "Matrix",
     "NotMatcher",
     "Pricing",
+    "PromptTest",
     "RegexMatcher",
     "RemoteServer",
+    "ResourceTest",
     "Rubric",
     "RubricBody",
     "RubricPreset",
