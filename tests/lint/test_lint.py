@@ -241,3 +241,21 @@ def test_call_tools_replays_tool_tests_for_structured_content(tmp_path: Path) ->
     assert [f["subject"] for f in structured] == ["bad_structured"]
     assert "does not conform to the tool's outputSchema" in structured[0]["message"]
     assert code == 1
+
+
+def test_markdown_and_pretty_show_findings_errors_first_and_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MCPTEST_EXAMPLE_POISONED", "1")
+    suite = write_suite(tmp_path, {"example": example_command()})
+    md, pretty = tmp_path / "lint.md", tmp_path / "lint.txt"
+    assert main(["lint", str(suite), "--reporter", "md", "--output", str(md),
+                 "--reporter", "pretty", "--output", str(pretty)]) == 1
+    text = md.read_text(encoding="utf-8")
+    assert "### Lint" in text and "era: example: modern" in text
+    rows = [ln for ln in text.splitlines() if ln.startswith("| ❌") or ln.startswith("| ⚠️")]
+    assert rows[0].startswith("| ❌") and "injection-hidden-instructions" in rows[0]
+    assert "<IMPORTANT>" not in text, "server text is escaped"
+    plain = pretty.read_text(encoding="utf-8")
+    assert "server example: 2026-07-28 (modern)" in plain
+    assert plain.index("injection-hidden-instructions") < plain.index("annotations")
