@@ -8,6 +8,7 @@ from typing import Any
 
 from mcptest.evals.cascade import structural_problem
 from mcptest.lint.checks import Raw
+from mcptest.run.listing import list_all
 from mcptest.run.session import ServerConnection
 from mcptest.suite.models import ToolTest
 
@@ -18,7 +19,7 @@ WRONG: dict[str, Any] = {"string": 12345, "integer": "not-an-integer", "number":
 
 
 async def list_order(conn: ServerConnection) -> list[Raw]:
-    again = await conn.list_all("tools/list", PROBE_TIMEOUT_S)
+    again = await list_all(conn, "tools/list", PROBE_TIMEOUT_S)
     if again.result is None:
         return []
     first = [str(t.get("name")) for t in conn.tools]

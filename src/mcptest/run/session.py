@@ -1,7 +1,8 @@
 """One live connection to one MCP server, shared by all the tests that name it.
 
 `ServerConnection.open` spawns or dials the server, agrees on a protocol era, lists its tools
-once, and yields; `call_tool` returns the result exactly as the server put it on the wire and
+once, and yields; `call_tool` (and `send`, for any request of run/requests.py) returns the result
+exactly as the server put it on the wire and
 never raises for anything the server does wrong — timeouts, crashes and protocol garbage become
 data in a `CallOutcome`.
 
@@ -43,7 +44,7 @@ from mcptest.run.connect import (
     startup_failure,
 )
 from mcptest.run.negotiate import RACE_AFTER_S, client_info, negotiate
-from mcptest.run.requests import LIST_KEYS, ListMethod, build_request
+from mcptest.run.requests import build_request
 from mcptest.run.wire import TapReader, TapWriter, WireLog
 from mcptest.suite.models import RemoteServer, StdioServer
 
@@ -237,35 +238,6 @@ class ServerConnection:
         """Call a tool; every failure comes back as data, never as an exception."""
         return await self.send(build_request("tools/call", {"name": tool, "arguments": args}),
                                timeout)
-
-    async def read_resource(self, uri: str, timeout: float) -> CallOutcome:
-        """`resources/read` of one URI, as the server put it on the wire."""
-        return await self.send(build_request("resources/read", {"uri": uri}), timeout)
-
-    async def get_prompt(self, name: str, args: dict[str, str], timeout: float) -> CallOutcome:
-        """`prompts/get` of one prompt with its arguments, as the server put it on the wire."""
-        return await self.send(
-            build_request("prompts/get", {"name": name, "arguments": args}), timeout)
-
-    async def list_all(self, method: ListMethod, timeout: float) -> CallOutcome:
-        """Every page of a list method merged into one result: `{key: [...all items]}`.
-
-        A server without the method answers with a JSON-RPC error, returned as such."""
-        key = LIST_KEYS[method]
-        items: list[Any] = []
-        cursor: str | None = None
-        total = 0.0
-        for _ in range(1000):
-            outcome = await self.send(build_request(method, {"cursor": cursor}), timeout)
-            total += outcome.duration_ms
-            if outcome.result is None:
-                return outcome
-            page = outcome.result.get(key)
-            items.extend(page if isinstance(page, list) else [])
-            cursor = outcome.result.get("nextCursor")
-            if not isinstance(cursor, str) or not cursor:
-                break
-        return CallOutcome(result={key: items}, duration_ms=total)
 
     async def send(self, request: Any, timeout: float) -> CallOutcome:
         """Send one request; every failure comes back as data, never as an exception."""

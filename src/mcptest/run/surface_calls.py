@@ -15,6 +15,8 @@ from typing import Any
 
 from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate
 
+from mcptest.run.listing import list_all
+from mcptest.run.requests import build_request
 from mcptest.run.session import CallOutcome, ServerConnection
 from mcptest.suite.models import LIST_METHODS, ListTest, PromptTest, ResourceTest
 
@@ -78,7 +80,8 @@ async def produce(conn: ServerConnection, spec: SurfaceSpec) -> CallOutcome:
             uri = resource_uri(spec)
         except TemplateError as e:
             return CallOutcome(transport_error=f"suite: {e}", duration_ms=0.0)
-        return await conn.read_resource(uri, timeout)
+        return await conn.send(build_request("resources/read", {"uri": uri}), timeout)
     if isinstance(spec, PromptTest):
-        return await conn.get_prompt(spec.prompt, spec.args, timeout)
-    return await conn.list_all(LIST_METHODS[spec.listing], timeout)  # type: ignore[arg-type]
+        return await conn.send(build_request(
+            "prompts/get", {"name": spec.prompt, "arguments": spec.args}), timeout)
+    return await list_all(conn, LIST_METHODS[spec.listing], timeout)  # type: ignore[arg-type]

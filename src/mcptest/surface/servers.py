@@ -14,6 +14,7 @@ from typing import Any
 
 from mcptest.errors import ServerNotReadyError
 from mcptest.report.models import ServerReport
+from mcptest.run.listing import list_all
 from mcptest.run.requests import LIST_KEYS, ListMethod
 from mcptest.run.session import ServerConnection
 from mcptest.run.wire import WireLog
@@ -83,7 +84,7 @@ async def list_surface(conn: ServerConnection) -> dict[str, list[Any]]:
         listed[key] = []
         if method.split("/")[0] not in conn.capabilities:
             continue  # not advertised: some servers never answer an unknown method
-        outcome = await conn.list_all(method, LIST_TIMEOUT_S)
+        outcome = await list_all(conn, method, LIST_TIMEOUT_S)
         if outcome.result is not None:
             listed[key] = list(outcome.result.get(key) or [])
         elif outcome.transport_error and not outcome.transport_error.startswith("protocol:"):
