@@ -2,9 +2,8 @@
 
 `ServerConnection.open` spawns or dials the server, agrees on a protocol era, lists its tools
 once, and yields; `call_tool` (and `send`, for any request of run/requests.py) returns the result
-exactly as the server put it on the wire and
-never raises for anything the server does wrong — timeouts, crashes and protocol garbage become
-data in a `CallOutcome`.
+exactly as the server put it on the wire and never raises for anything the server does wrong —
+timeouts, crashes and protocol garbage become data in a `CallOutcome`.
 
 Closing costs: a well-behaved stdio server exits as soon as its stdin closes (tens to a few
 hundred ms). One that ignores stdin EOF costs up to 2 s more before SIGTERM, and one that also
