@@ -83,15 +83,17 @@ def test_wire_schema_names_the_message_and_the_schema_path(tmp_path: Path) -> No
     assert report["servers"][0]["era"] == "legacy"
 
 
-def test_invalid_args_probe_flags_a_tool_that_accepts_them(tmp_path: Path) -> None:
+def test_invalid_args_probe_flags_protocol_errors_and_accepted_arguments(tmp_path: Path) -> None:
     argv = [sys.executable, str(RAW_SERVER), "serve"]
     code, report = lint(write_suite(
         tmp_path, {"raw": argv},
         "lint:\n  probe_invalid_args: true\n  ignore: [description-short, annotations]\n"),
         tmp_path)
     probe = [f for f in report["lint"]["findings"] if f["rule"] == "invalid-args"]
-    assert [(f["subject"], f["level"]) for f in probe] == [("echo", "warning")]
-    assert code == 0
+    assert [(f["subject"], f["level"]) for f in probe] == [("echo", "warning"),
+                                                           ("rpc_error", "error")]
+    assert "JSON-RPC error -32602" in probe[1]["message"]
+    assert code == 1
 
 
 def test_everything_server_lists_resources_and_prompts_cleanly(tmp_path: Path) -> None:

@@ -24,7 +24,8 @@ from typing import Any
 TOOLS: list[dict[str, Any]] = [
     {"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}},
     {"name": "cwd", "inputSchema": {"type": "object"}},
-    {"name": "rpc_error", "inputSchema": {"type": "object"}},
+    {"name": "rpc_error", "inputSchema": {"type": "object", "required": ["id"],
+                                          "properties": {"id": {"type": "string"}}}},
     {"name": "no_content", "inputSchema": {"type": "object"}},
     {"name": "garbage", "inputSchema": {"type": "object"}},
 ]
