@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from mcptest.action.commands import annotations, command, stop_commands
 from mcptest.action.comment import compose_body, marker, post_sticky_comment, pr_number
 from mcptest.action.inputs import ActionInputs, read_inputs
+from mcptest.action.lint import LINT_JSON, LINT_SARIF, combined_exit, lint_arguments, merge_lint
 from mcptest.action.outputs import era_output, write_outputs, write_summary
 from mcptest.action.summary import (
     fallback_markdown,
@@ -178,6 +179,17 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
     out.write(f"mcptest {' '.join(argv)}\n")
     exit_code = run_cli(cli, argv, workdir, env, out)
     report = _load_report(workdir / report_json, out)
+    lint_sarif = ""
+    if inputs.lint:
+        lint_argv = lint_arguments(suites, inputs.output_dir, sarif is not None)
+        for stale in (LINT_JSON, LINT_SARIF):
+            (workdir / inputs.output_dir / stale).unlink(missing_ok=True)
+        out.write(f"mcptest {' '.join(lint_argv)}\n")
+        exit_code = combined_exit(exit_code, run_cli(cli, lint_argv, workdir, env, out))
+        report = merge_lint(report, _load_report(workdir / inputs.output_dir / LINT_JSON, out))
+        if (workdir / inputs.output_dir / LINT_SARIF).is_file():
+            lint_sarif = _shown(inputs.working_directory,
+                                str(Path(inputs.output_dir) / LINT_SARIF))
 
     markdown = _markdown(report, exit_code, inputs.suites, out)
     if summary_file := env.get("GITHUB_STEP_SUMMARY"):
@@ -226,5 +238,6 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
                             if report is not None else ""),
             "comment-url": comment_url,
             "era": era_output(report),
+            "lint-sarif-file": lint_sarif,
         })
     return exit_code
