@@ -261,3 +261,20 @@ def test_markdown_and_pretty_show_findings_errors_first_and_escaped(
     plain = pretty.read_text(encoding="utf-8")
     assert "server example: 2026-07-28 (modern)" in plain
     assert plain.index("injection-hidden-instructions") < plain.index("annotations")
+
+
+def test_lint_over_streamable_http_checks_the_wire_and_keeps_the_token_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from support.servers import HTTP_TOKEN, example_http_server
+
+    monkeypatch.setenv("LINT_TOKEN", HTTP_TOKEN)
+    with example_http_server(token=HTTP_TOKEN) as server:
+        path = tmp_path / "http.yml"
+        path.write_text(f"servers:\n  web:\n    url: {server.url}\n"
+                        "    auth: {bearer_token_env: LINT_TOKEN}\n", encoding="utf-8")
+        code, report = lint(path, tmp_path)
+    assert code == 0, report["lint"]["findings"]
+    assert report["lint"]["messages_checked"] >= 3
+    assert report["servers"][0]["transport"] == "streamable-http"
+    assert HTTP_TOKEN not in (tmp_path / "lint.json").read_text(encoding="utf-8")
