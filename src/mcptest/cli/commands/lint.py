@@ -12,7 +12,12 @@ import sys
 
 import anyio
 
-from mcptest.cli.options import _ReporterAction, reporter_outputs, suite_files
+from mcptest.cli.options import (
+    _ReporterAction,
+    add_suite_arguments,
+    reporter_outputs,
+    suite_files,
+)
 from mcptest.cli.output import write_reports
 
 
@@ -22,10 +27,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         description="Connect to each suite's servers and check every message on the wire, "
                     "tool names, schemas, descriptions, annotations and the surface snapshot "
                     "(see docs/lint.md).")
-    p.add_argument("files", nargs="*", metavar="FILE",
-                   help="suite files (default: mcptest.yaml or mcptest.yml here)")
-    p.add_argument("--config", action="append", default=[], metavar="FILE",
-                   help="a suite file (same as a FILE argument); may repeat")
+    add_suite_arguments(p)
     p.add_argument("--update", action="store_true",
                    help="rewrite the suites' surface snapshots instead of comparing them")
     out = p.add_argument_group("reports")
@@ -33,18 +35,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                      help="report format (pretty, json, sarif, md, …); may repeat")
     out.add_argument("--output", action=_ReporterAction, dest="outputs", metavar="PATH",
                      help="file for the --reporter before it (default: stdout)")
+    # reporter_outputs() also checks the judge options of `run`; lint has none.
     p.set_defaults(handler=run, concurrency=None, max_cost=None)
 
 
 def run(args: argparse.Namespace) -> int:
     import logging
-    from pathlib import Path
 
     from mcptest.lint.engine import lint_all
     from mcptest.suite.load import load_suites
 
-    args.files = [Path(f) for f in args.files]
-    args.config = [Path(f) for f in args.config]
     outputs = reporter_outputs(args)
     # The SDK logs a traceback for each message it cannot parse; the wire-schema rule
     # reports those messages itself, once, with the schema path.
