@@ -144,7 +144,7 @@ def test_surface_check_update_then_breaking_change_on_the_snapshot_file(
     suite = write_suite(tmp_path, {"example": example_command()},
                         "surface:\n  snapshot: surface.json\n")
     code, report = lint(suite, tmp_path)
-    assert code == 1 and found(report) == {("surface/server-removed", None)}
+    assert code == 1 and found(report) == {("surface-snapshot-missing", None)}
     assert main(["lint", str(suite), "--update"]) == 0
     snapshot = tmp_path / "surface.json"
     first = snapshot.read_bytes()

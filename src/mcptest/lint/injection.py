@@ -32,9 +32,10 @@ SHADOW = [
         r"\b(all|any|other)\s+(other\s+)?tools?\s+(must|should)\b",
     )
 ]
-IMPERATIVE = re.compile(
-    r"\b(IMPORTANT|CRUCIAL|CRITICAL|MANDATORY|immediately|always|never|must|secretly|"
-    r"do not ask|override)\b")
+SHOUTED = re.compile(r"\b(IMPORTANT|CRUCIAL|CRITICAL|MANDATORY|URGENT)\b")
+"""Only in capitals: "Important: dates are UTC" is ordinary documentation."""
+IMPERATIVE = re.compile(r"\b(immediately|always|never|must|secretly|do not ask|override)\b",
+                        re.IGNORECASE)
 INVISIBLE = {0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064,
              0xFEFF, 0x00AD, 0x180E}
 BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
@@ -81,7 +82,7 @@ def scan(text: str, other_tools: set[str]) -> list[Hit]:
             rf"(?<![\w.-]){re.escape(t)}(?![\w-])", text))
         if named:
             hits.append(Hit("injection-shadowing", "names " + ", ".join(named[:5])))
-    words = sorted({m.group(0) for m in IMPERATIVE.finditer(text)})
+    words = sorted({m.group(0) for p in (SHOUTED, IMPERATIVE) for m in p.finditer(text)})
     if words:
         hits.append(Hit("injection-imperative", ", ".join(words[:8])))
     codes = _invisible(text)

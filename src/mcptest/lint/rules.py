@@ -74,6 +74,9 @@ _LINT: list[Rule] = [
          "Anthropic tool `input_schema` must be an object schema without a top-level "
          "`oneOf`/`anyOf`/`allOf`, and tool names must match `^[a-zA-Z0-9_-]{1,64}$`.",
          "warning"),
+    Rule("surface-snapshot-missing", "Surface snapshot file missing",
+         "The suite's `surface.snapshot` file does not exist; `mcptest lint --update` writes it "
+         "(commit it).", "error"),
     Rule("expected-failure-stale", "Expected failure no longer occurs",
          "An entry of the expected-failures file matched no finding; remove it so it cannot "
          "hide a future regression.", "error"),

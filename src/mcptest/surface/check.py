@@ -68,7 +68,7 @@ def surface_findings(
     if not path.is_file():
         pos = loaded.pos("surface", "snapshot")
         return [LintFinding(
-            rule="surface/server-removed", level="error",
+            rule="surface-snapshot-missing", level="error",
             location=Location(file=pos.file, line=pos.line, column=pos.column),
             message=f"snapshot {shown} does not exist: run `mcptest lint --update` to write it",
         )], []
