@@ -278,3 +278,14 @@ def test_lint_over_streamable_http_checks_the_wire_and_keeps_the_token_out(
     assert report["lint"]["messages_checked"] >= 3
     assert report["servers"][0]["transport"] == "streamable-http"
     assert HTTP_TOKEN not in (tmp_path / "lint.json").read_text(encoding="utf-8")
+
+
+def test_list_order_flags_a_server_that_reorders_its_tools(tmp_path: Path) -> None:
+    argv = [sys.executable, str(RAW_SERVER), "shuffle"]
+    code, report = lint(write_suite(tmp_path, {"raw": argv},
+                                    "lint:\n  ignore: [description-short, annotations]\n"),
+                        tmp_path)
+    (finding,) = report["lint"]["findings"]
+    assert finding["rule"] == "list-order" and finding["level"] == "warning"
+    assert "echo, cwd" in finding["message"] and "garbage, no_content" in finding["message"]
+    assert code == 0

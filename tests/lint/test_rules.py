@@ -78,7 +78,8 @@ def test_injection_examples_from_the_docs(text: str, rule: str) -> None:
 def test_injection_stays_quiet_on_ordinary_descriptions() -> None:
     for text in ("Search the service catalog by name, owner or tier (case-insensitive).",
                  "Divide a by b; dividing by zero is a tool error (isError: true).",
-                 "The value of an environment variable of the server process."):
+                 "The value of an environment variable of the server process.",
+                 "Important: dates are UTC. Returns the release note."):
         assert scan(text, {"send_email", "search"}) == []
 
 

@@ -9,6 +9,7 @@ start or never answer.
     python raw_server.py notools        # like serve, but without tools/list
     python raw_server.py olddiscover    # like serve, but answers server/discover with only
                                         # handshake-era versions (a legacy advertisement)
+    python raw_server.py shuffle        # like serve, but every other tools/list is reversed
     python raw_server.py badwire        # like serve, but sends a log notification without its
                                         # `level` and a resources/list result whose resource
                                         # lacks `uri` (wire-schema lint tests)
@@ -63,7 +64,9 @@ def notify(method: str, params: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-def serve(no_tools: bool = False, old_discover: bool = False, bad_wire: bool = False) -> None:
+def serve(no_tools: bool = False, old_discover: bool = False, bad_wire: bool = False,
+          shuffle: bool = False) -> None:
+    listed = 0
     for line in sys.stdin:
         try:
             msg = json.loads(line)
@@ -92,7 +95,9 @@ def serve(no_tools: bool = False, old_discover: bool = False, bad_wire: bool = F
                 "cacheScope": "public",
             })
         elif method == "tools/list" and not no_tools:
-            reply(msg_id, result={"tools": TOOLS})
+            listed += 1
+            tools = TOOLS[::-1] if shuffle and listed % 2 == 0 else TOOLS
+            reply(msg_id, result={"tools": tools})
         elif method == "tools/call":
             call(msg_id, params.get("name", ""), params.get("arguments") or {})
         elif msg_id is not None and method == "tools/list":
@@ -111,7 +116,7 @@ def main() -> None:
             pass
         return
     serve(no_tools=mode == "notools", old_discover=mode == "olddiscover",
-          bad_wire=mode == "badwire")
+          bad_wire=mode == "badwire", shuffle=mode == "shuffle")
 
 
 if __name__ == "__main__":
