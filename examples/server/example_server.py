@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import secrets
 import sys
@@ -148,6 +149,22 @@ def build_server() -> MCPServer:
         sys.stderr.write(f"example server: crashing on purpose with code {code}\n")
         sys.stderr.flush()
         os._exit(code)
+
+    @server.resource("catalog://services", name="services", mime_type="application/json",
+                     description="The whole service catalog as JSON.")
+    def services() -> str:
+        return json.dumps(list(CATALOG), sort_keys=True)
+
+    @server.resource("catalog://services/{service_id}", name="service",
+                     mime_type="application/json", description="One catalog entry by id.")
+    def service(service_id: str) -> str:
+        found = [s for s in CATALOG if s["id"] == service_id]
+        return json.dumps(found[0] if found else {}, sort_keys=True)
+
+    @server.prompt(description="Ask for a short incident summary of one service.")
+    def incident_summary(service: str, severity: str = "low") -> str:
+        return (f"Write a three-line incident summary for the {service} service "
+                f"(severity {severity}): impact, cause, next step.")
 
     _publish_schema(server, "bad_structured", Forecast.model_json_schema())
     return server

@@ -90,3 +90,34 @@ def test_suite_keys_validate_with_positions(tmp_path: Path) -> None:
     assert any("s.yml:5:" in ln and "unknown server `nope`" in ln for ln in lines)
     assert any("s.yml:7:" in ln and "prompt" in ln for ln in lines)
     assert any("s.yml:9:" in ln and "things" in ln for ln in lines), lines
+
+
+async def test_resources_prompts_and_lists_on_the_example_server(
+    example_stdio: StdioServer,
+) -> None:
+    async with ServerConnection.open("example", example_stdio, base_dir=Path.cwd(),
+                                     env=process_env()) as conn:
+        assert conn.protocol_version == "2026-07-28"
+        whole = ResourceTest(name="all", server="example", uri="catalog://services")
+        produced = produced_of(whole, await produce(conn, whole))
+        assert value(produced, "result.contents[0].mimeType") == "application/json"
+        assert '"svc-billing"' in str(value(produced, "result.contents[0].text"))
+
+        one = ResourceTest(name="one", server="example",
+                           template="catalog://services/{service_id}",
+                           args={"service_id": "svc-auth"})
+        produced = produced_of(one, await produce(conn, one))
+        assert '"owner": "platform-team"' in str(value(produced, "result.contents[0].text"))
+
+        prompt = PromptTest(name="p", server="example", prompt="incident_summary",
+                            args={"service": "billing", "severity": "high"})
+        produced = produced_of(prompt, await produce(conn, prompt))
+        assert value(produced, "result.messages[0].role") == "user"
+        assert "billing service (severity high)" in str(
+            value(produced, "result.messages[0].content.text"))
+
+        templates = ListTest.model_validate({"name": "t", "server": "example",
+                                             "list": "templates"})
+        produced = produced_of(templates, await produce(conn, templates))
+        assert value(produced, "result.resourceTemplates[0].uriTemplate") == (
+            "catalog://services/{service_id}")
