@@ -19,7 +19,7 @@ GapCategory = Literal[
     "transport", "protocol", "tool-error", "shape", "judgment", "judge-reliability",
     "budget", "environment",
 ]
-TestKind = Literal["tool", "eval", "agent"]
+TestKind = Literal["tool", "eval", "agent", "resource", "prompt", "list"]
 Confidence = Literal["high", "medium", "low"]
 
 
