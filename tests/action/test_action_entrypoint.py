@@ -132,3 +132,24 @@ def test_arguments_mean_the_plain_cli_on_the_examples(runner: Runner) -> None:
     assert report["summary"]["counts"]["passed"] == report["summary"]["counts"]["total"] > 0
     assert "::stop-commands::" not in done.stdout
     assert Path(runner.env["GITHUB_OUTPUT"]).read_text() == ""
+
+
+def test_lint_input_leads_the_comment_and_fails_on_a_poisoned_tool(runner: Runner) -> None:
+    write_suite(runner, expected=5)
+    suite = runner.workspace / "suites" / "demo.yml"
+    suite.write_text(suite.read_text().replace(
+        "    command:", "    env: {MCPTEST_EXAMPLE_POISONED: \"1\"}\n    command:"))
+    runner.inputs(suites="suites/demo.yml", lint="true")
+    with GitHubServer(token=TOKEN) as gh:
+        runner.env["GITHUB_API_URL"] = gh.url
+        done = entrypoint(runner)
+        comments = gh.comments(PR)
+    assert done.returncode == 1, done.stdout + done.stderr
+    outputs = runner.outputs
+    assert outputs["passed"] == "1" and outputs["exit-code"] == "1"
+    assert outputs["era"] == "demo=modern"
+    assert outputs["lint-sarif-file"] == "mcptest-results/mcptest-lint.sarif"
+    assert (runner.workspace / "mcptest-results" / "mcptest-lint.sarif").is_file()
+    body = comments[0]["body"]
+    assert "### Lint" in body and "injection-hidden-instructions" in body
+    assert body.index("### Lint") < body.index("adds two numbers")

@@ -64,3 +64,21 @@ def test_fit_summary_never_splits_a_character() -> None:
 
 def test_no_room_left_writes_nothing() -> None:
     assert fit_summary("abc" * 100, 10) == ""
+
+
+def test_era_output_reads_lint_eras_and_falls_back_on_the_version() -> None:
+    from mcptest.action.outputs import era_output
+    from mcptest.report.models import Counts, Report, ServerReport, Summary, ToolInfo
+
+    def server(name: str, version: str | None, era: str | None = None,
+               status: str = "ready") -> ServerReport:
+        return ServerReport(name=name, suite_file="s.yml", transport="stdio", status=status,
+                            protocol_version=version, era=era)  # type: ignore[arg-type]
+
+    report = Report(
+        tool=ToolInfo(version="0"), started_at="t", finished_at="t", suites=["s.yml"],
+        servers=[server("a", "2025-11-25"), server("b", "2026-07-28"),
+                 server("c", "2026-07-28", "dual-era"), server("d", None, status="failed")],
+        summary=Summary(counts=Counts(), duration_ms=0, exit_code=0))
+    assert era_output(report) == "a=legacy,b=modern,c=dual-era"
+    assert era_output(None) == ""

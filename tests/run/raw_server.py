@@ -9,6 +9,10 @@ start or never answer.
     python raw_server.py notools        # like serve, but without tools/list
     python raw_server.py olddiscover    # like serve, but answers server/discover with only
                                         # handshake-era versions (a legacy advertisement)
+    python raw_server.py shuffle        # like serve, but every other tools/list is reversed
+    python raw_server.py badwire        # like serve, but sends a log notification without its
+                                        # `level` and a resources/list result whose resource
+                                        # lacks `uri` (wire-schema lint tests)
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from typing import Any
 TOOLS: list[dict[str, Any]] = [
     {"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}},
     {"name": "cwd", "inputSchema": {"type": "object"}},
-    {"name": "rpc_error", "inputSchema": {"type": "object"}},
+    {"name": "rpc_error", "inputSchema": {"type": "object", "required": ["id"],
+                                          "properties": {"id": {"type": "string"}}}},
     {"name": "no_content", "inputSchema": {"type": "object"}},
     {"name": "garbage", "inputSchema": {"type": "object"}},
 ]
@@ -54,7 +59,14 @@ def call(msg_id: Any, name: str, args: dict[str, Any]) -> None:
         reply(msg_id, error={"code": -32602, "message": f"Unknown tool: {name}"})
 
 
-def serve(no_tools: bool = False, old_discover: bool = False) -> None:
+def notify(method: str, params: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "method": method, "params": params}) + "\n")
+    sys.stdout.flush()
+
+
+def serve(no_tools: bool = False, old_discover: bool = False, bad_wire: bool = False,
+          shuffle: bool = False) -> None:
+    listed = 0
     for line in sys.stdin:
         try:
             msg = json.loads(line)
@@ -65,9 +77,15 @@ def serve(no_tools: bool = False, old_discover: bool = False) -> None:
         if method == "initialize":
             reply(msg_id, result={
                 "protocolVersion": "2025-11-25",
-                "capabilities": {"tools": {}},
+                "capabilities": {"tools": {}, "resources": {}} if bad_wire else {"tools": {}},
                 "serverInfo": {"name": "raw-legacy", "version": "0.0.1"},
             })
+        elif method == "notifications/initialized" and bad_wire:
+            notify("notifications/message", {"logger": "raw", "data": "no level here"})
+        elif method == "resources/list" and bad_wire:
+            reply(msg_id, result={"resources": [{"name": "no-uri", "mimeType": "text/plain"}]})
+        elif method == "resources/templates/list" and bad_wire:
+            reply(msg_id, result={"resourceTemplates": []})
         elif method == "server/discover" and old_discover:
             reply(msg_id, result={
                 "supportedVersions": ["2025-06-18", "2025-11-25"],
@@ -77,7 +95,9 @@ def serve(no_tools: bool = False, old_discover: bool = False) -> None:
                 "cacheScope": "public",
             })
         elif method == "tools/list" and not no_tools:
-            reply(msg_id, result={"tools": TOOLS})
+            listed += 1
+            tools = TOOLS[::-1] if shuffle and listed % 2 == 0 else TOOLS
+            reply(msg_id, result={"tools": tools})
         elif method == "tools/call":
             call(msg_id, params.get("name", ""), params.get("arguments") or {})
         elif msg_id is not None and method == "tools/list":
@@ -95,7 +115,8 @@ def main() -> None:
         for _ in sys.stdin:
             pass
         return
-    serve(no_tools=mode == "notools", old_discover=mode == "olddiscover")
+    serve(no_tools=mode == "notools", old_discover=mode == "olddiscover",
+          bad_wire=mode == "badwire", shuffle=mode == "shuffle")
 
 
 if __name__ == "__main__":

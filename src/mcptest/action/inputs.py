@@ -39,6 +39,7 @@ class ActionInputs(BaseModel):
     github_token: str = Field(default="", repr=False)
     require_judge: bool = False
     with_evals: bool = False
+    lint: bool = False
     concurrency: int | None = None
     shard: str | None = None
     working_directory: str = "."
@@ -127,6 +128,7 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         github_token=_raw(env, "github-token"),
         require_judge=_bool(env, "require-judge", False),
         with_evals=_bool(env, "with-evals", False),
+        lint=_bool(env, "lint", False),
         concurrency=concurrency,
         shard=shard,
         working_directory=working_directory,

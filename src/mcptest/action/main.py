@@ -20,7 +20,8 @@ from typing import TextIO, cast
 from mcptest.action.commands import annotations_for, command, stop_commands
 from mcptest.action.comment import compose_body, marker, post_sticky_comment, pr_number
 from mcptest.action.inputs import ActionInputs, read_inputs
-from mcptest.action.outputs import write_outputs, write_summary
+from mcptest.action.lint import LINT_JSON, LINT_SARIF, combined_exit, lint_arguments, merge_lint
+from mcptest.action.outputs import era_output, write_outputs, write_summary
 from mcptest.action.summary import (
     fallback_markdown,
     no_report_markdown,
@@ -179,6 +180,17 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
     out.write(f"mcptest {' '.join(argv)}\n")
     exit_code = run_cli(cli, argv, workdir, env, out)
     report = _load_report(workdir / report_json, out)
+    lint_sarif = ""
+    if inputs.lint:
+        lint_argv = lint_arguments(suites, inputs.output_dir, sarif is not None)
+        for stale in (LINT_JSON, LINT_SARIF):
+            (workdir / inputs.output_dir / stale).unlink(missing_ok=True)
+        out.write(f"mcptest {' '.join(lint_argv)}\n")
+        exit_code = combined_exit(exit_code, run_cli(cli, lint_argv, workdir, env, out))
+        report = merge_lint(report, _load_report(workdir / inputs.output_dir / LINT_JSON, out))
+        if (workdir / inputs.output_dir / LINT_SARIF).is_file():
+            lint_sarif = _shown(inputs.working_directory,
+                                str(Path(inputs.output_dir) / LINT_SARIF))
 
     markdown = _markdown(report, exit_code, inputs.suites, out)
     if summary_file := env.get("GITHUB_STEP_SUMMARY"):
@@ -227,5 +239,7 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
             "report-json": (_shown(inputs.working_directory, report_json)
                             if report is not None else ""),
             "comment-url": comment_url,
+            "era": era_output(report),
+            "lint-sarif-file": lint_sarif,
         })
     return exit_code

@@ -11,6 +11,8 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
+from mcptest.report.models import Report
+
 #: GitHub's limit for one step's summary file.
 SUMMARY_LIMIT_BYTES = 1024 * 1024
 TRUNCATION_NOTE = (
@@ -81,3 +83,20 @@ def write_summary(path: str | Path, markdown: str) -> None:
     text = fit_summary(markdown + "\n", SUMMARY_LIMIT_BYTES - used)
     with open(target, "a", encoding="utf-8", newline="\n") as handle:
         handle.write(text)
+
+
+def era_output(report: Report | None) -> str:
+    """`name=era` per ready server (`legacy`, `modern`, `dual-era`), comma-separated.
+
+    `mcptest lint` probes the era; a plain run knows only the negotiated version, so there a
+    2026-07-28 server reads `modern` and any handshake version `legacy` (docs/lint.md#era).
+    """
+    if report is None:
+        return ""
+    parts = []
+    for server in report.servers:
+        if server.status != "ready" or server.protocol_version is None:
+            continue
+        era = server.era or ("modern" if server.protocol_version >= "2026" else "legacy")
+        parts.append(f"{server.name}={era}")
+    return ",".join(parts)

@@ -20,6 +20,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schema": ("mcptest.cli.commands.schema", "print the JSON Schema of suites or reports"),
     "report": ("mcptest.cli.commands.report", "re-render a saved JSON report"),
     "merge": ("mcptest.cli.commands.merge", "combine shard reports into one"),
+    "surface": ("mcptest.cli.commands.surface", "snapshot a server's surface, or diff two"),
+    "lint": ("mcptest.cli.commands.lint", "check servers against protocol and quality rules"),
 }
 
 

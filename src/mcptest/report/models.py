@@ -19,7 +19,7 @@ GapCategory = Literal[
     "transport", "protocol", "tool-error", "shape", "judgment", "judge-reliability",
     "budget", "environment",
 ]
-TestKind = Literal["tool", "eval", "agent"]
+TestKind = Literal["tool", "eval", "agent", "resource", "prompt", "list"]
 Confidence = Literal["high", "medium", "low"]
 
 
@@ -173,6 +173,8 @@ class ServerReport(Model):
     tools: list[str] = Field(default_factory=list)
     error: str | None = None
     stderr_tail: str | None = None
+    era: Literal["legacy", "modern", "dual-era"] | None = None
+    """Protocol era the server speaks, when known (`mcptest lint` probes it; docs/lint.md)."""
 
 
 class Counts(Model):
@@ -206,6 +208,41 @@ class Summary(Model):
     """Set when a bug of mcptest's own stopped the run (exit 70); the report holds what it had."""
 
 
+class LintRuleInfo(Model):
+    """A lint or surface rule as SARIF's `rules` shows it (docs/lint.md)."""
+
+    id: str
+    name: str
+    short: str
+    help: str
+    level: Literal["error", "warning", "note"]
+    help_uri: str
+
+
+class LintFinding(Model):
+    """One thing `mcptest lint` found on a server's surface or wire traffic."""
+
+    rule: str
+    level: Literal["error", "warning", "note"]
+    message: str
+    server: str | None = None
+    subject: str | None = None
+    """The tool, prompt or resource it concerns, when one."""
+    location: Location
+    expected: bool = False
+    """Listed in the expected-failures file: shown, but does not fail the run."""
+
+
+class LintSection(Model):
+    """What `mcptest lint` found; `findings` exclude suppressed ones (counted in `suppressed`)."""
+
+    findings: list[LintFinding] = Field(default_factory=list)
+    rules: list[LintRuleInfo] = Field(default_factory=list)
+    suppressed: int = 0
+    messages_checked: int = 0
+    """JSON-RPC messages the wire-schema rule validated."""
+
+
 class ToolInfo(Model):
     name: str = "mcptest"
     version: str
@@ -222,3 +259,5 @@ class Report(Model):
     tests: list[TestResult] = Field(default_factory=list)
     summary: Summary
     warnings: list[str] = Field(default_factory=list)
+    lint: LintSection | None = None
+    """Set by `mcptest lint`: protocol, quality and surface findings."""

@@ -16,6 +16,7 @@ from typing import Any
 from mcptest.report.models import JudgeDetail, JudgeVote, Report, TestResult
 from mcptest.reporters import display
 from mcptest.reporters.escape import md_block, md_code, md_comment_value, md_inline, md_title
+from mcptest.reporters.lint_markdown import lint_block
 from mcptest.reporters.templating import environment
 
 MAX_CHARS = 60_000
@@ -226,7 +227,7 @@ def render(report: Report, max_chars: int = MAX_CHARS) -> str:
     """
     m = _templates()
     found = display.findings(report)
-    head = m.marker(marker(report)) + m.header(_header(report))
+    head = m.marker(marker(report)) + m.header(_header(report)) + lint_block(report)
     footer = m.footer(_footer(report))
     rows = _upto((m.row(_row(f)) for f in found), max_chars)
     details = _upto(_details(m, found), max_chars)

@@ -187,11 +187,31 @@ def _summary(out: _Out, report: Report) -> None:
     out.add(out.paint(f"exit {s.exit_code}: {meaning}", style))
 
 
+def _lint(out: _Out, report: Report) -> None:
+    """`mcptest lint` findings, errors first, and each server's protocol era (docs/lint.md)."""
+    lint = report.lint
+    if lint is None:
+        return
+    for server in report.servers:
+        if server.status == "ready":
+            out.add(f"server {_safe(server.name, 80)}: {server.protocol_version or '?'} "
+                    f"({server.era or 'era unknown'}), {len(server.tools)} tool(s)")
+    style = {"error": "error", "warning": "medium", "note": "dim"}
+    for f in sorted(lint.findings, key=lambda f: ("error", "warning", "note").index(f.level)):
+        label = "expected" if f.expected else f.level
+        where = f"{f.location.file}:{f.location.line}"
+        out.add(out.paint(f"{label:<8} {f.rule}", style[f.level])
+                + f" {_safe(where, 120)} {_safe(f.server or '', 80)}: {_safe(f.message)}")
+    out.add(f"lint: {len(lint.findings)} finding(s), {lint.suppressed} suppressed, "
+            f"{lint.messages_checked} wire message(s) checked")
+
+
 def render(report: Report, color: bool = False) -> str:
     """The terminal report; ANSI colour only when `color` is true."""
     out = _Out(color)
     _header(out, report)
     for test in report.tests:
         _test(out, test)
+    _lint(out, report)
     _summary(out, report)
     return "\n".join(out.lines) + "\n"

@@ -20,6 +20,7 @@ import attr
 import sarif_om as om
 
 from mcptest.report.models import Report, TestResult
+from mcptest.reporters.sarif_lint import lint_parts
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/mcptest/action"
@@ -227,13 +228,14 @@ def build_log(report: Report) -> om.SarifLog:
         "cacheHits": s.cache_hits, "deferred": s.counts.deferred,
         "runAgreement": s.run_agreement, "resultsOmitted": dropped,
     }
+    lint_rules, lint_results = lint_parts(report, len(rule_ids))
     driver = om.ToolComponent(
         name="mcptest", version=report.tool.version, semantic_version=report.tool.version,
-        information_uri=INFORMATION_URI, rules=[_rule(r) for r in rule_ids])
+        information_uri=INFORMATION_URI, rules=[*(_rule(r) for r in rule_ids), *lint_rules])
     run = om.Run(
         tool=om.Tool(driver=driver),
         invocations=[om.Invocation(execution_successful=s.interrupted is None)],
-        results=[_result(f, index[f.rule]) for f in kept],
+        results=[*(_result(f, index[f.rule]) for f in kept), *lint_results],
         column_kind="unicodeCodePoints",
         properties={k: v for k, v in run_props.items() if v is not None},
     )

@@ -1,9 +1,9 @@
 """One live connection to one MCP server, shared by all the tests that name it.
 
 `ServerConnection.open` spawns or dials the server, agrees on a protocol era, lists its tools
-once, and yields; `call_tool` returns the result exactly as the server put it on the wire and
-never raises for anything the server does wrong — timeouts, crashes and protocol garbage become
-data in a `CallOutcome`.
+once, and yields; `call_tool` (and `send`, for any request of run/requests.py) returns the result
+exactly as the server put it on the wire and never raises for anything the server does wrong —
+timeouts, crashes and protocol garbage become data in a `CallOutcome`.
 
 Closing costs: a well-behaved stdio server exits as soon as its stdin closes (tens to a few
 hundred ms). One that ignores stdin EOF costs up to 2 s more before SIGTERM, and one that also
@@ -43,6 +43,8 @@ from mcptest.run.connect import (
     startup_failure,
 )
 from mcptest.run.negotiate import RACE_AFTER_S, client_info, negotiate
+from mcptest.run.requests import build_request
+from mcptest.run.wire import TapReader, TapWriter, WireLog
 from mcptest.suite.models import RemoteServer, StdioServer
 
 # Results stay raw wire JSON on purpose (the SDK's typing expects its own result models).
@@ -70,14 +72,18 @@ class CallOutcome(BaseModel):
 class ServerConnection:
     """A ready connection; build it with `ServerConnection.open(...)`."""
 
-    def __init__(self, name: str, spec: StdioServer | RemoteServer) -> None:
+    def __init__(
+        self, name: str, spec: StdioServer | RemoteServer, wire: WireLog | None = None
+    ) -> None:
         self.name = name
+        self.wire = wire
         self.spec = spec
         self.transport: Transport = (
             "stdio" if isinstance(spec, StdioServer) else spec.transport
         )
         self.tools: list[dict[str, Any]] = []
         self.protocol_version: str | None = None
+        self.capabilities: dict[str, Any] = {}
         self.server_name: str | None = None
         self.server_version: str | None = None
         self.startup_ms: float = 0.0
@@ -103,13 +109,15 @@ class ServerConnection:
         *,
         base_dir: Path,
         env: Mapping[str, str],
+        wire: WireLog | None = None,
     ) -> AsyncIterator[ServerConnection]:
         """Yield a ready connection, or raise `ServerNotReadyError` with a one-line cause.
 
         The transport and session live in a task of their own that swallows every failure: a
         server dying mid-run must end its calls, never cancel the code inside `async with`.
+        With `wire`, every message the server sends is recorded there (run/wire.py).
         """
-        conn = cls(name, spec)
+        conn = cls(name, spec, wire)
         ready, stop = anyio.Event(), anyio.Event()
         async with anyio.create_task_group() as tg:
             tg.start_soon(conn._own, base_dir, env, ready, stop)
@@ -174,6 +182,8 @@ class ServerConnection:
             self._phase = "connecting"
             read, write, *_ = await enter_remote(stack, spec, remote, self._http_log)
             race_after = None  # every HTTP request gets an answer; no silent-drop trap
+        if self.wire is not None:
+            read, write = TapReader(read, self.wire), TapWriter(write, self.wire)
         session = ClientSession(
             read, write, client_info=client_info(), message_handler=self._on_message
         )
@@ -186,6 +196,8 @@ class ServerConnection:
         await negotiate(session, spec.protocol, race_after=race_after)
         self._phase = "listing tools"
         self.protocol_version = session.protocol_version
+        caps = session.server_capabilities
+        self.capabilities = caps.model_dump(by_alias=True, exclude_none=True) if caps else {}
         info = session.server_info
         if info is not None:
             self.server_name, self.server_version = info.name, info.version or None
@@ -224,16 +236,19 @@ class ServerConnection:
 
     async def call_tool(self, tool: str, args: dict[str, Any], timeout: float) -> CallOutcome:
         """Call a tool; every failure comes back as data, never as an exception."""
+        return await self.send(build_request("tools/call", {"name": tool, "arguments": args}),
+                               timeout)
+
+    async def send(self, request: Any, timeout: float) -> CallOutcome:
+        """Send one request; every failure comes back as data, never as an exception."""
         started = time.perf_counter()
+        method = request.method
 
         def done(**fields: Any) -> CallOutcome:
             return CallOutcome(duration_ms=(time.perf_counter() - started) * 1000, **fields)
 
         if self._dead is not None or self._session is None:
             return done(transport_error=self._dead or "not connected")
-        request = types.CallToolRequest(
-            params=types.CallToolRequestParams(name=tool, arguments=args)
-        )
         try:
             with anyio.move_on_after(timeout + CALL_GRACE_S):
                 raw = await self._session.send_request(
@@ -255,7 +270,7 @@ class ServerConnection:
                 return done(transport_error=self._dead)
             return done(error=e.error.model_dump(by_alias=True, mode="json", exclude_none=True))
         except ValidationError as e:
-            return done(transport_error=one_line(f"protocol: invalid tools/call result: {e}"))
+            return done(transport_error=one_line(f"protocol: invalid {method} result: {e}"))
         except Exception as e:  # the transport broke in a way the SDK does not classify
             cause = root_cause(e)
             if isinstance(cause, httpx2.TransportError | OSError):

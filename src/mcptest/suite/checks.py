@@ -57,7 +57,14 @@ class _Checker:
             refs = test.get("servers")
             for j, ref in enumerate(refs if isinstance(refs, list) else []):
                 self.server_ref(ref, ("agents", i, "servers", j), servers)
-        for key in ("tools", "evals", "agents"):
+        for key in ("resources", "prompts", "lists"):
+            for i, test in self.tests(key):
+                self.server_ref(test.get("server"), (key, i, "server"), servers)
+        surface = self.section("surface", dict)
+        picked = surface.get("servers")
+        for j, ref in enumerate(picked if isinstance(picked, list) else []):
+            self.server_ref(ref, ("surface", "servers", j), servers)
+        for key in ("tools", "evals", "agents", "resources", "prompts", "lists"):
             self.unique_names(key)
         self.rubric_refs()
         self.jury_targets()
@@ -96,7 +103,7 @@ class _Checker:
         places: list[tuple[Any, KeyPath]] = [
             (test.get("rubric"), ("evals", i, "rubric")) for i, test in self.tests("evals")
         ]
-        for key in ("tools", "agents"):
+        for key in ("tools", "agents", "resources", "prompts", "lists"):
             for path, matcher in self.matchers(key):
                 if "eval.rubric" in matcher:
                     places.append((matcher["eval.rubric"], (*path, "eval.rubric")))
@@ -120,7 +127,7 @@ class _Checker:
                                                                        "matcher"))
 
     def jury_targets(self) -> None:
-        for key in ("tools", "agents"):
+        for key in ("tools", "agents", "resources", "prompts", "lists"):
             for i, test in self.tests(key):
                 expect = test.get("expect")
                 expect = expect if isinstance(expect, list) else []

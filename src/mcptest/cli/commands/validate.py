@@ -42,6 +42,10 @@ def run(args: argparse.Namespace) -> int:
                 print(" ".join(str(error).split()), file=sys.stderr)
             continue
         suite = loaded.suite
+        extra = "".join(f", {_count(n, word)}" for n, word in (
+            (len(suite.resources), "resource test"), (len(suite.prompts), "prompt test"),
+            (len(suite.lists), "list test")) if n)
         print(f"ok: {loaded.display_path} ({_count(len(suite.tools), 'tool')}, "
-              f"{_count(len(suite.evals), 'eval')}, {_count(len(suite.agents), 'agent')})")
+              f"{_count(len(suite.evals), 'eval')}, {_count(len(suite.agents), 'agent')}"
+              f"{extra})")
     return ExitCode.USAGE_ERROR if failed else ExitCode.OK

@@ -69,8 +69,20 @@ from mcptest.suite.models.suite import (
     Pricing,
     Suite,
 )
+from mcptest.suite.models.surface import (
+    LintIgnore,
+    LintSettings,
+    SurfaceCheck,
+)
+from mcptest.suite.models.surface_cases import (
+    LIST_METHODS,
+    ListTest,
+    PromptTest,
+    ResourceTest,
+)
 
 __all__ = [
+    "LIST_METHODS",
     "LLM_MATCHER_KINDS",
     "MATCHER_KINDS",
     "PRESETS",
@@ -97,6 +109,9 @@ __all__ = [
     "JuryConfig",
     "LikertRange",
     "LikertScale",
+    "LintIgnore",
+    "LintSettings",
+    "ListTest",
     "LlmJudgeMatcher",
     "LlmJudgeSpec",
     "LlmJuryMatcher",
@@ -105,8 +120,10 @@ __all__ = [
     "Matrix",
     "NotMatcher",
     "Pricing",
+    "PromptTest",
     "RegexMatcher",
     "RemoteServer",
+    "ResourceTest",
     "Rubric",
     "RubricBody",
     "RubricPreset",
@@ -116,6 +133,7 @@ __all__ = [
     "StdioServer",
     "Strict",
     "Suite",
+    "SurfaceCheck",
     "ToolTest",
     "TreeLeaf",
     "TreeNode",

@@ -11,6 +11,8 @@ from mcptest.suite.models.base import Strict
 from mcptest.suite.models.cases import AgentTest, EvalSpec, ToolTest
 from mcptest.suite.models.rubrics import RubricBody
 from mcptest.suite.models.servers import Server, Variable
+from mcptest.suite.models.surface import LintSettings, SurfaceCheck
+from mcptest.suite.models.surface_cases import ListTest, PromptTest, ResourceTest
 
 
 class Pricing(Strict):
@@ -37,7 +39,12 @@ class Suite(Strict):
     servers: dict[str, Server] = Field(default_factory=dict)
     variables: dict[str, Variable] = Field(default_factory=dict)
     tools: list[ToolTest] = Field(default_factory=list)
+    resources: list[ResourceTest] = Field(default_factory=list)
+    prompts: list[PromptTest] = Field(default_factory=list)
+    lists: list[ListTest] = Field(default_factory=list)
     evals: list[EvalSpec] = Field(default_factory=list)
     rubrics: dict[str, RubricBody] = Field(default_factory=dict)
     agents: list[AgentTest] = Field(default_factory=list)
     judge: JudgeDefaults | None = None
+    surface: SurfaceCheck | None = None
+    lint: LintSettings | None = None

@@ -1,0 +1,59 @@
+"""`mcptest lint [FILES...]`: protocol, quality and surface rules on the suites' servers.
+
+Needs no key and imports no litellm. Exit 0 when no error-level finding remains (expected ones
+excepted), 1 otherwise, 3 when a server never became ready (docs/lint.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import anyio
+
+from mcptest.cli.options import (
+    _ReporterAction,
+    add_suite_arguments,
+    reporter_outputs,
+    suite_files,
+)
+from mcptest.cli.output import write_reports
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "lint", help="check servers against protocol and quality rules (no key needed)",
+        description="Connect to each suite's servers and check every message on the wire, "
+                    "tool names, schemas, descriptions, annotations and the surface snapshot "
+                    "(see docs/lint.md).")
+    add_suite_arguments(p)
+    p.add_argument("--update", action="store_true",
+                   help="rewrite the suites' surface snapshots instead of comparing them")
+    out = p.add_argument_group("reports")
+    out.add_argument("--reporter", action=_ReporterAction, dest="outputs", metavar="FORMAT",
+                     help="report format (pretty, json, sarif, md, …); may repeat")
+    out.add_argument("--output", action=_ReporterAction, dest="outputs", metavar="PATH",
+                     help="file for the --reporter before it (default: stdout)")
+    # reporter_outputs() also checks the judge options of `run`; lint has none.
+    p.set_defaults(handler=run, concurrency=None, max_cost=None)
+
+
+def run(args: argparse.Namespace) -> int:
+    import logging
+
+    from mcptest.lint.engine import lint_all
+    from mcptest.suite.load import load_suites
+
+    outputs = reporter_outputs(args)
+    # The SDK logs a traceback for each message it cannot parse; the wire-schema rule
+    # reports those messages itself, once, with the schema path.
+    for name in ("mcp", "client"):  # the SDK's client session logs as "client"
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    env = dict(os.environ)
+    suites = load_suites(suite_files(args), env=env)
+    report, secrets = anyio.run(lambda: lint_all(suites, env, update=args.update))
+    for line in report.warnings:
+        print(f"error: {line}", file=sys.stderr)
+    write_reports(report, outputs, secrets=secrets)
+    return report.summary.exit_code

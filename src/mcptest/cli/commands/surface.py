@@ -1,0 +1,96 @@
+"""`mcptest surface snapshot SUITE --output PATH` and `mcptest surface diff OLD NEW`.
+
+Both need no key and import no litellm. `diff` exits 1 when a change the `--fail-on` policy
+counts is found (default: breaking changes), so it can gate a pull request on its own
+(docs/lint.md#surface).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+import anyio
+
+from mcptest.errors import UsageError
+from mcptest.exit_codes import ExitCode
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("surface", help="snapshot a server's surface, or diff two snapshots",
+                       description="Snapshot the tools, resources, templates and prompts of a "
+                                   "suite's servers, or classify the changes between two "
+                                   "snapshots (see docs/lint.md).")
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    snap = actions.add_parser("snapshot", help="write the surface of a suite's servers as JSON")
+    snap.add_argument("suite", type=Path, metavar="SUITE")
+    snap.add_argument("--output", type=Path, metavar="PATH",
+                      help="snapshot file to write (default: stdout)")
+    snap.add_argument("--server", action="append", metavar="NAME",
+                      help="only this server; may repeat (default: every server)")
+    diff = actions.add_parser("diff", help="classify the changes between two snapshots")
+    diff.add_argument("old", type=Path, metavar="OLD")
+    diff.add_argument("new", type=Path, metavar="NEW")
+    diff.add_argument("--fail-on", choices=("breaking", "any", "never"), default="breaking",
+                      help="which changes make the exit code 1 (default: breaking)")
+    diff.add_argument("--format", choices=("text", "json", "md"), default="text",
+                      help="output format (default: text)")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "snapshot":
+        return _snapshot(args)
+    return _diff(args)
+
+
+def _snapshot(args: argparse.Namespace) -> int:
+    from mcptest.suite.load import load_suite
+    from mcptest.surface.servers import open_servers
+    from mcptest.surface.snapshot import dumps
+    from mcptest.surface.take import snapshot_servers, take_snapshot
+
+    env = dict(os.environ)
+    loaded = load_suite(args.suite, env=env)
+    names = snapshot_servers(loaded, args.server)
+
+    async def go() -> tuple[str, dict[str, str]]:
+        async with open_servers(loaded, names, env) as found:
+            return dumps(await take_snapshot(found, names)), found.failed
+
+    text, failed = anyio.run(go)
+    for line in failed.values():
+        print(f"error: {line}", file=sys.stderr)
+    if failed:
+        return ExitCode.SERVER_NOT_READY
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_bytes(text.encode("utf-8"))
+        print(f"wrote {args.output}", file=sys.stderr)
+    return ExitCode.OK
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from mcptest.surface.diff import diff_servers
+    from mcptest.surface.render import changes_json, changes_markdown, changes_text, fails
+
+    docs = []
+    for path in (args.old, args.new):
+        from mcptest.surface.snapshot import load
+
+        if not path.is_file():
+            raise UsageError(f"{path}: no such snapshot file")
+        docs.append(load(path)[0])
+    changes = diff_servers(docs[0]["servers"], docs[1]["servers"])
+    if args.format == "json":
+        sys.stdout.write(json.dumps(changes_json(changes), indent=2, ensure_ascii=False) + "\n")
+    elif args.format == "md":
+        sys.stdout.write(changes_markdown(changes))
+    else:
+        sys.stdout.write(changes_text(changes))
+    return ExitCode.TESTS_FAILED if fails(changes, args.fail_on) else ExitCode.OK

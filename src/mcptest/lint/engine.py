@@ -1,0 +1,165 @@
+"""`mcptest lint`: open each suite's servers with a wire tap, run every rule, check the surface
+snapshot, and return one canonical `Report` whose `lint` section holds the findings.
+
+Needs no key and never imports litellm (docs/lint.md).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from mcptest import __version__
+from mcptest.exit_codes import ExitCode
+from mcptest.lint import checks, probes
+from mcptest.lint.provider_schemas import providers_of
+from mcptest.lint.rules import RULES
+from mcptest.lint.suppress import apply_expected, check_rule_ids, ignored, load_expected
+from mcptest.lint.wire_check import check_wire, era_of
+from mcptest.report.models import (
+    Counts,
+    LintFinding,
+    LintRuleInfo,
+    LintSection,
+    Location,
+    Report,
+    ServerReport,
+    Summary,
+    ToolInfo,
+)
+from mcptest.run.session import ServerConnection
+from mcptest.suite.load import LoadedSuite
+from mcptest.suite.models import LintSettings
+from mcptest.lint.surface_check import surface_findings
+from mcptest.surface.servers import open_servers
+from mcptest.surface.take import snapshot_servers, take_snapshot
+
+
+@dataclass
+class LintRun:
+    findings: list[LintFinding] = field(default_factory=list)
+    servers: list[ServerReport] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    suppressed: int = 0
+    checked: int = 0
+    secrets: set[str] = field(default_factory=set)
+
+
+def _models(loaded: LoadedSuite) -> list[str]:
+    found: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key == "model" and isinstance(item, str):
+                    found.append(item)
+                elif key == "models" and isinstance(item, list):
+                    found.extend(m for m in item if isinstance(m, str))
+                else:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(loaded.suite.model_dump())
+    return found
+
+
+async def _server_rules(conn: ServerConnection, loaded: LoadedSuite, settings: LintSettings,
+                        others: set[str]) -> list[checks.Raw]:
+    tools = [t for t in conn.tools if isinstance(t, dict)]
+    providers: set[str] = (set(settings.providers) if settings.providers is not None
+                            else set(providers_of(_models(loaded))))
+    raw = [*checks.tool_names(tools), *checks.input_schemas(tools),
+           *checks.descriptions(tools, settings.min_description),
+           *checks.tool_annotations(tools, settings.profile), *checks.injections(tools, others),
+           *checks.provider_schemas(tools, providers), *await probes.list_order(conn)]
+    if settings.probe_invalid_args:
+        raw += await probes.probe_invalid_args(conn)
+    if settings.call_tools:
+        raw += await probes.replay_tool_tests(
+            conn, [t for t in loaded.suite.tools if t.server == conn.name])
+    return raw
+
+
+async def lint_suite(loaded: LoadedSuite, env: Mapping[str, str], *, update: bool) -> LintRun:
+    """Run every rule on every server of one suite."""
+    settings = loaded.suite.lint or LintSettings()
+    check_rule_ids(loaded, settings)
+    expected = load_expected(loaded, settings)
+    out = LintRun()
+    names = list(loaded.suite.servers)
+    async with open_servers(loaded, names, env, tap=True) as found:
+        out.errors.extend(found.failed.values())
+        tool_owner = {str(t.get("name")): n for n, c in found.ready.items() for t in c.tools}
+        findings: list[LintFinding] = []
+        # Listing every section first also puts resources/prompts results on the wire tap.
+        current = await take_snapshot(found, names)
+        for name, conn in found.ready.items():
+            out.secrets.update(conn.secrets())
+            others = {t for t, owner in tool_owner.items() if owner != name}
+            pos = loaded.key_pos("servers", name)
+            where = Location(file=pos.file, line=pos.line, column=pos.column)
+            raw = await _server_rules(conn, loaded, settings, others)
+            problems, checked = check_wire(found.wires[name], conn.protocol_version)
+            out.checked += checked
+            raw += [("wire-schema", "error", None, p) for p in problems]
+            findings += [LintFinding(rule=r, level=lv, subject=s, message=m, server=name,
+                                     location=where) for r, lv, s, m in raw]
+        if loaded.suite.surface is not None:
+            scope = snapshot_servers(loaded, loaded.suite.surface.servers)
+            mine = {**current, "servers": {k: v for k, v in current["servers"].items()
+                                           if k in scope}}
+            surface, _ = surface_findings(loaded, loaded.suite.surface, mine, update=update,
+                                          unavailable=set(found.failed))
+            findings += surface
+        reports = found.reports(loaded)
+        out.servers = [r.model_copy(update={"era": era_of(found.wires.get(r.name),
+                                                          r.protocol_version)})
+                       for r in reports]
+    kept = [f for f in findings if not ignored(f, settings)]
+    out.suppressed = len(findings) - len(kept)
+    out.findings = apply_expected(kept, expected)
+    return out
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def exit_code(findings: list[LintFinding], errors: list[str]) -> int:
+    if errors:
+        return int(ExitCode.SERVER_NOT_READY)
+    failing = [f for f in findings if f.level == "error" and not f.expected]
+    return int(ExitCode.TESTS_FAILED if failing else ExitCode.OK)
+
+
+def build_lint_report(suites: list[str], runs: list[LintRun], started: str,
+                      duration_ms: float) -> Report:
+    findings = [f for r in runs for f in r.findings]
+    errors = [e for r in runs for e in r.errors]
+    fired = sorted({f.rule for f in findings})
+    rules: list[LintRuleInfo] = [RULES[r].info() for r in fired if r in RULES]
+    return Report(
+        tool=ToolInfo(version=__version__), started_at=started, finished_at=_now(),
+        suites=suites, servers=[s for r in runs for s in r.servers],
+        summary=Summary(counts=Counts(), duration_ms=round(duration_ms, 1),
+                        exit_code=exit_code(findings, errors)),
+        warnings=errors,
+        lint=LintSection(findings=findings, rules=rules,
+                         suppressed=sum(r.suppressed for r in runs),
+                         messages_checked=sum(r.checked for r in runs)),
+    )
+
+
+async def lint_all(loaded: list[LoadedSuite], env: Mapping[str, str], *,
+                   update: bool) -> tuple[Report, set[str]]:
+    """The lint report of every suite, and the secrets reporters must redact."""
+    started, t0 = _now(), time.perf_counter()
+    runs = [await lint_suite(s, env, update=update) for s in loaded]
+    report = build_lint_report([s.display_path for s in loaded], runs, started,
+                               (time.perf_counter() - t0) * 1000)
+    return report, {x for r in runs for x in r.secrets}

@@ -1,0 +1,64 @@
+"""Suite-level `surface:` and `lint:` settings: the server's interface, checked without a key
+(docs/lint.md, docs/suites.md)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from mcptest.suite.models.base import Strict
+
+LintProfile = Literal["claude-directory", "openai-apps", "strict"]
+Provider = Literal["openai", "anthropic"]
+
+
+class SurfaceCheck(Strict):
+    """Compare the servers' surface with a committed snapshot (`--update` rewrites it)."""
+
+    snapshot: str = Field(min_length=1, description="Snapshot file, relative to the suite file.")
+    fail_on: Literal["breaking", "any", "never"] = Field(
+        default="breaking",
+        description="Which changes fail: breaking ones (default), any change, or none.",
+    )
+    servers: list[str] | None = Field(
+        default=None, description="Servers to snapshot (default: every server of the suite).")
+
+
+class LintIgnore(Strict):
+    """Silence one rule, everywhere or for some tools only."""
+
+    rule: str = Field(min_length=1, description="Rule id, e.g. `annotations`.")
+    tools: list[str] = Field(default_factory=list,
+                             description="Only these tools (empty: every tool).")
+
+
+class LintSettings(Strict):
+    """How `mcptest lint` judges the suite's servers."""
+
+    profile: LintProfile | None = Field(
+        default=None,
+        description="Annotation profile: claude-directory, openai-apps or strict "
+                    "(default: claude-directory's requirements as warnings).",
+    )
+    ignore: list[str | LintIgnore] = Field(
+        default_factory=list, description="Rule ids (or {rule, tools}) to suppress.")
+    expected_failures: str | None = Field(
+        default=None,
+        description="YAML file of known findings; a listed finding that no longer occurs "
+                    "fails the run.",
+    )
+    probe_invalid_args: bool = Field(
+        default=False, description="Call each tool with invalid arguments (it calls tools).")
+    call_tools: bool = Field(
+        default=False,
+        description="Replay the suite's tool tests to check structuredContent against "
+                    "outputSchema (it calls tools).",
+    )
+    min_description: int = Field(default=20, ge=0, le=10_000,
+                                 description="Shortest acceptable tool description.")
+    providers: list[Provider] | None = Field(
+        default=None,
+        description="Providers whose strict tool schemas to check (default: those of the "
+                    "models the suite names).",
+    )
