@@ -18,6 +18,7 @@ from mcptest.lint import checks, probes
 from mcptest.lint.provider_schemas import providers_of
 from mcptest.lint.rules import RULES
 from mcptest.lint.suppress import apply_expected, check_rule_ids, ignored, load_expected
+from mcptest.lint.surface_check import surface_findings
 from mcptest.lint.wire_check import check_wire, era_of
 from mcptest.report.models import (
     Counts,
@@ -33,7 +34,6 @@ from mcptest.report.models import (
 from mcptest.run.session import ServerConnection
 from mcptest.suite.load import LoadedSuite
 from mcptest.suite.models import LintSettings
-from mcptest.lint.surface_check import surface_findings
 from mcptest.surface.servers import open_servers
 from mcptest.surface.take import snapshot_servers, take_snapshot
 
