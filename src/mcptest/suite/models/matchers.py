@@ -74,8 +74,8 @@ class SchemaMatcher(Strict):
         bad = unresolved_refs(v)
         if bad:
             raise ValueError(
-                f"`{bad[0][0]}` {bad[0][1]!r} does not resolve within this schema (schemas are never "
-                "fetched from the network or from files; put it under `$defs`)")
+                f"`{bad[0][0]}` {bad[0][1]!r} does not resolve within this schema (schemas are "
+                "never fetched from the network or from files; put it under `$defs`)")
         return v
 
 
