@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from mcptest.cli.output_paths import check_outputs
 from mcptest.errors import UsageError
 from mcptest.reporters import REPORTERS
 
@@ -87,4 +88,6 @@ def reporter_outputs(args: argparse.Namespace) -> list[tuple[str, Path | None]]:
         raise UsageError("--concurrency must be at least 1")
     if args.max_cost is not None and args.max_cost < 0:
         raise UsageError("--max-cost must not be negative")
+    files = [*args.files, *args.config]
+    check_outputs(outputs, files or [Path(n) for n in DEFAULT_FILES if Path(n).is_file()])
     return outputs

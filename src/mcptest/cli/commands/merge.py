@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from mcptest.cli.output import write_reports
+from mcptest.cli.output_paths import check_outputs
 from mcptest.report.build import JudgeTotals, build_report
 from mcptest.reporters import REPORTERS
 
@@ -21,6 +22,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 def run(args: argparse.Namespace) -> int:
     from mcptest.report.io import read_report
 
+    check_outputs([(args.format, args.output)], [Path(p) for p in args.reports],
+                  input_kind="a report being read")
     reports = [read_report(p) for p in args.reports]
     by_id = {}  # a test present in two shards (overlapping runs) is kept once: the first one
     for r in reports:
