@@ -19,11 +19,13 @@ from mcptest.grade.llm_matchers import LlmContext, grade_llm
 from mcptest.llm.budget import lookup_price
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.engine import JudgeEngine
+from mcptest.llm.known_secrets import known_secrets
 from mcptest.llm.models import Unroutable, route
 from mcptest.llm.price_table import price_table
 from mcptest.plan import Plan, PlannedAssertion, PlannedTest
 from mcptest.report.build import JudgeTotals
 from mcptest.report.models import AssertionResult, TestResult
+from mcptest.report.redact import redact_value
 from mcptest.suite.models import (
     AgentTest,
     CustomJudgeMatcher,
@@ -156,6 +158,8 @@ class Judging:
         self, test: PlannedTest, planned: PlannedAssertion, candidate: Any
     ) -> AssertionResult:
         m = planned.assertion.matcher
+        if self.options.redact_candidates:  # docs/judges.md: what the judge provider sees
+            candidate = redact_value(candidate, self.options.secrets)
         if isinstance(m, EvalRubricMatcher):
             from mcptest.evals.assertions import grade_eval_rubric
 
@@ -218,5 +222,7 @@ def make_judging(plan: Plan, args: argparse.Namespace, env: dict[str, str]) -> J
         cache_dir=None if args.no_cache else args.cache_dir,
         require_judge=args.require_judge,
         env=env,
+        secrets=known_secrets((s.suite for s in plan.suites), env),
+        redact_candidates=getattr(args, "redact_candidates", False),
     )
     return Judging(plan, options)
