@@ -13,7 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support.judge_server import JudgeServer, Verdict as JudgeVerdict
+from support.judge_server import JudgeServer
+from support.judge_server import Verdict as JudgeVerdict
 
 from mcptest.llm.cache import CacheKey, VerdictCache
 from mcptest.llm.verdict import Verdict

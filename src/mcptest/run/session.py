@@ -13,6 +13,8 @@ connections close at once.
 
 from __future__ import annotations
 
+import itertools
+import json
 import math
 import time
 from collections.abc import AsyncIterator, Mapping
@@ -42,7 +44,9 @@ from mcptest.run.connect import (
     root_cause,
     startup_failure,
 )
+from mcptest.run.http_faults import http_fault
 from mcptest.run.negotiate import RACE_AFTER_S, client_info, negotiate
+from mcptest.run.sdk_logging import quiet_sdk_logging
 from mcptest.suite.models import RemoteServer, StdioServer
 
 RAW = TypeAdapter(dict[str, Any])
@@ -90,6 +94,9 @@ class ServerConnection:
         self._noise: str | None = None
         self._phase = "starting the server"
         self._owner_done = anyio.Event()
+        self._call_numbers = itertools.count()
+        self._in_flight: dict[int, anyio.CancelScope] = {}
+        self._garbled: dict[int, str] = {}
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -108,6 +115,7 @@ class ServerConnection:
         The transport and session live in a task of their own that swallows every failure: a
         server dying mid-run must end its calls, never cancel the code inside `async with`.
         """
+        quiet_sdk_logging(env)
         conn = cls(name, spec)
         ready, stop = anyio.Event(), anyio.Event()
         async with anyio.create_task_group() as tg:
@@ -191,13 +199,26 @@ class ServerConnection:
         self.tools = await self._list_tools(session)
 
     async def _on_message(self, message: Any) -> None:
-        """Remember the last line the transport could not parse (stdout noise, broken JSON)."""
+        """A message the transport could not parse (stdout noise, broken JSON-RPC) ends every
+        call in flight on this connection as a protocol error: the server broke the one rule of
+        stdio (nothing but JSON-RPC on stdout), and its answer may never come."""
         if isinstance(message, ValidationError):
             errors = message.errors()
             seen = errors[0].get("input") if errors else None
-            self._noise = one_line(repr(seen) if isinstance(seen, str) else describe(message), 160)
-        elif isinstance(message, Exception):
-            self._noise = one_line(describe(message), 160)
+            if isinstance(seen, str):
+                shown = repr(seen)
+            elif seen is not None:
+                shown = json.dumps(seen, ensure_ascii=False, default=str)
+            else:
+                shown = describe(message)
+            self._noise = one_line(shown, 160)
+        else:
+            if isinstance(message, Exception):  # a transport fault: the call learns it itself
+                self._noise = one_line(describe(message), 160)
+            return
+        for number, scope in list(self._in_flight.items()):
+            self._garbled.setdefault(number, self._noise)
+            scope.cancel()
 
     async def _list_tools(self, session: ClientSession) -> list[dict[str, Any]]:
         """All pages of tools/list as raw wire dicts ([] for a server without tools/list)."""
@@ -233,13 +254,20 @@ class ServerConnection:
         request = types.CallToolRequest(
             params=types.CallToolRequestParams(name=tool, arguments=args)
         )
+        number = next(self._call_numbers)
+        scope = self._in_flight[number] = anyio.CancelScope()
+        http_seen = len(self._http_log.statuses)
         try:
-            with anyio.move_on_after(timeout + CALL_GRACE_S):
-                raw = await self._session.send_request(
-                    request, RAW, request_read_timeout_seconds=timeout
-                )
-                return done(result=raw)
-            return done(transport_error=self._timeout_text(timeout), timed_out=True)
+            with scope:
+                with anyio.move_on_after(timeout + CALL_GRACE_S):
+                    raw = await self._session.send_request(
+                        request, RAW, request_read_timeout_seconds=timeout
+                    )
+                    return done(result=raw)
+                return done(transport_error=self._timeout_text(timeout), timed_out=True)
+            return done(transport_error=one_line(
+                "protocol: the server wrote invalid protocol output instead of an answer: "
+                + self._garbled.pop(number, "?"), 400))
         except MCPError as e:
             elapsed = time.perf_counter() - started
             if e.code == REQUEST_TIMEOUT and elapsed >= timeout * 0.95:
@@ -252,6 +280,10 @@ class ServerConnection:
                         await self._owner_done.wait()
                 self._dead = self._dead or self._closed_message()
                 return done(transport_error=self._dead)
+            if self.transport != "stdio":
+                fault = http_fault(e.code, e.error.message, self._http_log, http_seen)
+                if fault is not None:
+                    return done(transport_error=fault)
             return done(error=e.error.model_dump(by_alias=True, mode="json", exclude_none=True))
         except ValidationError as e:
             return done(transport_error=one_line(f"protocol: invalid tools/call result: {e}"))
@@ -261,6 +293,9 @@ class ServerConnection:
                 self._dead = self._dead or self._lost_message(cause)
                 return done(transport_error=self._dead)
             return done(transport_error=describe(cause))
+        finally:
+            self._in_flight.pop(number, None)
+            self._garbled.pop(number, None)
 
     def _lost_message(self, cause: BaseException) -> str:
         if isinstance(cause, httpx2.ReadTimeout) and isinstance(self.spec, RemoteServer):
