@@ -31,6 +31,7 @@ from mcp_types import CONNECTION_CLOSED, METHOD_NOT_FOUND, REQUEST_TIMEOUT
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from mcptest.errors import ServerNotReadyError
+from mcptest.run.bounded_stdio import TOO_LARGE, TOO_LARGE_PREFIX
 from mcptest.run.connect import (
     HttpStatusLog,
     StderrLog,
@@ -173,7 +174,7 @@ class ServerConnection:
             plan = plan_stdio(self.name, spec, base_dir, env)
             self._secrets = plan.secrets
             self._stderr = StderrLog()
-            read, write = await enter_stdio(stack, plan, self._stderr)
+            read, write = await enter_stdio(stack, plan, self._stderr, spec.max_result_bytes)
             race_after: float | None = RACE_AFTER_S
         else:
             remote = plan_remote(self.name, spec, env)
@@ -212,6 +213,8 @@ class ServerConnection:
             else:
                 shown = describe(message)
             self._noise = one_line(shown, 160)
+        elif isinstance(message, ValueError):  # a line `bounded_stdio` could not take
+            self._noise = one_line(str(message), 160)
         else:
             if isinstance(message, Exception):  # a transport fault: the call learns it itself
                 self._noise = one_line(describe(message), 160)
@@ -263,7 +266,8 @@ class ServerConnection:
                     raw = await self._session.send_request(
                         request, RAW, request_read_timeout_seconds=timeout
                     )
-                    return done(result=raw)
+                    too_big = self._oversized(raw)
+                    return done(transport_error=too_big) if too_big else done(result=raw)
                 return done(transport_error=self._timeout_text(timeout), timed_out=True)
             return done(transport_error=one_line(
                 "protocol: the server wrote invalid protocol output instead of an answer: "
@@ -280,6 +284,8 @@ class ServerConnection:
                         await self._owner_done.wait()
                 self._dead = self._dead or self._closed_message()
                 return done(transport_error=self._dead)
+            if e.code == TOO_LARGE and e.error.message.startswith(TOO_LARGE_PREFIX):
+                return done(transport_error=self._too_large_text(e.error.message))
             if self.transport != "stdio":
                 fault = http_fault(e.code, e.error.message, self._http_log, http_seen)
                 if fault is not None:
@@ -296,6 +302,22 @@ class ServerConnection:
         finally:
             self._in_flight.pop(number, None)
             self._garbled.pop(number, None)
+
+    def _oversized(self, raw: dict[str, Any]) -> str | None:
+        """Over HTTP the body is read whole (linearly); its size is checked once it is here."""
+        if self.transport == "stdio":
+            return None  # bounded while reading (`bounded_stdio`)
+        size = len(json.dumps(raw, ensure_ascii=False, separators=(",", ":")).encode())
+        if size <= self.spec.max_result_bytes:
+            return None
+        return self._too_large_text(f"{TOO_LARGE_PREFIX}{size:,} bytes")
+
+    def _too_large_text(self, detail: str) -> str:
+        size = detail.removeprefix(TOO_LARGE_PREFIX).split(" bytes", 1)[0]
+        bound = f"servers.{self.name}.max_result_bytes"
+        return (f"protocol: the tool's answer is {size} bytes, over {bound} "
+                f"({self.spec.max_result_bytes:,}); it was skipped and not graded (raise "
+                f"{bound} if answers this big are expected)")
 
     def _lost_message(self, cause: BaseException) -> str:
         if isinstance(cause, httpx2.ReadTimeout) and isinstance(self.spec, RemoteServer):
