@@ -44,8 +44,9 @@ def structural_problem(produced: dict[str, Any], tool: dict[str, Any] | None) ->
         errors = sorted(validator.iter_errors(data), key=lambda e: e.path)
     except SchemaError as e:
         return f"the tool's own outputSchema is invalid: {e.message}"
-    except Unresolvable as e:
-        return f"the tool's own outputSchema has a $ref that does not resolve within it: {e}"
+    except Unresolvable as unresolved:
+        return ("the tool's own outputSchema has a $ref that does not resolve within it: "
+                f"{unresolved}")
     if errors:
         e = errors[0]
         where = "/".join(str(p) for p in e.absolute_path) or "(root)"

@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
-from typing import Any, TextIO
+from typing import IO, Any
 
 import anyio
 import mcp_types as types
@@ -87,7 +87,7 @@ class _Lines:
 
 @asynccontextmanager
 async def bounded_stdio_client(
-    server: StdioServerParameters, errlog: TextIO, max_line_bytes: int
+    server: StdioServerParameters, errlog: IO[Any], max_line_bytes: int
 ) -> AsyncIterator[tuple[Any, Any]]:
     """Spawn the server; yield the (read, write) stream pair `ClientSession` takes."""
     process = await anyio.open_process(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urljoin
 
-from jsonschema_specifications import REGISTRY as _SPECS
+from jsonschema_specifications import REGISTRY as _SPECS  # type: ignore[import-untyped]
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 

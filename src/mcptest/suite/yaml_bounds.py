@@ -63,7 +63,7 @@ def check_bounds(text: str, file: str, loader: type) -> None:
                 if event.anchor is not None:
                     sizes[event.anchor] = 1
             elif isinstance(event, yaml.AliasEvent):
-                added = sizes.get(event.anchor, 1)
+                added = sizes.get(event.anchor or "", 1)
             else:
                 continue
             total += added
