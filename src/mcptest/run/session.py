@@ -14,7 +14,6 @@ connections close at once.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import time
 from collections.abc import AsyncIterator, Mapping
@@ -32,6 +31,13 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from mcptest.errors import ServerNotReadyError
 from mcptest.run.bounded_stdio import TOO_LARGE, TOO_LARGE_PREFIX
+from mcptest.run.call_faults import (
+    GARBLED,
+    answer_size,
+    http_fault,
+    too_large,
+    unparsed_output,
+)
 from mcptest.run.connect import (
     HttpStatusLog,
     StderrLog,
@@ -45,7 +51,6 @@ from mcptest.run.connect import (
     root_cause,
     startup_failure,
 )
-from mcptest.run.http_faults import http_fault
 from mcptest.run.negotiate import RACE_AFTER_S, client_info, negotiate
 from mcptest.run.sdk_logging import quiet_sdk_logging
 from mcptest.suite.models import RemoteServer, StdioServer
@@ -200,27 +205,17 @@ class ServerConnection:
         self.tools = await self._list_tools(session)
 
     async def _on_message(self, message: Any) -> None:
-        """A message the transport could not parse (stdout noise, broken JSON-RPC) ends every
-        call in flight on this connection as a protocol error: the server broke the one rule of
-        stdio (nothing but JSON-RPC on stdout), and its answer may never come."""
-        if isinstance(message, ValidationError):
-            errors = message.errors()
-            seen = errors[0].get("input") if errors else None
-            if isinstance(seen, str):
-                shown = repr(seen)
-            elif seen is not None:
-                shown = json.dumps(seen, ensure_ascii=False, default=str)
-            else:
-                shown = describe(message)
-            self._noise = one_line(shown, 160)
-        elif isinstance(message, ValueError):  # a line `bounded_stdio` could not take
-            self._noise = one_line(str(message), 160)
-        else:
-            if isinstance(message, Exception):  # a transport fault: the call learns it itself
+        """A message the transport could not parse ends every call in flight on this connection
+        as a protocol error (stdio allows nothing but JSON-RPC on stdout; the answer may never
+        come); other transport faults reach the calls by themselves."""
+        shown = unparsed_output(message)
+        if shown is None:
+            if isinstance(message, Exception):
                 self._noise = one_line(describe(message), 160)
             return
+        self._noise = shown
         for number, scope in list(self._in_flight.items()):
-            self._garbled.setdefault(number, self._noise)
+            self._garbled.setdefault(number, shown)
             scope.cancel()
 
     async def _list_tools(self, session: ClientSession) -> list[dict[str, Any]]:
@@ -266,12 +261,12 @@ class ServerConnection:
                     raw = await self._session.send_request(
                         request, RAW, request_read_timeout_seconds=timeout
                     )
-                    too_big = self._oversized(raw)
-                    return done(transport_error=too_big) if too_big else done(result=raw)
+                    size = answer_size(raw) if self.transport != "stdio" else 0  # stdio: bounded
+                    if size > self.spec.max_result_bytes:  # while reading (`bounded_stdio`)
+                        return done(transport_error=self._too_large(f"{TOO_LARGE_PREFIX}{size:,}"))
+                    return done(result=raw)
                 return done(transport_error=self._timeout_text(timeout), timed_out=True)
-            return done(transport_error=one_line(
-                "protocol: the server wrote invalid protocol output instead of an answer: "
-                + self._garbled.pop(number, "?"), 400))
+            return done(transport_error=one_line(GARBLED + self._garbled.pop(number, "?"), 400))
         except MCPError as e:
             elapsed = time.perf_counter() - started
             if e.code == REQUEST_TIMEOUT and elapsed >= timeout * 0.95:
@@ -285,7 +280,7 @@ class ServerConnection:
                 self._dead = self._dead or self._closed_message()
                 return done(transport_error=self._dead)
             if e.code == TOO_LARGE and e.error.message.startswith(TOO_LARGE_PREFIX):
-                return done(transport_error=self._too_large_text(e.error.message))
+                return done(transport_error=self._too_large(e.error.message))
             if self.transport != "stdio":
                 fault = http_fault(e.code, e.error.message, self._http_log, http_seen)
                 if fault is not None:
@@ -303,21 +298,8 @@ class ServerConnection:
             self._in_flight.pop(number, None)
             self._garbled.pop(number, None)
 
-    def _oversized(self, raw: dict[str, Any]) -> str | None:
-        """Over HTTP the body is read whole (linearly); its size is checked once it is here."""
-        if self.transport == "stdio":
-            return None  # bounded while reading (`bounded_stdio`)
-        size = len(json.dumps(raw, ensure_ascii=False, separators=(",", ":")).encode())
-        if size <= self.spec.max_result_bytes:
-            return None
-        return self._too_large_text(f"{TOO_LARGE_PREFIX}{size:,} bytes")
-
-    def _too_large_text(self, detail: str) -> str:
-        size = detail.removeprefix(TOO_LARGE_PREFIX).split(" bytes", 1)[0]
-        bound = f"servers.{self.name}.max_result_bytes"
-        return (f"protocol: the tool's answer is {size} bytes, over {bound} "
-                f"({self.spec.max_result_bytes:,}); it was skipped and not graded (raise "
-                f"{bound} if answers this big are expected)")
+    def _too_large(self, detail: str) -> str:
+        return too_large(self.name, self.spec.max_result_bytes, detail)
 
     def _lost_message(self, cause: BaseException) -> str:
         if isinstance(cause, httpx2.ReadTimeout) and isinstance(self.spec, RemoteServer):
