@@ -137,3 +137,21 @@ def test_one_failing_write_does_not_stop_the_others(tmp_path: Path) -> None:
         f"cannot write the json report to {tmp_path / 'blocker' / 'r.json'}: ")
     assert first.read_text().startswith("<?xml")
     assert last.read_text().startswith("TAP version")
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0,
+                    reason="root may write anywhere: no folder is unwritable for it")
+def test_an_unwritable_folder_is_refused(tmp_path: Path) -> None:
+    from mcptest.cli.output_paths import check_outputs
+    from mcptest.errors import UsageError
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        with pytest.raises(UsageError) as caught:
+            check_outputs([("json", locked / "sub" / "run.json")])
+    finally:
+        locked.chmod(0o700)
+    assert str(caught.value) == (f"--output {locked / 'sub' / 'run.json'} (json report): cannot "
+                                 f"be written: no permission to write in {locked}")
