@@ -23,6 +23,7 @@ from mcptest.agents.driver import RowDriver
 from mcptest.grade.rows import test_result
 from mcptest.judging.judging import Judging, pool_limits
 from mcptest.llm.contracts import JudgeOptions
+from mcptest.llm.known_secrets import known_secrets
 from mcptest.plan import Plan
 from mcptest.report.build import JudgeTotals, build_report
 from mcptest.report.models import Report, TestResult
@@ -46,6 +47,8 @@ class RunOptions:
     max_cost: float | None = None
     cache_dir: Path | None = None
     require_judge: bool = False
+    redact_candidates: bool = False
+    """Mask the run's known secrets in what judges see (docs/judges.md)."""
     max_tries: int = 4
     retry_base_delay: float = 0.5
     progress: Callable[[TestResult], None] | None = None
@@ -75,7 +78,9 @@ def judge_options(plan: Plan, options: RunOptions) -> JudgeOptions:
     return JudgeOptions(
         concurrency=concurrency, per_model_concurrency=per_model, max_cost=options.max_cost,
         cache_dir=options.cache_dir, require_judge=options.require_judge, env=dict(options.env),
-        max_tries=options.max_tries, retry_base_delay=options.retry_base_delay)
+        max_tries=options.max_tries, retry_base_delay=options.retry_base_delay,
+        secrets=known_secrets((s.suite for s in plan.suites), options.env),
+        redact_candidates=options.redact_candidates)
 
 
 def header(plan: Plan, judging: Judging | None) -> str:

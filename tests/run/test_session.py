@@ -214,12 +214,13 @@ async def test_jsonrpc_error_and_malformed_result_are_data() -> None:
         assert text_of(ok.result) == "still here"
 
 
-async def test_stdout_noise_is_named_when_the_call_times_out() -> None:
+async def test_stdout_noise_ends_the_call_as_a_protocol_error_at_once() -> None:
     async with open_conn(raw_server("serve")) as conn:
-        out = await conn.call_tool("garbage", {}, 0.5)
-        assert out.timed_out is True
-        assert (out.transport_error or "").startswith("no answer within 0.5s; the server sent")
-        assert "INFO starting work on request" in (out.transport_error or "")
+        out = await conn.call_tool("garbage", {}, 30)
+        assert out.timed_out is False
+        assert out.transport_error == ("protocol: the server wrote invalid protocol output "
+                                       "instead of an answer: 'INFO starting work on request'")
+        assert text_of((await conn.call_tool("echo", {"text": "t"}, 5)).result) == "t"
 
 
 async def test_server_without_tools_list_still_connects() -> None:

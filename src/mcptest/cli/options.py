@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from mcptest.cli.output_paths import check_outputs
 from mcptest.errors import UsageError
 from mcptest.reporters import REPORTERS
 
@@ -55,6 +56,9 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
                             "judge.concurrency, else 8)")
     judge.add_argument("--require-judge", action="store_true",
                        help="fail LLM assertions that cannot reach a judge instead of deferring")
+    judge.add_argument("--redact-candidates", action="store_true",
+                       help="mask the run's known secrets (and key-shaped tokens) in what is "
+                            "sent to judges")
     judge.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     judge.add_argument("--cache-dir", type=Path, default=Path(".mcptest/cache"), metavar="DIR",
                        help="judge verdict cache (default .mcptest/cache)")
@@ -87,4 +91,6 @@ def reporter_outputs(args: argparse.Namespace) -> list[tuple[str, Path | None]]:
         raise UsageError("--concurrency must be at least 1")
     if args.max_cost is not None and args.max_cost < 0:
         raise UsageError("--max-cost must not be negative")
+    files = [*args.files, *args.config]
+    check_outputs(outputs, files or [Path(n) for n in DEFAULT_FILES if Path(n).is_file()])
     return outputs

@@ -7,6 +7,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from mcptest.cli.output_paths import write_atomically
+from mcptest.errors import McpTestError
 from mcptest.report.models import Report
 from mcptest.reporters import get_reporter
 
@@ -22,17 +24,27 @@ def render(report: Report, fmt: str, *, to_terminal: bool = False) -> str:
 def write_reports(
     report: Report, outputs: list[tuple[str, Path | None]], *, secrets: Iterable[str] = ()
 ) -> None:
-    """Every reporter sees the redacted report only."""
+    """Every reporter sees the redacted report only; a failing write never stops the others.
+
+    Files are written atomically (`write_atomically`); the writes that failed are raised
+    together once every other report is out.
+    """
     from mcptest.report.redact import redact_report
 
     clean = redact_report(report, secrets)
+    failed: list[str] = []
     for fmt, path in outputs:
         text = render(clean, fmt, to_terminal=path is None)
         if not text.endswith("\n"):
             text += "\n"
-        if path is None:
-            sys.stdout.write(text)
-            sys.stdout.flush()
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+        try:
+            if path is None:
+                sys.stdout.write(text)
+                sys.stdout.flush()
+            else:
+                write_atomically(path, text)
+        except OSError as e:
+            where = "stdout" if path is None else str(path)
+            failed.append(f"cannot write the {fmt} report to {where}: {e.strerror or e}")
+    if failed:
+        raise McpTestError("\n".join(failed))

@@ -8,6 +8,7 @@ import re
 import statistics
 from collections.abc import Sequence
 
+from mcptest.grade import bounded_regex
 from mcptest.report.models import CriterionResult
 from mcptest.suite.models import Aggregation, LikertScale, WhenContains, WhenRegex
 
@@ -21,7 +22,10 @@ def when_holds(when: WhenContains | WhenRegex | None, candidate: str) -> bool:
         return True
     if isinstance(when, WhenContains):
         return when.contains in candidate
-    return re.search(when.regex, candidate) is not None
+    try:  # bounded in time (docs/suites.md, Limits); a runaway pattern does not apply
+        return bounded_regex.search(when.regex, candidate)
+    except bounded_regex.RegexTimeout:
+        return False
 
 
 def normalise_ws(text: str) -> str:

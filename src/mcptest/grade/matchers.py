@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel
 
+from mcptest.grade import bounded_regex
 from mcptest.suite.models import (
     AllMatcher,
     AnyMatcher,
@@ -37,6 +36,8 @@ class Verdict:
     message: str | None = None
     """Why it failed (or, for `not`, why the inner matcher passed)."""
     expected: Any = None
+    undecided: bool = False
+    """The check could not finish (a regex out of time): a failure that `not` keeps a failure."""
 
 
 def shorten(value: Any, limit: int = MAX_SHOWN) -> str:
@@ -100,15 +101,14 @@ def _contains(m: ContainsMatcher, value: Any) -> Verdict:
     return Verdict(False, f"expected to contain {shorten(needle)}, got {shorten(value)}", needle)
 
 
-@lru_cache(maxsize=1024)
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
-
-
 def _regex(m: RegexMatcher, value: Any) -> Verdict:
     # Numbers and booleans are matched on their JSON text, so `^[0-9]+$` works on a token count.
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    if _compiled(m.regex).search(text):
+    try:
+        found = bounded_regex.search(m.regex, text)
+    except bounded_regex.RegexTimeout as e:
+        return Verdict(False, str(e), m.regex, undecided=True)
+    if found:
         return Verdict(True, expected=m.regex)
     return Verdict(False, f"expected a match for /{m.regex}/, got {shorten(value)}", m.regex)
 
@@ -116,8 +116,14 @@ def _regex(m: RegexMatcher, value: Any) -> Verdict:
 def _schema(m: SchemaMatcher, value: Any) -> Verdict:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
+    from referencing.exceptions import Unresolvable
 
-    error = best_match(Draft202012Validator(m.schema_).iter_errors(value))
+    from mcptest.suite.schema_refs import REGISTRY
+
+    try:  # the registry never fetches: a $ref resolves within the schema or not at all
+        error = best_match(Draft202012Validator(m.schema_, registry=REGISTRY).iter_errors(value))
+    except Unresolvable as e:
+        return Verdict(False, f"the schema's $ref does not resolve within it: {e}", m.schema_)
     if error is None:
         return Verdict(True, expected=m.schema_)
     where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
@@ -127,6 +133,8 @@ def _schema(m: SchemaMatcher, value: Any) -> Verdict:
 
 def _not(m: NotMatcher, value: Any) -> Verdict:
     inner = evaluate(m.not_, value)
+    if inner.undecided:
+        return inner
     if inner.passed:
         return Verdict(False, f"expected `{matcher_kind(m.not_)}` not to match, but it did "
                               f"(value {shorten(value)})")

@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
+from referencing.exceptions import Unresolvable
 
 from mcptest.grade.grader import LlmGrading
 from mcptest.grade.rows import assertion_result
 from mcptest.report.models import AssertionResult
+from mcptest.suite.schema_refs import REGISTRY
 
 if TYPE_CHECKING:
     from mcptest.plan import PlannedAssertion, PlannedTest
@@ -39,9 +41,13 @@ def structural_problem(produced: dict[str, Any], tool: dict[str, Any] | None) ->
     if data is None:
         return "the tool lists an outputSchema but sent no structuredContent"
     try:
-        errors = sorted(Draft202012Validator(schema).iter_errors(data), key=lambda e: e.path)
+        validator = Draft202012Validator(schema, registry=REGISTRY)  # never fetches a $ref
+        errors = sorted(validator.iter_errors(data), key=lambda e: e.path)
     except SchemaError as e:
         return f"the tool's own outputSchema is invalid: {e.message}"
+    except Unresolvable as unresolved:
+        return ("the tool's own outputSchema has a $ref that does not resolve within it: "
+                f"{unresolved}")
     if errors:
         first = errors[0]
         where = "/".join(str(p) for p in first.absolute_path) or "(root)"

@@ -20,6 +20,7 @@ from mcptest.llm.engine import JudgeEngine
 from mcptest.plan import Plan, PlannedAssertion, PlannedTest
 from mcptest.report.build import JudgeTotals
 from mcptest.report.models import AssertionResult, TestResult
+from mcptest.report.redact import redact_value
 from mcptest.suite.models import JudgeDefaults
 
 
@@ -58,6 +59,8 @@ class Judging:
     async def grade(
         self, test: PlannedTest, planned: PlannedAssertion, candidate: Any
     ) -> AssertionResult:
+        if self.options.redact_candidates:  # docs/judges.md: what the judge provider sees
+            candidate = redact_value(candidate, self.options.secrets)
         grader = grader_for(planned.assertion.matcher)
         return await grader(test, planned, candidate, self.engine)
 

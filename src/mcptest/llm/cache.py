@@ -4,6 +4,11 @@ The key covers everything that could change a verdict: model, the full prompt me
 blanked), rubric, candidate, sampling settings, repetition index and `PROMPT_VERSION`. Only good
 verdicts are stored (errors never), and files are written atomically so a killed run never
 leaves a half-written entry.
+
+The folder is meant to be saved between CI runs (`actions/cache`), so it is text at rest: the
+judge's `reason` and `evidence`, which may quote a secret the candidate held, are redacted with
+the reports' own redaction (`mcptest.report.redact`) before they are written (docs/judges.md).
+Only the key's digest is stored, never the candidate or the prompt.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from mcptest.llm.prompt import PROMPT_VERSION
 from mcptest.llm.verdict import Verdict
+from mcptest.report.redact import redact_text
 
 DEFAULT_CACHE_DIR = Path(".mcptest/cache")
 
@@ -53,8 +60,10 @@ class _Entry(BaseModel):
 class VerdictCache:
     """Reads and writes verdicts under `root/judge/<2 hex>/<sha256>.json`."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, secrets: Iterable[str] = ()) -> None:
         self.root = root
+        self.secrets = tuple(secrets)
+        """Known secret values of the run; key-shaped tokens are redacted without being listed."""
 
     def _path(self, digest: str) -> Path:
         return self.root / "judge" / digest[:2] / f"{digest}.json"
@@ -70,11 +79,18 @@ class VerdictCache:
         except (OSError, ValidationError, ValueError):
             return None  # a missing or damaged entry is a miss, never an error
 
+    def _redacted(self, verdict: Verdict) -> Verdict:
+        evidence = verdict.evidence
+        return verdict.model_copy(update={
+            "reason": redact_text(verdict.reason, self.secrets),
+            "evidence": None if evidence is None else redact_text(evidence, self.secrets),
+        })
+
     def put(self, key: CacheKey, verdict: Verdict) -> None:
         digest = key.digest()
         path = self._path(digest)
         entry = _Entry(key=digest, model=key.model, prompt_version=key.prompt_version,
-                       verdict=verdict.model_dump(by_alias=True))
+                       verdict=self._redacted(verdict).model_dump(by_alias=True))
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")

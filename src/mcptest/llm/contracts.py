@@ -30,6 +30,10 @@ class JudgeOptions(Frozen):
     max_tries: int = Field(default=4, ge=1, le=10)
     retry_base_delay: float = Field(default=0.5, ge=0)
     retry_max_total: float = Field(default=180.0, gt=0)
+    secrets: tuple[str, ...] = Field(default=(), repr=False)
+    """Known secret values of the run (`mcptest.llm.known_secrets`): kept out of the cache."""
+    redact_candidates: bool = False
+    """`--redact-candidates`: mask known secrets (and key-shaped tokens) in what judges see."""
 
 
 class JudgeRequest(Frozen):

@@ -34,7 +34,8 @@ class JudgeEngine:
     def __init__(self, options: JudgeOptions) -> None:
         self.options = options
         self.client = ModelClient(options)
-        self._cache = VerdictCache(options.cache_dir) if options.cache_dir else None
+        self._cache = (VerdictCache(options.cache_dir, secrets=options.secrets)
+                       if options.cache_dir else None)
         self._lock = threading.Lock()
         self._sent = self._hits = self._deferred = self._errors = 0
         self._projection: Projection | None = None

@@ -117,6 +117,11 @@ class _Redactor:
         return value
 
 
+def redact_value(value: Any, secrets: Iterable[str] = ()) -> Any:
+    """A copy of any JSON-like value with every string redacted (a judge candidate, say)."""
+    return _Redactor(_secret_pattern(secrets)).value(value)
+
+
 def redact_report(report: Report, secrets: Iterable[str] = ()) -> Report:
     """A copy of `report` with secrets redacted in every string, however deeply nested.
 

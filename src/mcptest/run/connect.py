@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
@@ -25,6 +26,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
 
 from mcptest.errors import ServerNotReadyError
+from mcptest.run.bounded_stdio import bounded_stdio_client
 from mcptest.run.negotiate import NegotiationError
 from mcptest.suite.models import EnvRef, RemoteServer, StdioServer
 
@@ -200,9 +202,15 @@ async def enter_remote(
     return await stack.enter_async_context(streamable_http_client(spec.url, http_client=client))
 
 
-async def enter_stdio(stack: AsyncExitStack, plan: StdioPlan, errlog: StderrLog) -> Any:
+async def enter_stdio(
+    stack: AsyncExitStack, plan: StdioPlan, errlog: StderrLog, max_line_bytes: int
+) -> Any:
+    """The bounded, linear stdio transport on POSIX (`bounded_stdio`); the SDK's elsewhere."""
+    if sys.platform == "win32":
+        return await stack.enter_async_context(
+            stdio_client(plan.params, errlog=cast(TextIO, errlog.file)))
     return await stack.enter_async_context(
-        stdio_client(plan.params, errlog=cast(TextIO, errlog.file)))
+        bounded_stdio_client(plan.params, errlog.file, max_line_bytes))
 
 
 def flatten(exc: BaseException) -> list[BaseException]:

@@ -13,6 +13,7 @@ connections close at once.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import AsyncIterator, Mapping
@@ -29,6 +30,14 @@ from mcp_types import CONNECTION_CLOSED, METHOD_NOT_FOUND, REQUEST_TIMEOUT
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from mcptest.errors import ServerNotReadyError
+from mcptest.run.bounded_stdio import TOO_LARGE, TOO_LARGE_PREFIX
+from mcptest.run.call_faults import (
+    GARBLED,
+    answer_size,
+    http_fault,
+    too_large,
+    unparsed_output,
+)
 from mcptest.run.connect import (
     HttpStatusLog,
     StderrLog,
@@ -44,6 +53,7 @@ from mcptest.run.connect import (
 )
 from mcptest.run.negotiate import RACE_AFTER_S, client_info, negotiate
 from mcptest.run.requests import build_request
+from mcptest.run.sdk_logging import quiet_sdk_logging
 from mcptest.run.wire import TapReader, TapWriter, WireLog
 from mcptest.suite.models import RemoteServer, StdioServer
 
@@ -97,6 +107,9 @@ class ServerConnection:
         self._noise: str | None = None
         self._phase = "starting the server"
         self._owner_done = anyio.Event()
+        self._call_numbers = itertools.count()
+        self._in_flight: dict[int, anyio.CancelScope] = {}
+        self._garbled: dict[int, str] = {}
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -117,6 +130,7 @@ class ServerConnection:
         server dying mid-run must end its calls, never cancel the code inside `async with`.
         With `wire`, every message the server sends is recorded there (run/wire.py).
         """
+        quiet_sdk_logging(env)
         conn = cls(name, spec, wire)
         ready, stop = anyio.Event(), anyio.Event()
         async with anyio.create_task_group() as tg:
@@ -174,7 +188,7 @@ class ServerConnection:
             plan = plan_stdio(self.name, spec, base_dir, env)
             self._secrets = plan.secrets
             self._stderr = StderrLog()
-            read, write = await enter_stdio(stack, plan, self._stderr)
+            read, write = await enter_stdio(stack, plan, self._stderr, spec.max_result_bytes)
             race_after: float | None = RACE_AFTER_S
         else:
             remote = plan_remote(self.name, spec, env)
@@ -204,13 +218,18 @@ class ServerConnection:
         self.tools = await self._list_tools(session)
 
     async def _on_message(self, message: Any) -> None:
-        """Remember the last line the transport could not parse (stdout noise, broken JSON)."""
-        if isinstance(message, ValidationError):
-            errors = message.errors()
-            seen = errors[0].get("input") if errors else None
-            self._noise = one_line(repr(seen) if isinstance(seen, str) else describe(message), 160)
-        elif isinstance(message, Exception):
-            self._noise = one_line(describe(message), 160)
+        """A message the transport could not parse ends every call in flight on this connection
+        as a protocol error (stdio allows nothing but JSON-RPC on stdout; the answer may never
+        come); other transport faults reach the calls by themselves."""
+        shown = unparsed_output(message)
+        if shown is None:
+            if isinstance(message, Exception):
+                self._noise = one_line(describe(message), 160)
+            return
+        self._noise = shown
+        for number, scope in list(self._in_flight.items()):
+            self._garbled.setdefault(number, shown)
+            scope.cancel()
 
     async def _list_tools(self, session: ClientSession) -> list[dict[str, Any]]:
         """All pages of tools/list as raw wire dicts ([] for a server without tools/list)."""
@@ -249,13 +268,21 @@ class ServerConnection:
 
         if self._dead is not None or self._session is None:
             return done(transport_error=self._dead or "not connected")
+        number = next(self._call_numbers)
+        scope = self._in_flight[number] = anyio.CancelScope()
+        http_seen = len(self._http_log.statuses)
         try:
-            with anyio.move_on_after(timeout + CALL_GRACE_S):
-                raw = await self._session.send_request(
-                    request, RAW, request_read_timeout_seconds=timeout
-                )
-                return done(result=raw)
-            return done(transport_error=self._timeout_text(timeout), timed_out=True)
+            with scope:
+                with anyio.move_on_after(timeout + CALL_GRACE_S):
+                    raw = await self._session.send_request(
+                        request, RAW, request_read_timeout_seconds=timeout
+                    )
+                    size = answer_size(raw) if self.transport != "stdio" else 0  # stdio: bounded
+                    if size > self.spec.max_result_bytes:  # while reading (`bounded_stdio`)
+                        return done(transport_error=self._too_large(f"{TOO_LARGE_PREFIX}{size:,}"))
+                    return done(result=raw)
+                return done(transport_error=self._timeout_text(timeout), timed_out=True)
+            return done(transport_error=one_line(GARBLED + self._garbled.pop(number, "?"), 400))
         except MCPError as e:
             elapsed = time.perf_counter() - started
             if e.code == REQUEST_TIMEOUT and elapsed >= timeout * 0.95:
@@ -268,6 +295,12 @@ class ServerConnection:
                         await self._owner_done.wait()
                 self._dead = self._dead or self._closed_message()
                 return done(transport_error=self._dead)
+            if e.code == TOO_LARGE and e.error.message.startswith(TOO_LARGE_PREFIX):
+                return done(transport_error=self._too_large(e.error.message))
+            if self.transport != "stdio":
+                fault = http_fault(e.code, e.error.message, self._http_log, http_seen)
+                if fault is not None:
+                    return done(transport_error=fault)
             return done(error=e.error.model_dump(by_alias=True, mode="json", exclude_none=True))
         except ValidationError as e:
             return done(transport_error=one_line(f"protocol: invalid {method} result: {e}"))
@@ -277,6 +310,12 @@ class ServerConnection:
                 self._dead = self._dead or self._lost_message(cause)
                 return done(transport_error=self._dead)
             return done(transport_error=describe(cause))
+        finally:
+            self._in_flight.pop(number, None)
+            self._garbled.pop(number, None)
+
+    def _too_large(self, detail: str) -> str:
+        return too_large(self.name, self.spec.max_result_bytes, detail)
 
     def _lost_message(self, cause: BaseException) -> str:
         if isinstance(cause, httpx2.ReadTimeout) and isinstance(self.spec, RemoteServer):

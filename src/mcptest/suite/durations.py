@@ -7,6 +7,8 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
+MAX_DURATION_S = 86_400.0
+"""One day: any longer and a timeout no longer bounds anything (docs/suites.md, Limits)."""
 _UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
 _PATTERN = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$")
 
@@ -24,13 +26,13 @@ def parse_duration(v: Any) -> Any:
 Duration = Annotated[
     float,
     BeforeValidator(parse_duration),
-    Field(gt=0),
+    Field(gt=0, le=MAX_DURATION_S, allow_inf_nan=False),
     # The schema describes what a suite file may say (a number or a string), not the float.
     WithJsonSchema({
         "anyOf": [
-            {"type": "number", "exclusiveMinimum": 0},
+            {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_DURATION_S},
             {"type": "string", "pattern": _PATTERN.pattern},
         ],
-        "description": "Seconds, or a string like 500ms, 30s, 2m.",
+        "description": "Seconds, or a string like 500ms, 30s, 2m; at most one day.",
     }),
 ]

@@ -7,6 +7,7 @@ Every mistake found in one pass is reported (`SuiteErrors`), each as one line
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ from mcptest.suite.interpolate import env_values, interpolate
 from mcptest.suite.models import StdioServer, Suite
 from mcptest.suite.positions import Positions, parse_yaml
 from mcptest.suite.validation import suite_errors
+from mcptest.suite.yaml_bounds import MAX_FILE_BYTES
 
 __all__ = ["LoadedSuite", "display_path", "load_suite", "load_suites"]
 
@@ -59,18 +61,44 @@ def display_path(path: Path) -> str:
 
 
 def _read(path: Path, shown: str) -> str:
+    """The file's text; only a regular file of at most `MAX_FILE_BYTES` (docs/suites.md, Limits).
+
+    A device or FIFO would hang or never end: the file is opened without blocking and its type
+    checked on the open descriptor before anything is read; the read stops past the bound.
+    """
     try:
-        raw = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except IsADirectoryError:
         raise SuiteError(f"{shown}: is a directory; give a suite file") from None
     except OSError as e:
         raise SuiteError(f"{shown}: cannot read the file: {e.strerror or e}") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise SuiteError(f"{shown}: is a directory; give a suite file")
+        raise SuiteError(f"{shown}: not a regular file (a device, FIFO or socket); "
+                         "give a suite file")
+    with os.fdopen(fd, "rb") as f:
+        if info.st_size > MAX_FILE_BYTES:
+            raise _too_big(shown)
+        try:
+            raw = f.read(MAX_FILE_BYTES + 1)
+        except OSError as e:
+            raise SuiteError(f"{shown}: cannot read the file: {e.strerror or e}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise _too_big(shown)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = raw[:e.start].count(b"\n") + 1
         column = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
         raise SuiteError("the file is not UTF-8 text", SourcePos(shown, line, column)) from None
+
+
+def _too_big(shown: str) -> SuiteError:
+    return SuiteError(f"the file is larger than {MAX_FILE_BYTES // 1024:,} KiB; split the suite",
+                      SourcePos(shown, 1, 1))
 
 
 def _redact(message: str, hidden: set[str]) -> str:

@@ -112,6 +112,8 @@ def message(
         limit = next(iter(ctx.values()), "?")
         shown = f"{limit:g}" if isinstance(limit, int | float) else limit
         return f"must be {bounds[kind]} {shown}, got {value}", path, False
+    if kind == "finite_number":
+        return f"must be a finite number, got {value}", path, False
     if kind in ("too_short", "string_too_short"):
         n = ctx.get("min_length", 1)
         return ("must not be empty" if n == 1 else f"needs at least {n} items"), path, False

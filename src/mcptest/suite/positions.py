@@ -19,12 +19,12 @@ from typing import Any
 import yaml
 
 from mcptest.errors import SourcePos, SuiteError
+from mcptest.suite.yaml_bounds import MAX_DEPTH, check_bounds
 
 KeyPath = tuple[str | int, ...]
 
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _TAG = "tag:yaml.org,2002:"
-_MAX_DEPTH = 64
 _INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
 _FLOAT = re.compile(
     r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
@@ -125,6 +125,7 @@ def parse_yaml(text: str, file: str) -> tuple[dict[str, Any], Positions, list[Su
     Raises `SuiteError` when nothing useful can be built (syntax error, empty file, top level
     not a mapping); returns the recoverable errors (duplicate keys) alongside the data.
     """
+    check_bounds(text, file, _Loader)
     loader = _Loader(text)
     try:
         root = loader.get_single_node()
@@ -169,7 +170,7 @@ class _Builder:
 
     def build(self, node: yaml.Node, path: KeyPath, depth: int) -> Any:
         self.positions.values[path] = _mark(node)
-        if depth > _MAX_DEPTH:
+        if depth > MAX_DEPTH:
             raise SuiteError("nesting is too deep (a recursive alias?)",
                              self.positions.value(path), format_path(path[:4]) + "…")
         if isinstance(node, yaml.MappingNode):

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from mcptest.cli.output import write_reports
+from mcptest.cli.output_paths import check_outputs
 from mcptest.report.build import JudgeTotals, build_report
 from mcptest.report.models import TestResult
 from mcptest.reporters import REPORTERS
@@ -22,6 +23,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from mcptest.report.io import read_report
 
+    check_outputs([(args.format, args.output)], [Path(p) for p in args.reports],
+                  input_kind="a report being read")
     reports = [read_report(p) for p in args.reports]
     # a test present in two shards (overlapping runs) is kept once: the first one
     by_id: dict[str, TestResult] = {}

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from mcptest.cli.output import write_reports
+from mcptest.cli.output_paths import check_outputs
 from mcptest.reporters import REPORTERS
 
 
@@ -22,6 +23,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from mcptest.report.io import read_report
 
+    check_outputs([(args.format, args.output)], [Path(args.report)],
+                  input_kind="a report being read")
     report = read_report(args.report)
     write_reports(report, [(args.format, args.output)])
     return report.summary.exit_code if args.exit_code else 0

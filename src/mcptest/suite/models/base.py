@@ -13,9 +13,10 @@ from pydantic import (
 
 
 class Strict(BaseModel):
-    """Base of every input model: unknown keys are an error."""
+    """Base of every input model: unknown keys are an error, and so are `.inf` and `.nan`
+    (an infinite weight, price or bound would switch off what it is meant to bound)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, allow_inf_nan=False)
 
 
 def check_regex(cls: Any, value: str) -> str:

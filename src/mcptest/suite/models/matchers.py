@@ -17,6 +17,7 @@ from pydantic import (
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict, check_regex
 from mcptest.suite.models.rubrics import Rubric
+from mcptest.suite.schema_refs import unresolved_refs
 
 
 class Juror(Strict):
@@ -70,6 +71,11 @@ class SchemaMatcher(Strict):
             Draft202012Validator.check_schema(v)
         except SchemaError as e:
             raise ValueError(f"invalid JSON Schema: {e.message}") from None
+        bad = unresolved_refs(v)
+        if bad:
+            raise ValueError(
+                f"`{bad[0][0]}` {bad[0][1]!r} does not resolve within this schema (schemas are "
+                "never fetched from the network or from files; put it under `$defs`)")
         return v
 
 

@@ -15,6 +15,13 @@ from pydantic import (
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import EnvRef, Strict
 
+DEFAULT_MAX_RESULT_BYTES = 8 * 1024 * 1024
+ResultBound = Annotated[int, Field(
+    ge=1024, le=1024 ** 3,
+    description="Largest tool answer, in bytes, this server may send (default 8 MiB); a "
+                "larger one errors its test and is skipped unread.",
+)]
+
 
 class StdioServer(Strict):
     """A server mcptest starts as a child process and speaks to over stdin/stdout."""
@@ -37,6 +44,7 @@ class StdioServer(Strict):
         default="auto", description="Protocol negotiation: probe, initialize handshake, or pinned."
     )
     startup_timeout: Duration = Field(default=30.0, description="Seconds to become ready.")
+    max_result_bytes: ResultBound = DEFAULT_MAX_RESULT_BYTES
 
     @field_validator("command", mode="before")
     @classmethod
@@ -67,6 +75,7 @@ class RemoteServer(Strict):
     http: HttpSettings = Field(default_factory=HttpSettings)
     protocol: Literal["auto", "legacy", "2026-07-28"] = "auto"
     startup_timeout: Duration = Field(default=30.0, description="Seconds to become ready.")
+    max_result_bytes: ResultBound = DEFAULT_MAX_RESULT_BYTES
 
 
 def _server_kind(v: Any) -> str | None:

@@ -1,0 +1,34 @@
+"""The secret values one run knows about, for redaction before anything leaves the process.
+
+docs/judges.md ("What the judge provider sees"): the same values reports redact — the judge
+keys of the environment, bearer tokens, `{env: …}` header values and the longer `{env: …}`
+values of stdio servers — collected from the suites and the environment ahead of the run, so
+the judge cache and (with `--redact-candidates`) the judge's prompt never carry them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from mcptest.report.redact import secret_values
+from mcptest.suite.models import EnvRef, RemoteServer, StdioServer, Suite
+
+STDIO_SECRET_MIN_LEN = 8
+"""As in `mcptest.run.connect`: shorter stdio values ("1", "UTC") would only shred text."""
+
+
+def known_secrets(suites: Iterable[Suite], env: Mapping[str, str]) -> tuple[str, ...]:
+    """Every secret value the run will use, longest first (so a prefix never masks a longer one)."""
+    found = secret_values(env)
+    for suite in suites:
+        for server in suite.servers.values():
+            if isinstance(server, RemoteServer):
+                if server.auth is not None and env.get(server.auth.bearer_token_env):
+                    found.add(env[server.auth.bearer_token_env])
+                found.update(env[v.env] for v in server.headers.values()
+                             if isinstance(v, EnvRef) and env.get(v.env))
+            elif isinstance(server, StdioServer):
+                found.update(env[v.env] for v in server.env.values()
+                             if isinstance(v, EnvRef)
+                             and len(env.get(v.env, "")) >= STDIO_SECRET_MIN_LEN)
+    return tuple(sorted(found, key=len, reverse=True))

@@ -1,0 +1,91 @@
+"""How a tools/call that went wrong is told: one line whose start sets the gap (docs/suites.md).
+
+Text starting with `protocol:` makes the runner's gap `protocol`; anything else is `transport`.
+
+Invalid protocol output: a message the transport could not parse (a log line on stdout, JSON
+that is no JSON-RPC message, a line over the size bound without a readable id) is shown, cut
+to 160 characters, as what the server wrote instead of its answer.
+
+Answers too large: over `max_result_bytes` an answer is never graded; `bounded_stdio` skips such
+a line as it streams in, and an HTTP answer is measured once it has arrived.
+
+HTTP failures during a call, told apart from the tool's own JSON-RPC errors: the SDK's
+Streamable HTTP transport turns a 401, 403 or 500, an HTML page, a body that is not JSON-RPC, or
+an SSE stream cut before the answer into a synthesized JSON-RPC error on the request ("-32603
+Server returned an error response"). Taken at face value that reads as the tool's fault
+(`failed`, gap `tool-error`) and the HTTP status is lost. Those synthesized errors are known by
+their code and message, and the status the transport's response hook recorded (`HttpStatusLog`,
+with `WWW-Authenticate`) becomes the test's error.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mcp_types import CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR
+from pydantic import ValidationError
+
+from mcptest.run.bounded_stdio import TOO_LARGE_PREFIX
+from mcptest.run.connect import HttpStatusLog, describe, one_line
+
+GARBLED = "protocol: the server wrote invalid protocol output instead of an answer: "
+
+
+def unparsed_output(message: Any) -> str | None:
+    """What the server wrote, when `message` is a line the transport could not parse."""
+    if isinstance(message, ValidationError):
+        errors = message.errors()
+        seen = errors[0].get("input") if errors else None
+        if isinstance(seen, str):
+            return one_line(repr(seen), 160)
+        if seen is not None:
+            return one_line(json.dumps(seen, ensure_ascii=False, default=str), 160)
+        return one_line(describe(message), 160)
+    if isinstance(message, ValueError):  # a line `bounded_stdio` could not take
+        return one_line(str(message), 160)
+    return None
+
+
+def answer_size(raw: dict[str, Any]) -> int:
+    """Bytes of an answer as compact JSON (what an HTTP body of it holds, give or take)."""
+    return len(json.dumps(raw, ensure_ascii=False, separators=(",", ":")).encode())
+
+
+def too_large(server: str, bound: int, detail: str) -> str:
+    """The test's line for an answer over the bound; `detail` starts with `TOO_LARGE_PREFIX`."""
+    size = detail.removeprefix(TOO_LARGE_PREFIX).split(" bytes", 1)[0]
+    key = f"servers.{server}.max_result_bytes"
+    return (f"protocol: the tool's answer is {size} bytes, over {key} ({bound:,}); it was "
+            f"skipped and not graded (raise {key} if answers this big are expected)")
+
+_STATUS_STAND_INS = {
+    (INTERNAL_ERROR, "Server returned an error response"),
+    (INVALID_REQUEST, "Session terminated"),
+}
+
+
+def _new_error(log: HttpStatusLog, seen: int) -> str | None:
+    """The last HTTP error status line, when one arrived since `seen` responses."""
+    if any(status >= 400 for status in log.statuses[seen:]):
+        return log.last_error
+    return None
+
+
+def http_fault(code: int, message: str, log: HttpStatusLog, seen: int) -> str | None:
+    """One line for a transport-made error on a call, or None for a real JSON-RPC error."""
+    status = _new_error(log, seen)
+    if (code, message) in _STATUS_STAND_INS:
+        return one_line(status or f"HTTP error during tools/call ({message})")
+    if code == INVALID_REQUEST and message.startswith("Unexpected content type:"):
+        kind = message.split(":", 1)[1].strip() or "no content type"
+        return one_line(f"protocol: the server answered tools/call with {kind}, not JSON or an "
+                        "event stream (an HTML error page from a proxy?)")
+    if code == INVALID_REQUEST and "202 Accepted" in message:
+        return one_line("protocol: the server answered tools/call with 202 Accepted and no result")
+    if code == PARSE_ERROR and message.startswith("Failed to parse JSON response"):
+        return one_line(f"protocol: the server's answer is not JSON-RPC: {message}", 400)
+    if code == CONNECTION_CLOSED and message.startswith("SSE stream"):
+        where = f"; {status}" if status else ""
+        return one_line(f"connection lost during tools/call: {message}{where}")
+    return None
