@@ -15,23 +15,23 @@ from mcptest.errors import UsageError
 from mcptest.report.models import Location
 from mcptest.suite.models import (
     AgentTest,
-    AllMatcher,
-    AnyMatcher,
     Assertion,
     EvalSpec,
-    LlmJudgeMatcher,
-    LlmJuryMatcher,
-    NotMatcher,
+    ListTest,
+    PromptTest,
+    ResourceTest,
     ToolTest,
     is_llm_matcher,
 )
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
 
     from mcptest.suite.load import LoadedSuite
 
-Kind = Literal["tool", "eval", "agent"]
+Kind = Literal["tool", "resource", "prompt", "list", "eval", "agent"]
+SERVER_KINDS: frozenset[str] = frozenset({"tool", "resource", "prompt", "list"})
+"""Kinds whose test is one request to one server, run in order on that server's connection."""
+Spec = ToolTest | ResourceTest | PromptTest | ListTest | EvalSpec | AgentTest
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class PlannedTest:
     kind: Kind
     name: str
     suite: LoadedSuite = field(repr=False)
-    spec: ToolTest | EvalSpec | AgentTest = field(repr=False)
+    spec: Spec = field(repr=False)
     location: Location
     assertions: tuple[PlannedAssertion, ...]
     tags: tuple[str, ...]
@@ -72,16 +72,12 @@ class PlannedTest:
 
     @property
     def server(self) -> str | None:
-        return self.spec.server if isinstance(self.spec, ToolTest | EvalSpec) else None
+        return None if isinstance(self.spec, AgentTest) else self.spec.server
 
     @property
     def server_key(self) -> tuple[str, str] | None:
         """Servers are per suite file: two files may both name a server `api`."""
         return (self.suite.display_path, self.server) if self.server else None
-
-    @property
-    def judge_calls(self) -> int:
-        return sum(_judge_calls(a.assertion.matcher) for a in self.assertions)
 
 
 @dataclass(frozen=True)
@@ -92,13 +88,10 @@ class Plan:
     """How many tests the suites hold before selection."""
 
     @property
-    def judge_calls(self) -> int:
-        return sum(t.judge_calls for t in self.tests)
-
-    @property
     def needs_judge(self) -> bool:
         """Evals always judge and agents always call a model, so both need the engine."""
-        return any(t.kind != "tool" or any(a.is_llm for a in t.assertions) for t in self.tests)
+        return any(t.kind not in SERVER_KINDS or any(a.is_llm for a in t.assertions)
+                   for t in self.tests)
 
     def server_keys(self) -> list[tuple[str, str]]:
         """Every (suite file, server) the plan will start: tool tests, agents, live evals."""
@@ -116,20 +109,6 @@ class Plan:
         return list(seen)
 
 
-def _judge_calls(matcher: BaseModel) -> int:
-    """Judge requests one matcher makes (replacements, sent only on failure, not counted)."""
-    if isinstance(matcher, LlmJudgeMatcher):
-        return 1
-    if isinstance(matcher, LlmJuryMatcher):
-        return len(matcher.llm_jury.jurors) * matcher.llm_jury.repetitions
-    if isinstance(matcher, NotMatcher):
-        return _judge_calls(matcher.not_)
-    if isinstance(matcher, AllMatcher | AnyMatcher):
-        parts = matcher.all if isinstance(matcher, AllMatcher) else matcher.any
-        return sum(_judge_calls(m) for m in parts)
-    return 0
-
-
 def _location(suite: LoadedSuite, *path: str | int) -> Location:
     pos = suite.pos(*path)
     return Location(file=suite.display_path, line=pos.line, column=pos.column)
@@ -137,9 +116,12 @@ def _location(suite: LoadedSuite, *path: str | int) -> Location:
 
 def _tests_of(suite: LoadedSuite, *, evals: bool, agents: bool, tools: bool) -> list[PlannedTest]:
     out: list[PlannedTest] = []
-    groups: list[tuple[Kind, str, Sequence[ToolTest | EvalSpec | AgentTest]]] = []
+    groups: list[tuple[Kind, str, Sequence[Spec]]] = []
     if tools:
         groups.append(("tool", "tools", suite.suite.tools))
+        groups.append(("resource", "resources", suite.suite.resources))
+        groups.append(("prompt", "prompts", suite.suite.prompts))
+        groups.append(("list", "lists", suite.suite.lists))
     if evals:
         groups.append(("eval", "evals", suite.suite.evals))
     if agents:
@@ -170,7 +152,7 @@ def _tests_of(suite: LoadedSuite, *, evals: bool, agents: bool, tools: bool) -> 
     return out
 
 
-def _cells(spec: ToolTest | EvalSpec | AgentTest
+def _cells(spec: Spec
            ) -> list[tuple[tuple[tuple[str, str], ...], str | None, str | None]]:
     """One row per agent model, one per eval matrix cell (named by its coordinates)."""
     if isinstance(spec, AgentTest):

@@ -18,7 +18,14 @@ from mcptest.report.models import (
     Status,
     TestResult,
 )
-from mcptest.suite.models import ToolTest, matcher_kind
+from mcptest.suite.models import (
+    LIST_METHODS,
+    ListTest,
+    PromptTest,
+    ResourceTest,
+    ToolTest,
+    matcher_kind,
+)
 
 if TYPE_CHECKING:
     from mcptest.plan import PlannedAssertion, PlannedTest
@@ -70,6 +77,20 @@ def _cell(test: PlannedTest) -> dict[str, str] | None:
     return cell
 
 
+def _subject(spec: Any) -> str | None:
+    """What a server test addresses (the report's `tool` column): the tool, the resource URI or
+    template, the prompt, or the listing's method."""
+    if isinstance(spec, ToolTest):
+        return spec.tool
+    if isinstance(spec, ResourceTest):
+        return spec.uri or spec.template
+    if isinstance(spec, PromptTest):
+        return spec.prompt
+    if isinstance(spec, ListTest):
+        return LIST_METHODS[spec.listing]
+    return None
+
+
 def test_result(
     test: PlannedTest, status: Status, *, assertions: list[AssertionResult] | None = None,
     gap: Any = None, message: str | None = None, start: float | None = None,
@@ -83,14 +104,14 @@ def test_result(
     """
     spec = test.spec
     done = assertions or []
-    tool = spec if isinstance(spec, ToolTest) else None
     return TestResult(
         id=test.id, name=test.name, kind=test.kind, suite_file=test.suite_file,
-        server=getattr(spec, "server", None), tool=tool.tool if tool else None,
+        server=getattr(spec, "server", None), tool=_subject(spec),
         model=test.model, cell=_cell(test), location=test.location, tags=list(test.tags),
         status=status, gap=gap, message=message,
         duration_ms=round(duration_ms if duration_ms is not None else since_ms(start), 3),
-        args=tool.args if tool else None, response=response_for_report(response),
+        args=spec.args if isinstance(spec, ToolTest | ResourceTest | PromptTest) else None,
+        response=response_for_report(response),
         server_stderr=stderr or None, assertions=done, judge=judge,
         cost_usd=round(sum(a.cost_usd for a in done) + extra_cost_usd, 8),
         cache_hits=sum(1 for a in done if a.cached) + cache_hits,

@@ -21,8 +21,10 @@ from mcptest.grade.diagnose import classify, is_tool_error
 from mcptest.grade.grader import LlmGrading, grade_test, test_status
 from mcptest.grade.rows import server_report, since_ms, test_result
 from mcptest.grade.structural import StructuralTier
+from mcptest.plan import SERVER_KINDS
 from mcptest.report.models import ServerReport, TestResult
-from mcptest.suite.models import RemoteServer, ToolTest
+from mcptest.run.surface_calls import produce, produced_of
+from mcptest.suite.models import ListTest, PromptTest, RemoteServer, ResourceTest, ToolTest
 
 if TYPE_CHECKING:
     from mcptest.plan import Plan, PlannedTest
@@ -104,7 +106,7 @@ class Runner:
         by_server: dict[tuple[str, str], list[PlannedTest]] = {}
         judged: list[PlannedTest] = []
         for t in self.plan.tests:
-            if t.kind != "tool":
+            if t.kind not in SERVER_KINDS:
                 judged.append(t)
             elif t.server_key is not None:
                 by_server.setdefault(t.server_key, []).append(t)
@@ -173,21 +175,27 @@ class Runner:
         self, test: PlannedTest, conn: ServerConnection, grading: anyio.abc.TaskGroup
     ) -> None:
         spec = test.spec
-        assert isinstance(spec, ToolTest)
         start = time.perf_counter()
-        outcome = await conn.call_tool(spec.tool, spec.args, spec.timeout or DEFAULT_TEST_TIMEOUT)
+        if isinstance(spec, ToolTest):
+            outcome = await conn.call_tool(spec.tool, spec.args,
+                                           spec.timeout or DEFAULT_TEST_TIMEOUT)
+        else:  # resources, prompts, listings (docs/suites.md)
+            assert isinstance(spec, ResourceTest | PromptTest | ListTest)
+            outcome = await produce(conn, spec)
         call_ms = (time.perf_counter() - start) * 1000
         if outcome.transport_error is not None or outcome.timed_out:
             cause = outcome.transport_error or "timed out"
             if outcome.timed_out:
-                cause = f"tool call timed out after {spec.timeout or DEFAULT_TEST_TIMEOUT:g}s"
+                what = "tool call" if isinstance(spec, ToolTest) else f"{test.kind} request"
+                cause = f"{what} timed out after {spec.timeout or DEFAULT_TEST_TIMEOUT:g}s"
             gap = "protocol" if cause.startswith("protocol") else "transport"
             self._record(test_result(
                 test, "error", gap=gap, message=cause, duration_ms=call_ms,
                 stderr=conn.stderr_tail(),
             ))
             return
-        produced = _produced(outcome)
+        produced = (_produced(outcome) if isinstance(spec, ToolTest)
+                    else produced_of(spec, outcome))
         grading.start_soon(self._grade, test, produced, call_ms, conn)
 
     async def _grade(
@@ -195,15 +203,19 @@ class Runner:
     ) -> None:
         start = time.perf_counter()
         llm = self.llm
-        if llm is not None and any(p.is_llm for p in test.assertions):
-            tool = next((x for x in conn.tools if x.get("name") == test.spec.tool), None)  # type: ignore[union-attr]
+        spec = test.spec
+        if llm is not None and isinstance(spec, ToolTest) and any(
+                p.is_llm for p in test.assertions):
+            tool = next((x for x in conn.tools if x.get("name") == spec.tool), None)
             llm = StructuralTier(llm, produced, tool)  # tier 2 between matchers and judges
         assertions = await grade_test(test, produced, llm)
         status, message = test_status(assertions), None
         if not assertions and is_tool_error(produced):
             # With nothing to check, an error answer is the one thing we can call a failure.
             status, message = "failed", "the tool answered with an error and the test has no expect"
-        gap = classify(status, assertions, produced)
+        # The tools/call shape rules (a `content` list, `isError`) say nothing of resources,
+        # prompts and listings: their answers are judged by their assertions alone.
+        gap = classify(status, assertions, produced if isinstance(spec, ToolTest) else None)
         self._record(test_result(
             test, status, assertions=assertions, gap=gap, message=message,
             duration_ms=call_ms + since_ms(start), response=produced,

@@ -1,0 +1,149 @@
+"""`resources:`, `prompts:` and `lists:` tests run as a user runs them: the CLI against the example
+server (one resource, one template, one prompt) and server-everything, every matcher and the
+reporters on their rows (docs/suites.md, "Resources, prompts and lists")."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from support.servers import everything_command
+
+REPO = Path(__file__).resolve().parents[2]
+SERVER = REPO / "examples" / "server" / "example_server.py"
+
+
+def run(tmp_path: Path, body: str, *extra: str) -> tuple[int, dict, str]:
+    path = tmp_path / "s.yml"
+    path.write_text(body, encoding="utf-8")
+    out = tmp_path / "run.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "mcptest", "run", str(path), "--reporter", "json", "--output",
+         str(out), *extra], capture_output=True, text=True, timeout=120)
+    return done.returncode, json.loads(out.read_text(encoding="utf-8")), done.stderr
+
+
+EXAMPLE = f"""servers:
+  ex:
+    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
+tools:
+  - name: greets
+    server: ex
+    tool: greet
+    args: {{name: Ada}}
+    expect: [{{target: "result.content[0].text", matcher: {{contains: Ada}}}}]
+resources:
+  - name: catalog
+    server: ex
+    uri: catalog://services
+    expect:
+      - {{target: "result.contents[0].mimeType", matcher: {{exact: application/json}}}}
+      - {{target: "result.contents[0].text", matcher: {{regex: "^\\\\["}}}}
+  - name: one service
+    server: ex
+    template: "catalog://services/{{service_id}}"
+    args: {{service_id: nope}}
+    expect:
+      - {{target: "result.contents[0].text", matcher: {{exact: "{{}}"}}}}
+  - name: wrong mime
+    server: ex
+    uri: catalog://services
+    tags: [wrong]
+    expect:
+      - {{target: "result.contents[0].mimeType", matcher: {{exact: text/plain}}}}
+prompts:
+  - name: summary prompt
+    server: ex
+    prompt: incident_summary
+    args: {{service: billing, severity: high}}
+    expect:
+      - {{target: "result.messages[0].role", matcher: {{exact: user}}}}
+      - {{target: "result.messages[0].content.text", matcher: {{contains: "billing service"}}}}
+lists:
+  - name: tools listed
+    server: ex
+    list: tools
+    expect:
+      - {{target: result.tools, matcher: {{contains: {{name: greet}}}}}}
+  - name: prompts listed
+    server: ex
+    list: prompts
+    expect:
+      - {{target: "result.prompts[0].name", matcher: {{exact: incident_summary}}}}
+"""
+
+
+def test_resource_prompt_and_list_tests_run_on_the_example_server(tmp_path: Path) -> None:
+    code, report, stderr = run(tmp_path, EXAMPLE)
+    rows = {t["name"]: t for t in report["tests"]}
+    assert code == 1, stderr  # `wrong mime` fails on purpose
+    assert [t["kind"] for t in report["tests"]] == [
+        "tool", "resource", "resource", "resource", "prompt", "list", "list"]
+    for name in ("greets", "catalog", "one service", "summary prompt", "tools listed",
+                 "prompts listed"):
+        assert rows[name]["status"] == "passed", (name, rows[name])
+    wrong = rows["wrong mime"]
+    assert wrong["status"] == "failed" and wrong["gap"] == "shape"
+    assert wrong["assertions"][0]["actual"] == "application/json"
+    assert rows["one service"]["tool"] == "catalog://services/{service_id}"
+    assert rows["one service"]["args"] == {"service_id": "nope"}
+    assert rows["summary prompt"]["tool"] == "incident_summary"
+    assert rows["tools listed"]["tool"] == "tools/list"
+    code, report, _ = run(tmp_path, EXAMPLE, "--skip-tag", "wrong")
+    assert code == 0 and report["summary"]["counts"]["passed"] == 6
+
+
+def test_resource_tests_on_server_everything(tmp_path: Path) -> None:
+    command = json.dumps(everything_command())
+    code, report, stderr = run(tmp_path, f"""servers:
+  every:
+    command: {command}
+resources:
+  - name: a static resource
+    server: every
+    uri: "demo://resource/static/document/architecture.md"
+    expect:
+      - {{target: "result.contents[0].text", matcher: {{regex: "(?i)architecture"}}}}
+lists:
+  - name: prompts
+    server: every
+    list: prompts
+    expect:
+      - {{target: result.prompts, matcher: {{schema: {{type: array, minItems: 1}}}}}}
+""")
+    assert code == 0, (stderr, [(t["name"], t["message"]) for t in report["tests"]])
+
+
+def test_a_judge_grades_a_prompt_like_a_tool_answer(tmp_path: Path) -> None:
+    import os
+
+    from support.judge_server import JudgeServer, Verdict
+
+    body = f"""servers:
+  ex:
+    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
+prompts:
+  - name: judged prompt
+    server: ex
+    prompt: incident_summary
+    args: {{service: billing}}
+    expect:
+      - target: "result.messages[0].content.text"
+        matcher: {{llm-judge: {{rubric: "Asks for an incident summary", model: judge-m}}}}
+"""
+    path = tmp_path / "s.yml"
+    path.write_text(body, encoding="utf-8")
+    with JudgeServer() as js:
+        js.script("judge-m", Verdict(0.95, reason="it asks for a summary"))
+        done = subprocess.run(
+            [sys.executable, "-m", "mcptest", "run", str(path), "--no-cache", "--reporter",
+             "json"], capture_output=True, text=True, timeout=120,
+            env={**os.environ, **js.gateway_env()})
+        sent = js.requests("judge-m")
+    report = json.loads(done.stdout)
+    row = report["tests"][0]
+    assert done.returncode == 0 and row["status"] == "passed", (done.stderr, row)
+    assert row["assertions"][0]["judge"]["score"] == 0.95
+    assert "billing service" in json.dumps(sent[0]["messages"])  # the prompt text was judged
