@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from mcptest.suite.positions import format_path as format_key_path
+
 _SEGMENT = re.compile(
     r"""
       (?P<key>[^.\[\]"]+)                 # bare key
@@ -60,16 +62,12 @@ def parse_target(path: str) -> tuple[Segment, ...]:
     return tuple(segments)
 
 
+_PLAIN_SEGMENT = re.compile(r"[^.\[\]\"]+")
+
+
 def format_path(segments: tuple[Segment, ...] | list[Segment]) -> str:
-    out = ""
-    for s in segments:
-        if isinstance(s, int):
-            out += f"[{s}]"
-        elif re.fullmatch(r"[^.\[\]\"]+", s):
-            out += f".{s}" if out else s
-        else:
-            out += f"[{json.dumps(s)}]"
-    return out
+    """A target path as written (`result.content[0].text`; odd keys as JSON strings)."""
+    return format_key_path(segments, _PLAIN_SEGMENT, json.dumps)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ date type). Mapping keys are always the key's text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,16 +87,21 @@ class Positions:
         return SourcePos(self.file, *hit) if hit is not None else self.value(path)
 
 
-def format_path(path: KeyPath) -> str:
-    """`("tools", 3, "expect", 1)` → `tools[3].expect[1]` (odd keys quoted)."""
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_.\-]+")
+
+
+def format_path(path: Iterable[str | int], plain: re.Pattern[str] = _PLAIN_KEY,
+                quote: Callable[[str], str] = repr) -> str:
+    """`("tools", 3, "expect", 1)` → `tools[3].expect[1]`; a key `plain` does not match is
+    written `[quote(key)]` (suite key paths quote with repr; target paths pass their own)."""
     out = ""
     for seg in path:
         if isinstance(seg, int):
             out += f"[{seg}]"
-        elif re.fullmatch(r"[A-Za-z0-9_.\-]+", seg):
+        elif plain.fullmatch(seg):
             out += f".{seg}" if out else seg
         else:
-            out += f"[{seg!r}]"
+            out += f"[{quote(seg)}]"
     return out
 
 
