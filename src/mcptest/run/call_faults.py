@@ -23,11 +23,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import httpx2
 from mcp_types import CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR
 from pydantic import ValidationError
 
 from mcptest.run.bounded_stdio import TOO_LARGE_PREFIX
 from mcptest.run.connect import HttpStatusLog, describe, one_line
+from mcptest.suite.models import RemoteServer, StdioServer
 
 GARBLED = "protocol: the server wrote invalid protocol output instead of an answer: "
 
@@ -89,3 +91,36 @@ def http_fault(code: int, message: str, log: HttpStatusLog, seen: int) -> str | 
         where = f"; {status}" if status else ""
         return one_line(f"connection lost during tools/call: {message}{where}")
     return None
+
+
+def lost_message(cause: BaseException, spec: StdioServer | RemoteServer) -> str:
+    """The connection broke under a call (peer gone, HTTP read timeout)."""
+    if isinstance(cause, httpx2.ReadTimeout) and isinstance(spec, RemoteServer):
+        return (f"connection lost: no HTTP response data within {spec.http.timeout:g}s "
+                "(http.timeout)")
+    return one_line(f"connection lost: {describe(cause)}")
+
+
+def timeout_text(timeout: float, noise: str | None) -> str:
+    """No answer in time, with what the server printed instead if it printed anything."""
+    text = f"no answer within {timeout:g}s"
+    if noise:
+        text += f"; the server sent output that is not JSON-RPC: {noise}"
+    return one_line(text, 400)
+
+
+def closed_message(transport: str, stderr_lines: str) -> str:
+    """The server went away: exited (stdio) or closed the connection (HTTP)."""
+    where = ("the server exited or closed its output" if transport == "stdio"
+             else "the server closed the connection")
+    return one_line(f"connection closed: {where}"
+                    + (f"; stderr: {stderr_lines}" if stderr_lines else ""))
+
+
+def startup_timeout_message(limit: float, phase: str, last_error: str | None,
+                            stderr_lines: str) -> str:
+    """A server not ready within `startup_timeout`: what it was doing, and what it said."""
+    msg = f"not ready within {limit:g}s (startup_timeout) while {phase}"
+    if last_error:
+        msg += f"; last response: {last_error}"
+    return one_line(msg + (f"; stderr: {stderr_lines}" if stderr_lines else ""), 500)

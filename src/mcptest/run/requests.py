@@ -9,6 +9,10 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import mcp_types as types
+from mcp import ClientSession
+from mcp.shared.exceptions import MCPError
+from mcp_types import METHOD_NOT_FOUND
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 ListMethod = Literal["tools/list", "resources/list", "resources/templates/list", "prompts/list"]
 LIST_KEYS: dict[str, str] = {
@@ -43,3 +47,40 @@ def build_request(method: str, params: dict[str, Any]) -> Any:
         return types.GetPromptRequest(params=types.GetPromptRequestParams(
             name=params["name"], arguments=params.get("arguments") or None))
     raise KeyError(method)
+
+
+# Results stay raw wire JSON on purpose (the SDK's typing expects its own result models).
+RAW: Any = TypeAdapter(dict[str, Any])
+
+
+class CallOutcome(BaseModel):
+    """What one `tools/call` produced: a wire result, a JSON-RPC error, or a transport failure."""
+
+    model_config = ConfigDict(frozen=True)
+
+    result: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+    transport_error: str | None = None
+    timed_out: bool = False
+    duration_ms: float
+
+
+async def list_tools_raw(session: ClientSession) -> list[dict[str, Any]]:
+    """All pages of tools/list as raw wire dicts ([] for a server without tools/list)."""
+    tools: list[dict[str, Any]] = []
+    cursor: str | None = None
+    for _ in range(1000):
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+        try:
+            page = await session.send_request(types.ListToolsRequest(params=params), RAW)
+        except MCPError as e:
+            if e.code == METHOD_NOT_FOUND and not tools:
+                return []
+            raise
+        tools.extend(t for t in page.get("tools", []) if isinstance(t, dict))
+        cursor = page.get("nextCursor")
+        if not cursor:
+            break
+    if "x-mcp-header" in str([t.get("inputSchema") for t in tools]):
+        await session.list_tools()  # lets the SDK learn which arguments go into headers
+    return tools

@@ -23,18 +23,21 @@ from typing import Any, Literal
 
 import anyio
 import httpx2
-import mcp_types as types
 from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, METHOD_NOT_FOUND, REQUEST_TIMEOUT
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+from pydantic import ValidationError
 
 from mcptest.errors import ServerNotReadyError
 from mcptest.run.bounded_stdio import TOO_LARGE, TOO_LARGE_PREFIX
 from mcptest.run.call_faults import (
     GARBLED,
     answer_size,
+    closed_message,
     http_fault,
+    lost_message,
+    startup_timeout_message,
+    timeout_text,
     too_large,
     unparsed_output,
 )
@@ -52,31 +55,17 @@ from mcptest.run.connect import (
     startup_failure,
 )
 from mcptest.run.negotiate import RACE_AFTER_S, client_info, negotiate
-from mcptest.run.requests import build_request
+from mcptest.run.requests import RAW, CallOutcome, build_request, list_tools_raw
 from mcptest.run.sdk_logging import quiet_sdk_logging
 from mcptest.run.wire import TapReader, TapWriter, WireLog
 from mcptest.suite.models import RemoteServer, StdioServer
 
-# Results stay raw wire JSON on purpose (the SDK's typing expects its own result models).
-RAW: Any = TypeAdapter(dict[str, Any])
 # Extra time a call may take beyond its timeout before we stop waiting on our own: covers a
 # transport that never starts the SDK's request clock (a server not reading its stdin).
 CALL_GRACE_S = 1.0
 # How long a call that saw the HTTP connection close waits for the transport's own error.
 OWNER_GRACE_S = 2.0
 Transport = Literal["stdio", "streamable-http", "sse"]
-
-
-class CallOutcome(BaseModel):
-    """What one `tools/call` produced: a wire result, a JSON-RPC error, or a transport failure."""
-
-    model_config = ConfigDict(frozen=True)
-
-    result: dict[str, Any] | None = None
-    error: dict[str, Any] | None = None
-    transport_error: str | None = None
-    timed_out: bool = False
-    duration_ms: float
 
 
 class ServerConnection:
@@ -173,12 +162,12 @@ class ServerConnection:
                 )
                 self._failure.__cause__ = None if exc is self._failure else exc
             elif self._dead is None:
-                self._dead = self._lost_message(root_cause(exc))
+                self._dead = lost_message(root_cause(exc), self.spec)
         finally:
             if not ready.is_set() and self._failure is None:
                 self._failure = ServerNotReadyError(self._timeout_message())
             if self._dead is None:
-                self._dead = self._closed_message()
+                self._dead = closed_message(self.transport, self._stderr_lines(3))
             ready.set()
             self._owner_done.set()
 
@@ -215,7 +204,7 @@ class ServerConnection:
         info = session.server_info
         if info is not None:
             self.server_name, self.server_version = info.name, info.version or None
-        self.tools = await self._list_tools(session)
+        self.tools = await list_tools_raw(session)
 
     async def _on_message(self, message: Any) -> None:
         """A message the transport could not parse ends every call in flight on this connection
@@ -230,26 +219,6 @@ class ServerConnection:
         for number, scope in list(self._in_flight.items()):
             self._garbled.setdefault(number, shown)
             scope.cancel()
-
-    async def _list_tools(self, session: ClientSession) -> list[dict[str, Any]]:
-        """All pages of tools/list as raw wire dicts ([] for a server without tools/list)."""
-        tools: list[dict[str, Any]] = []
-        cursor: str | None = None
-        for _ in range(1000):
-            params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-            try:
-                page = await session.send_request(types.ListToolsRequest(params=params), RAW)
-            except MCPError as e:
-                if e.code == METHOD_NOT_FOUND and not tools:
-                    return []
-                raise
-            tools.extend(t for t in page.get("tools", []) if isinstance(t, dict))
-            cursor = page.get("nextCursor")
-            if not cursor:
-                break
-        if "x-mcp-header" in str([t.get("inputSchema") for t in tools]):
-            await session.list_tools()  # lets the SDK learn which arguments go into headers
-        return tools
 
     # -- calls -----------------------------------------------------------------------------------
 
@@ -281,19 +250,19 @@ class ServerConnection:
                     if size > self.spec.max_result_bytes:  # while reading (`bounded_stdio`)
                         return done(transport_error=self._too_large(f"{TOO_LARGE_PREFIX}{size:,}"))
                     return done(result=raw)
-                return done(transport_error=self._timeout_text(timeout), timed_out=True)
+                return done(transport_error=timeout_text(timeout, self._noise), timed_out=True)
             return done(transport_error=one_line(GARBLED + self._garbled.pop(number, "?"), 400))
         except MCPError as e:
             elapsed = time.perf_counter() - started
             if e.code == REQUEST_TIMEOUT and elapsed >= timeout * 0.95:
-                return done(transport_error=self._timeout_text(timeout), timed_out=True)
+                return done(transport_error=timeout_text(timeout, self._noise), timed_out=True)
             if e.code == CONNECTION_CLOSED and e.error.message == "Connection closed":
                 if self.transport == "streamable-http":
                     # This transport ends by raising the real cause (peer gone, read timeout)
                     # in the owner task; give it a moment to record that.
                     with anyio.move_on_after(OWNER_GRACE_S):
                         await self._owner_done.wait()
-                self._dead = self._dead or self._closed_message()
+                self._dead = self._dead or closed_message(self.transport, self._stderr_lines(3))
                 return done(transport_error=self._dead)
             if e.code == TOO_LARGE and e.error.message.startswith(TOO_LARGE_PREFIX):
                 return done(transport_error=self._too_large(e.error.message))
@@ -307,7 +276,7 @@ class ServerConnection:
         except Exception as e:  # the transport broke in a way the SDK does not classify
             cause = root_cause(e)
             if isinstance(cause, httpx2.TransportError | OSError):
-                self._dead = self._dead or self._lost_message(cause)
+                self._dead = self._dead or lost_message(cause, self.spec)
                 return done(transport_error=self._dead)
             return done(transport_error=describe(cause))
         finally:
@@ -316,25 +285,6 @@ class ServerConnection:
 
     def _too_large(self, detail: str) -> str:
         return too_large(self.name, self.spec.max_result_bytes, detail)
-
-    def _lost_message(self, cause: BaseException) -> str:
-        if isinstance(cause, httpx2.ReadTimeout) and isinstance(self.spec, RemoteServer):
-            limit = self.spec.http.timeout
-            return f"connection lost: no HTTP response data within {limit:g}s (http.timeout)"
-        return one_line(f"connection lost: {describe(cause)}")
-
-    def _timeout_text(self, timeout: float) -> str:
-        text = f"no answer within {timeout:g}s"
-        if self._noise:
-            text += f"; the server sent output that is not JSON-RPC: {self._noise}"
-        return one_line(text, 400)
-
-    def _closed_message(self) -> str:
-        last = self._stderr_lines(3)
-        where = "the server exited or closed its output" if self.transport == "stdio" else (
-            "the server closed the connection"
-        )
-        return one_line(f"connection closed: {where}" + (f"; stderr: {last}" if last else ""))
 
     # -- diagnostics -----------------------------------------------------------------------------
 
@@ -360,9 +310,5 @@ class ServerConnection:
         return " | ".join(lines[-n:])
 
     def _timeout_message(self) -> str:
-        limit = self.spec.startup_timeout
-        msg = f"not ready within {limit:g}s (startup_timeout) while {self._phase}"
-        if self._http_log.last_error:
-            msg += f"; last response: {self._http_log.last_error}"
-        last = self._stderr_lines(3)
-        return one_line(msg + (f"; stderr: {last}" if last else ""), 500)
+        return startup_timeout_message(self.spec.startup_timeout, self._phase,
+                                       self._http_log.last_error, self._stderr_lines(3))
