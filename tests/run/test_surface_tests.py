@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from support.servers import everything_command
 
 REPO = Path(__file__).resolve().parents[2]
@@ -147,3 +148,45 @@ prompts:
     assert done.returncode == 0 and row["status"] == "passed", (done.stderr, row)
     assert row["assertions"][0]["judge"]["score"] == 0.95
     assert "billing service" in json.dumps(sent[0]["messages"])  # the prompt text was judged
+
+
+def test_tool_description_quality_grades_each_tool_and_weighs_the_weakest(tmp_path: Path) -> None:
+    """0.6 × mean + 0.4 × weakest over every tool of the example server's tools/list."""
+    import os
+
+    from support.judge_server import JudgeServer, Verdict
+
+    body = f"""servers:
+  ex:
+    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
+judge: {{model: judge-m}}
+lists:
+  - name: descriptions
+    server: ex
+    list: tools
+    expect:
+      - target: result.tools
+        matcher: {{eval.rubric: {{preset: tool-description-quality, threshold: 0.7}}}}
+"""
+    path = tmp_path / "s.yml"
+    path.write_text(body, encoding="utf-8")
+    with JudgeServer() as js:
+        js.script("judge-m", Verdict(0.9))
+        js.script("judge-m", Verdict(0.2, reason="says nothing of its effect"),
+                  candidate="Tool name: crash\n")
+        done = subprocess.run(
+            [sys.executable, "-m", "mcptest", "run", str(path), "--no-cache", "--reporter",
+             "json"], capture_output=True, text=True, timeout=120,
+            env={**os.environ, **js.gateway_env()})
+        asked = {json.dumps(b["messages"]).split("Tool name: ")[1].split("\\n")[0]
+                 for b in js.requests("judge-m")}
+    report = json.loads(done.stdout)
+    a = report["tests"][0]["assertions"][0]
+    tools = [c["name"] for c in a["judge"]["criteria"]]
+    assert asked == set(tools) and "crash" in tools and len(tools) >= 5
+    expected = 0.6 * (0.9 * (len(tools) - 1) + 0.2) / len(tools) + 0.4 * 0.2
+    assert a["judge"]["score"] == pytest.approx(expected)
+    assert a["status"] == "failed" and "weakest 0.20: `crash`" in a["message"]
+    assert done.returncode == 1 and report["tests"][0]["gap"] == "judgment"
+    # 6 criteria per tool, one question each, as the header's projection says for one tool
+    assert report["summary"]["judge_calls"] == 6 * len(tools)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from mcptest.errors import BudgetRefused
 from mcptest.evals.custom import CustomVerdict, judge_name, run_custom
 from mcptest.evals.rubric import resolve_rubric
+from mcptest.evals.tool_descriptions import grade_listing, is_tool_listing
 from mcptest.evals.verdict import judge_eval
 from mcptest.grade.rows import assertion_result
 from mcptest.llm.client import OverDeclared
@@ -53,6 +54,11 @@ async def grade_eval_rubric(test: PlannedTest, planned: PlannedAssertion, candid
     m = planned.assertion.matcher
     assert isinstance(m, EvalRubricMatcher)
     rubric = resolve_rubric(m.eval_rubric, test.suite.suite.rubrics)
+    if is_tool_listing(rubric, candidate):  # a whole tools/list, tool by tool
+        listing = await grade_listing(rubric, candidate, engine=engine,
+                                      defaults=test.suite.suite.judge)
+        return _result(planned, listing.status, listing.message, start, listing.detail,
+                       listing.cost_usd, listing.all_cached)
     out = await judge_eval(rubric, candidate, candidate_text(candidate), prompt=_prompt(test),
                            judge=None, matrix_model=None, engine=engine,
                            defaults=test.suite.suite.judge,

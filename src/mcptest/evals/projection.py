@@ -8,12 +8,12 @@ walk can ask. A live eval projects all criteria, since its candidate does not ex
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from mcptest.evals.gates import when_holds
 from mcptest.evals.rubric import ResolvedRubric, resolve_rubric
 from mcptest.evals.verdict import Seat, seats
 from mcptest.suite.models import (
-    AgentTest,
     EvalRubricMatcher,
     EvalSpec,
     TreeLeaf,
@@ -67,8 +67,9 @@ def project_eval(spec: EvalSpec, rubrics: dict, *, model: str | None) -> EvalPro
                           candidate=f"live agent run ({agent})" if live else "fixed response")
 
 
-def project_agent_rubrics(spec: AgentTest, rubrics: dict) -> list[EvalProjection]:
-    """One projection per `eval.rubric` assertion of an agent test (the suite's judge)."""
+def project_agent_rubrics(spec: Any, rubrics: dict) -> list[EvalProjection]:
+    """One projection per `eval.rubric` assertion of a test's `expect` (the suite's judge); a
+    `tool-description-quality` listing counts one tool (the listing's size is not known yet)."""
     out = []
     for a in spec.expect:
         if isinstance(a.matcher, EvalRubricMatcher):

@@ -47,7 +47,7 @@ def test_calls(t: PlannedTest) -> list[PlannedCall]:
     projections = []
     if isinstance(t.spec, EvalSpec):
         projections = [project_eval(t.spec, rubrics, model=t.model)]
-    elif isinstance(t.spec, AgentTest):
+    else:  # `eval.rubric` assertions of tool, resource, prompt, list and agent tests
         projections = project_agent_rubrics(t.spec, rubrics)
     for e in projections:
         out += [PlannedCall(s.model, s.base_url, d, _where(t)) for s in e.seats] * e.questions

@@ -103,7 +103,8 @@ PRESETS: tuple[str, ...] = (
 
 
 class RubricPreset(Strict):
-    preset: Literal["helpfulness", "groundedness", "safety", "format-adherence", "conciseness"]
+    preset: Literal["helpfulness", "groundedness", "safety", "format-adherence", "conciseness",
+                    "tool-description-quality"]
     threshold: float | None = Field(default=None, ge=0, le=1)
     criteria: list[Criterion] = Field(default_factory=list)
 
