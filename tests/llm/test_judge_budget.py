@@ -125,3 +125,48 @@ def test_sixteen_concurrent_calls_never_cross_the_cap(
         assert o.status == "budget_skipped" and o.requests_sent == 0
         assert (o.message or "").startswith("budget: ") and "cap" in (o.message or "")
     assert stats.budget_stopped == bool(unsent) and stats.budget_refused == len(unsent)
+
+
+faults = st.sampled_from(["ok", "server_error", "disconnect", "timeout", "malformed"])
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(cap=st.floats(0.0, 0.06), kinds=st.lists(faults, min_size=16, max_size=16))
+def test_sixteen_concurrent_calls_with_faults_never_cross_the_cap(
+        shared_server: JudgeServer, cap: float, kinds: list[str]) -> None:
+    """5xx, cut connections, timeouts (billed at their worst case) and unparseable answers (a
+    stricter second request) among 16 concurrent calls: the ledger never passes the cap."""
+    from support.judge_server import Fault
+
+    js = shared_server
+    model = f"faulty-{uuid.uuid4().hex[:8]}"
+    steps = {"ok": Verdict(0.5, completion_tokens=30), "server_error": Fault.server_error(503),
+             "disconnect": Fault.disconnect(), "timeout": Fault.slow(2.0),
+             "malformed": Fault.malformed()}
+    for i, kind in enumerate(kinds):
+        js.script(model, steps[kind], candidate=f"#f{i:02d}#")
+    defaults = JudgeDefaults(max_tokens=64, timeout=0.5,
+                             pricing={model: Pricing(input=5.0, output=20.0)})
+    engine = JudgeEngine(JudgeOptions(concurrency=16, max_cost=cap, env=js.gateway_env(),
+                                      defaults=defaults, max_tries=2, retry_base_delay=0.0))
+    outcomes: list[JudgeOutcome] = []
+
+    async def run() -> None:
+        async def one(i: int) -> None:
+            outcomes.append(await engine.judge(JudgeRequest(
+                rubric="Is it fine?", candidate=f"#f{i:02d}#", model=model)))
+
+        async with anyio.create_task_group() as tg:
+            for i in range(16):
+                tg.start_soon(one, i)
+
+    anyio.run(run)
+    stats = engine.stats()
+    assert len(outcomes) == 16
+    assert stats.spent_usd <= cap + 1e-12
+    assert stats.overruns == 0 and stats.reserved_usd == pytest.approx(0, abs=1e-12)
+    assert sum(o.cost_usd for o in outcomes) == pytest.approx(stats.spent_usd, abs=1e-12)
+    verdicts = sum(1 for o in outcomes if o.status == "verdict")
+    assert verdicts <= kinds.count("ok")  # every fault ended as a failure, never a verdict
+    assert all(o.status in ("verdict", "judge_error", "budget_skipped") for o in outcomes)
