@@ -94,12 +94,14 @@ class StderrLog:
     """
 
     def __init__(self) -> None:
-        # Lives as long as the connection; closed by `close()`.
+        # Lives as long as the connection; `close()` drops it, `retire()` closes it but keeps
+        # the last 20,000 characters for reports written after the server is gone.
         self.file: IO[Any] = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115
+        self._final = ""
 
     def tail(self, max_chars: int = 2000) -> str:
         if self.file.closed:
-            return ""
+            return self._final[-max_chars:]
         fd = self.file.fileno()
         size = os.fstat(fd).st_size
         want = max_chars * 4
@@ -107,7 +109,18 @@ class StderrLog:
         text = data.decode("utf-8", errors="replace")
         return text[-max_chars:].strip()
 
+    def last_lines(self, n: int) -> str:
+        """The last `n` non-empty lines, joined with ` | ` for one-line messages."""
+        lines = [ln.strip() for ln in self.tail(4000).splitlines() if ln.strip()]
+        return " | ".join(lines[-n:])
+
+    def retire(self) -> None:
+        if not self.file.closed:
+            self._final = self.tail(20_000)
+            self.file.close()
+
     def close(self) -> None:
+        self._final = ""
         self.file.close()
 
 

@@ -38,6 +38,14 @@ class NegotiationError(Exception):
     """Neither era could be agreed on; the message says why."""
 
 
+NEGOTIATION_PHASES = {
+    "auto": "negotiating the protocol version",
+    "legacy": "waiting for the initialize answer (protocol: legacy)",
+    "2026-07-28": "waiting for the server/discover answer (protocol: 2026-07-28)",
+}
+"""What a server is waited on for while it negotiates, for the not-ready message."""
+
+
 def client_info() -> types.Implementation:
     return types.Implementation(name="mcptest", version=__version__)
 

@@ -54,7 +54,7 @@ from mcptest.run.connect import (
     root_cause,
     startup_failure,
 )
-from mcptest.run.negotiate import RACE_AFTER_S, client_info, negotiate
+from mcptest.run.negotiate import NEGOTIATION_PHASES, RACE_AFTER_S, client_info, negotiate
 from mcptest.run.requests import RAW, CallOutcome, build_request, list_tools_raw
 from mcptest.run.sdk_logging import quiet_sdk_logging
 from mcptest.run.wire import TapReader, TapWriter, WireLog
@@ -89,7 +89,6 @@ class ServerConnection:
         self._secrets: list[str] = []
         self._session: ClientSession | None = None
         self._stderr: StderrLog | None = None
-        self._stderr_final = ""
         self._http_log = HttpStatusLog()
         self._dead: str | None = None
         self._failure: ServerNotReadyError | None = None
@@ -142,7 +141,7 @@ class ServerConnection:
         try:
             with scope:
                 async with AsyncExitStack() as stack:
-                    stack.callback(self._retire_stderr)
+                    stack.callback(self._close_stderr)
                     await self._connect(stack, base_dir, env)
                     self.startup_ms = (time.perf_counter() - started) * 1000
                     scope.deadline = math.inf  # ready: the startup bound no longer applies
@@ -191,11 +190,7 @@ class ServerConnection:
             read, write, client_info=client_info(), message_handler=self._on_message
         )
         self._session = await stack.enter_async_context(session)
-        self._phase = {
-            "auto": "negotiating the protocol version",
-            "legacy": "waiting for the initialize answer (protocol: legacy)",
-            "2026-07-28": "waiting for the server/discover answer (protocol: 2026-07-28)",
-        }[spec.protocol]
+        self._phase = NEGOTIATION_PHASES[spec.protocol]
         await negotiate(session, spec.protocol, race_after=race_after)
         self._phase = "listing tools"
         self.protocol_version = session.protocol_version
@@ -248,7 +243,8 @@ class ServerConnection:
                     )
                     size = answer_size(raw) if self.transport != "stdio" else 0  # stdio: bounded
                     if size > self.spec.max_result_bytes:  # while reading (`bounded_stdio`)
-                        return done(transport_error=self._too_large(f"{TOO_LARGE_PREFIX}{size:,}"))
+                        return done(transport_error=too_large(self.name, self.spec.max_result_bytes,
+                                                                   f"{TOO_LARGE_PREFIX}{size:,}"))
                     return done(result=raw)
                 return done(transport_error=timeout_text(timeout, self._noise), timed_out=True)
             return done(transport_error=one_line(GARBLED + self._garbled.pop(number, "?"), 400))
@@ -265,7 +261,8 @@ class ServerConnection:
                 self._dead = self._dead or closed_message(self.transport, self._stderr_lines(3))
                 return done(transport_error=self._dead)
             if e.code == TOO_LARGE and e.error.message.startswith(TOO_LARGE_PREFIX):
-                return done(transport_error=self._too_large(e.error.message))
+                return done(transport_error=too_large(self.name, self.spec.max_result_bytes,
+                                                               e.error.message))
             if self.transport != "stdio":
                 fault = http_fault(e.code, e.error.message, self._http_log, http_seen)
                 if fault is not None:
@@ -283,31 +280,23 @@ class ServerConnection:
             self._in_flight.pop(number, None)
             self._garbled.pop(number, None)
 
-    def _too_large(self, detail: str) -> str:
-        return too_large(self.name, self.spec.max_result_bytes, detail)
-
     # -- diagnostics -----------------------------------------------------------------------------
 
     def stderr_tail(self, max_chars: int = 2000) -> str:
         """The server's captured stderr (stdio), "" for HTTP servers."""
-        if self._stderr is not None:
-            return self._stderr.tail(max_chars)
-        return self._stderr_final[-max_chars:]
+        return self._stderr.tail(max_chars) if self._stderr is not None else ""
 
     def secrets(self) -> list[str]:
         """Secret values this connection used (bearer token, `{env}` headers and long `{env}`
         stdio values), so reporters can redact them."""
         return list(self._secrets)
 
-    def _retire_stderr(self) -> None:
+    def _close_stderr(self) -> None:
         if self._stderr is not None:
-            self._stderr_final = self._stderr.tail(20_000)
-            self._stderr.close()
-            self._stderr = None
+            self._stderr.retire()
 
     def _stderr_lines(self, n: int) -> str:
-        lines = [ln.strip() for ln in self.stderr_tail(4000).splitlines() if ln.strip()]
-        return " | ".join(lines[-n:])
+        return self._stderr.last_lines(n) if self._stderr is not None else ""
 
     def _timeout_message(self) -> str:
         return startup_timeout_message(self.spec.startup_timeout, self._phase,
