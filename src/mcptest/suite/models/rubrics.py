@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     Discriminator,
@@ -97,14 +97,13 @@ class RubricRef(Strict):
     strict: bool | None = None
 
 
-PRESETS: tuple[str, ...] = (
-    "helpfulness", "groundedness", "safety", "format-adherence", "conciseness",
-)
+PresetName = Literal["helpfulness", "groundedness", "safety", "format-adherence", "conciseness",
+                     "tool-description-quality"]
+PRESETS: tuple[str, ...] = get_args(PresetName)
 
 
 class RubricPreset(Strict):
-    preset: Literal["helpfulness", "groundedness", "safety", "format-adherence", "conciseness",
-                    "tool-description-quality"]
+    preset: PresetName
     threshold: float | None = Field(default=None, ge=0, le=1)
     criteria: list[Criterion] = Field(default_factory=list)
 
