@@ -5,8 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from evals.conftest import judge_env, row, run_suite
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
+
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

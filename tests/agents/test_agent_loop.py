@@ -6,10 +6,13 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from evals.conftest import JUDGE, judge_env, judge_requests, run_suite
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
 from mcptest.agents.tools import function_tools
+
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
 SERVER = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
 

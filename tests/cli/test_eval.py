@@ -13,6 +13,8 @@ import pytest
 from evals.test_seed_examples import script_agents
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples" / "evals.yml"
 SEED = REPO / "tests" / "data" / "evals" / "seed.yml"

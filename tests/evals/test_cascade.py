@@ -14,6 +14,8 @@ from support.judge_server import JudgeServer, Verdict
 from mcptest.evals.custom import normalise
 from mcptest.grade.structural import structural_problem
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
 JUDGED = "{target: \"result.content[0].text\", matcher: {llm-judge: {rubric: \"Is fine.\"}}}"
 

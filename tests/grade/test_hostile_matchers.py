@@ -14,6 +14,8 @@ from mcptest.grade import bounded_regex
 from mcptest.grade.matchers import evaluate
 from mcptest.suite.models import Matcher, WhenRegex
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+
 MATCHER = TypeAdapter(Matcher)
 RUNAWAY = "(a|aa)+$"
 TEXT = "a" * 64 + "!"  # ~10^13 ways to split the a's before `$` fails: never ends unbounded

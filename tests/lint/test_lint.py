@@ -16,6 +16,8 @@ from support.servers import RAW_SERVER, everything_command, example_command
 
 from mcptest.cli.main import main
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+
 SARIF_SCHEMA = Path(__file__).resolve().parents[1] / "data" / "sarif-schema-2.1.0.json"
 
 

@@ -13,11 +13,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from support.judge_server import JudgeServer
 from support.judge_server import Verdict as JudgeVerdict
 
 from mcptest.llm.cache import CacheKey, VerdictCache
 from mcptest.llm.verdict import Verdict
+
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
 REPO = Path(__file__).resolve().parents[2]
 SERVER = REPO / "examples" / "server" / "example_server.py"

@@ -26,6 +26,8 @@ from mcptest.llm.engine import JudgeEngine
 from mcptest.suite.models import MATCHER_KINDS, JudgeDefaults, Pricing
 from mcptest.suite.models.matchers import _KIND_BY_TYPE
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+
 REPO = Path(__file__).resolve().parents[2]
 SERVER = REPO / "examples" / "server" / "example_server.py"
 HEAD = f"""servers:

@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from support.misbehaving_http import MisbehavingHttpServer
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+
 SUPPORT = Path(__file__).resolve().parents[1] / "support"
 STDIO = SUPPORT / "misbehaving_stdio.py"
 BOUND = 1024 * 1024

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from support.servers import everything_command
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+
 REPO = Path(__file__).resolve().parents[2]
 SERVER = REPO / "examples" / "server" / "example_server.py"
 

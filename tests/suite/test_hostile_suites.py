@@ -28,6 +28,8 @@ HAS_PROC = Path("/proc/self/status").exists()
 # exec resets; `wait4`'s ru_maxrss would count the pages of the big pytest parent it forked from).
 MEASURED = """
 import runpy, sys
+
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 out = sys.argv.pop(1)
 sys.argv[0] = "mcptest"
 try:

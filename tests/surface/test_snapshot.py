@@ -11,6 +11,8 @@ from support.servers import everything_command, example_command
 
 from mcptest.cli.main import main
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+
 
 def suite(tmp_path: Path, servers: dict[str, list[str]], extra: str = "") -> Path:
     lines = ["servers:"]
