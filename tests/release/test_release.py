@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from support.actionlint import actionlint, assert_lints_clean
 
 ROOT = Path(__file__).resolve().parents[2]
