@@ -293,6 +293,11 @@ class ServerConnection:
         """The server's captured stderr (stdio), "" for HTTP servers."""
         return self._stderr.tail(max_chars) if self._stderr is not None else ""
 
+    @property
+    def session(self) -> ClientSession | None:
+        """The live MCP session, for callers that list more than tools (`mcptest init`)."""
+        return self._session
+
     def secrets(self) -> list[str]:
         """Secret values this connection used (bearer token, `{env}` headers and long `{env}`
         stdio values), so reporters can redact them."""
