@@ -19,6 +19,7 @@ from typing import TextIO, cast
 
 from mcptest.action.commands import annotations_for, command, stop_commands
 from mcptest.action.comment import compose_body, marker, post_sticky_comment, pr_number
+from mcptest.action.groups import write_server_groups
 from mcptest.action.inputs import ActionInputs, read_inputs
 from mcptest.action.lint import LINT_JSON, LINT_SARIF, combined_exit, lint_arguments, merge_lint
 from mcptest.action.outputs import era_output, write_outputs, write_summary
@@ -200,6 +201,7 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
             out.write(command("warning", f"could not write the job summary: {error}") + "\n")
 
     if report is not None:
+        write_server_groups(report, out)
         kept, left = annotations_for(report, inputs.working_directory)
         for annotation in kept:
             out.write(annotation.render() + "\n")
