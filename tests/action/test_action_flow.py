@@ -70,6 +70,7 @@ def test_failing_run_outputs_summary_annotations_comment(runner: Runner) -> None
         "sarif-file": "mcptest.sarif" if reporter_available("sarif") else "",
         "report-json": "mcptest-results/mcptest.json", "comment-url": comments[0]["html_url"],
         "era": "", "lint-sarif-file": "",
+        "issue-url": "",
     }
     assert "mcptest" in runner.summary and "test 2" in runner.summary
     argv = json.loads((runner.workspace / "fake_cli_argv.json").read_text())
