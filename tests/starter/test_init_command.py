@@ -91,3 +91,18 @@ def test_init_on_a_server_that_never_starts(
     assert main(["init", "--command", "no-such-program-here --stdio"]) == 3
     assert "command not found: no-such-program-here" in capsys.readouterr().err
     assert not (tmp_path / "mcptest.yml").exists()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--url", "ftp://host/mcp"], "--url: String should match pattern"),
+    (["--command", "server 'unclosed"], "--command: No closing quotation"),
+    (["--command", "srv", "--bearer-token-env", "T"], "--bearer-token-env goes with --url"),
+])
+def test_init_usage_errors(
+    argv: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", *argv]) == 2
+    assert message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
