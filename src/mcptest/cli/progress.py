@@ -38,10 +38,11 @@ def choose_mode(args: argparse.Namespace, stream: TextIO, env: Mapping[str, str]
 class Progress:
     """The `progress` and `log` callbacks of a run (`pipeline.RunOptions`)."""
 
-    def __init__(self, total: int, mode: Mode, *, stream: TextIO = sys.stderr,
+    def __init__(self, total: int, mode: Mode, *, stream: TextIO | None = None,
                  judged: bool = False, cap: float | None = None,
                  clock: Callable[[], float] = time.monotonic, tick_s: float = TICK_S) -> None:
-        self.total, self.mode, self.stream, self.clock = total, mode, stream, clock
+        self.total, self.mode, self.clock = total, mode, clock
+        self.stream = stream if stream is not None else sys.stderr  # as it is now, not at import
         self.judged, self.cap, self.tick_s = judged, cap, tick_s
         self.done = self.failed = 0
         self.spent = 0.0
