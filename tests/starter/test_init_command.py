@@ -43,9 +43,11 @@ def test_init_on_the_example_server(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     got = _init_and_run(tmp_path, monkeypatch, "--command", shlex.join(example_command()))
     by_tool = {t["name"].split()[1 if t["name"].startswith("TODO") else 0].rstrip(":"): t
                for t in got["report"]["tests"]}
-    assert {"greet", "add", "forecast", "divide", "crash"} <= set(by_tool)
-    assert "destructive" in by_tool["crash"]["name"]
-    assert list(by_tool)[-1] == "crash"  # a destructive tool goes last: it may end the server
+    assert {"greet", "add", "forecast", "divide"} <= set(by_tool)
+    assert "crash" not in by_tool  # destructive: written as a comment, never called
+    assert "#   - name: 'TODO crash: destructive (annotations.destructiveHint)" in got["text"]
+    kinds = {t["kind"] for t in got["report"]["tests"]}
+    assert {"tool", "resource", "prompt"} <= kinds
     suite = yaml.safe_load(got["text"])
     greet = next(t for t in suite["tools"] if t["tool"] == "greet")
     assert greet["args"] == {"name": "TODO: name"}
@@ -57,9 +59,12 @@ def test_init_on_server_everything(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     tests = got["report"]["tests"]
     plain = [t for t in tests if not t["name"].startswith("TODO")]
     assert len(plain) >= 5 and all(t["status"] == "passed" for t in plain)
-    assert "# Resources the server lists" in got["text"]
-    assert "# Prompts the server lists" in got["text"]
-    assert "#   - simple-prompt" in got["text"]
+    kinds = {t["kind"] for t in plain}
+    assert {"tool", "resource", "prompt"} <= kinds  # every kind the server lists is tested
+    suite = yaml.safe_load(got["text"])
+    assert {"tools", "resources", "prompts"} <= set(suite)
+    args_prompt = next(p for p in suite["prompts"] if p["prompt"] == "args-prompt")
+    assert args_prompt["args"] == {"city": "TODO: city"} and args_prompt["tags"] == ["todo"]
 
 
 def test_init_over_http_with_a_bearer_token(

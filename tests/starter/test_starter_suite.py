@@ -54,14 +54,23 @@ def test_server_text_stays_data(tmp_path: Path) -> None:
         server_name="evil\nservers: {}\n# ",
         tools=[hostile, {"name": "wipe", "annotations": {"destructiveHint": True}},
                {"name": "plain"}],
-        prompts=[{"name": "p\ntools: []", "description": "line\r\nbreak"}],
+        prompts=[{"name": "p\ntools: []", "description": "line\r\nbreak",
+                  "arguments": [{"name": "x", "required": True}, {"name": "y"}]}],
+        resources=[{"uri": "file:///${HOME}"}, {"name": "no uri"}],
     )
     text, tests, todo = render_suite("srv", {"command": ["srv"]}, catalog, "--command srv")
-    assert (tests, todo) == (3, 1)
+    assert (tests, todo) == (4, 2)  # the destructive `wipe` is held back as a comment
     assert all(line.startswith("#") for line in text.split("\n\n", 1)[0].splitlines())
     data = yaml.safe_load(text)
-    assert set(data) == {"servers", "tools"}
-    assert [t["tool"] for t in data["tools"]] == ["grab", "plain", "wipe"]
+    assert set(data) == {"servers", "tools", "resources", "prompts"}
+    assert data["prompts"][0]["prompt"] == "p\ntools: []"  # a value, not YAML structure
+    assert data["prompts"][0]["args"] == {"x": "TODO: x"}
+    assert data["resources"] == [{"name": "file:///$${HOME} reads", "server": "srv",
+                                  "uri": "file:///$${HOME}", "expect": [
+                                      {"target": "result.contents",
+                                       "matcher": {"schema": {"type": "array", "minItems": 1}}}]}]
+    assert [t["tool"] for t in data["tools"]] == ["grab", "plain"]
+    assert "#     tool: wipe" in text
     assert data["tools"][0]["args"] == {"q": "$${HOME} $$${x}"}
     path = tmp_path / "s.yml"
     path.write_text(text, encoding="utf-8")

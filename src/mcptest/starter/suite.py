@@ -1,5 +1,5 @@
-"""The starter suite's text: a `$schema` first line, the server, one test per tool, and the
-resources and prompts as comments (suites test tools). docs/init.md describes the choices."""
+"""The starter suite's text: a `$schema` first line, the server, one test per tool, resource
+and prompt. docs/init.md describes the choices."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import yaml
 
 from mcptest.starter.arguments import arguments_for
 from mcptest.starter.discover import Catalog
+from mcptest.starter.surface import prompt_test, resource_test
 from mcptest.suite.schema import SUITE_SCHEMA_ID
 
 TODO_TAG = "todo"
@@ -52,7 +53,7 @@ def review_notes(tool: dict[str, Any]) -> list[str]:
     """Why a tool's test cannot be trusted to pass as written, from what the tool declares."""
     notes = []
     if destructive(tool):
-        notes.append("destructive (annotations.destructiveHint): check before running")
+        notes.append("destructive (annotations.destructiveHint): check before running it")
     if _hint(tool, "openWorldHint"):
         notes.append("reaches outside (annotations.openWorldHint): check CI can reach it")
     execution = tool.get("execution")
@@ -98,33 +99,50 @@ def render_suite(
     was given (`--command …`). Destructive tools come last: they may take the server down."""
     tools = [t for t in catalog.tools
              if isinstance(t, dict) and isinstance(t.get("name"), str) and t["name"]]
-    tools.sort(key=destructive)
     tests, todo = [], 0
-    for tool in tools:
+    for tool in (t for t in tools if not destructive(t)):
         test, has_todo = tool_test(server, tool)
         tests.append(test)
         todo += has_todo
+    # never called by a generated suite: written as comments, for the user to enable
+    held = [tool_test(server, t)[0] for t in tools if destructive(t)]
+    resources = [r for r in (resource_test(server, x) for x in catalog.resources) if r]
+    prompts = []
+    for listed in catalog.prompts:
+        prompt, has_todo = prompt_test(server, listed)
+        if prompt is not None:
+            prompts.append(prompt)
+            todo += has_todo
+    count = len(tests) + len(resources) + len(prompts)
+    todo += len(held)
     head = [
         f"# yaml-language-server: $schema={SUITE_SCHEMA_ID}",
         "#",
         f"# Starter suite for {comment_text(catalog.server_name or server)}, written by",
         f"#   mcptest init {comment_text(source, 200)}",
-        f"# One test per tool. The {todo} test(s) tagged `{TODO_TAG}` need you: set their "
-        "placeholder",
-        "# arguments (search for TODO), then drop the tag. Then add matchers on what each tool",
-        "# should answer (docs/suites.md); these only check the shape. Run the rest meanwhile:",
+        f"# One test per tool, resource and prompt. The {todo} test(s) tagged `{TODO_TAG}` need "
+        "you:",
+        "# set their placeholder arguments (search for TODO), then drop the tag. Then add matchers",
+        "# on what each should answer (docs/suites.md); these only check the shape. Meanwhile:",
         f"#   mcptest run THIS_FILE --skip-tag {TODO_TAG}",
     ]
-    for label, items, key in (("Resources", catalog.resources, "uri"),
-                              ("Prompts", catalog.prompts, "name")):
-        if items:
-            head += ["#", f"# {label} the server lists (not tested: suites call tools):"]
-            head += [f"#   - {comment_text(i.get(key))}"
-                     + (f": {comment_text(i.get('description'), 70)}"
-                        if i.get("description") else "")
-                     for i in items[:50]]
-            if len(items) > 50:
-                head.append(f"#   … and {len(items) - 50} more")
-    body = yaml.dump({"servers": {server: escape(spec)}, "tools": tests}, Dumper=_Dumper,
-                     sort_keys=False, allow_unicode=True, width=100)
-    return "\n".join(head) + "\n\n" + body, len(tests), todo
+    data: dict[str, Any] = {"servers": {server: escape(spec)}, "tools": tests}
+    if resources:
+        data["resources"] = escape(resources)
+    if prompts:
+        data["prompts"] = escape(prompts)
+    body = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    if held:
+        body += _commented(held)
+    return "\n".join(head) + "\n\n" + body, count, todo
+
+
+def _commented(tests: list[dict[str, Any]]) -> str:
+    """Tests of destructive tools as YAML comments: every line prefixed, so no server text can
+    end the comment; uncommented, they go under `tools:`."""
+    text = yaml.dump(tests, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    lines = ["", "# Tools that declare themselves destructive (annotations.destructiveHint) are",
+             "# not called by this starter suite. Their tests, to move under `tools:` once you",
+             "# know what calling them does:"]
+    lines += ["#   " + line for line in text.splitlines()]
+    return "\n".join(lines) + "\n"

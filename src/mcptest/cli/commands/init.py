@@ -94,9 +94,9 @@ def run(args: argparse.Namespace) -> int:
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(text, encoding="utf-8")
     load_suites([output], env=env)  # what we wrote must load; a failure here is our bug
-    print(f"mcptest init: wrote {output}: {tests} test(s), {todo} marked TODO; "
-          f"{len(catalog.resources)} resource(s) and {len(catalog.prompts)} "
-          "prompt(s) listed as comments", file=sys.stderr)
+    print(f"mcptest init: wrote {output}: {tests} test(s) for {len(catalog.tools)} tool(s), "
+          f"{len(catalog.resources)} resource(s) and {len(catalog.prompts)} prompt(s); "
+          f"{todo} marked TODO", file=sys.stderr)
     if args.ci:
         workflow.parent.mkdir(parents=True, exist_ok=True)
         workflow.write_text(render_workflow(suite_ref), encoding="utf-8")
