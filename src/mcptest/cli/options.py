@@ -62,8 +62,11 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     judge.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     judge.add_argument("--cache-dir", type=Path, default=Path(".mcptest/cache"), metavar="DIR",
                        help="judge verdict cache (default .mcptest/cache)")
-    p.add_argument("-v", "--verbose", action="store_true",
-                   help="log one line per finished test on stderr")
+    talk = p.add_mutually_exclusive_group()
+    talk.add_argument("-v", "--verbose", action="store_true",
+                      help="one line per finished test on stderr, also on a terminal")
+    talk.add_argument("-q", "--quiet", action="store_true",
+                      help="no header or progress on stderr: only the report (and errors)")
     out = p.add_argument_group("reports")
     out.add_argument("--reporter", action=_ReporterAction, dest="outputs", metavar="FORMAT",
                      help=f"one of {', '.join(REPORTERS)}; may repeat (default: pretty)")

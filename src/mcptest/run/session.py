@@ -57,6 +57,7 @@ from mcptest.run.connect import (
 from mcptest.run.negotiate import NEGOTIATION_PHASES, RACE_AFTER_S, client_info, negotiate
 from mcptest.run.requests import RAW, CallOutcome, build_request, list_tools_raw
 from mcptest.run.sdk_logging import quiet_sdk_logging
+from mcptest.run.start import start_budget, start_server
 from mcptest.run.wire import TapReader, TapWriter, WireLog
 from mcptest.suite.models import RemoteServer, StdioServer
 
@@ -137,7 +138,8 @@ class ServerConnection:
     ) -> None:
         """Connect within `startup_timeout`, then hold the connection open until `stop`."""
         started = time.perf_counter()
-        scope = anyio.CancelScope(deadline=anyio.current_time() + self.spec.startup_timeout)
+        budget = self.spec.startup_timeout + start_budget(getattr(self.spec, "start", None))
+        scope = anyio.CancelScope(deadline=anyio.current_time() + budget)
         try:
             with scope:
                 async with AsyncExitStack() as stack:
@@ -181,6 +183,11 @@ class ServerConnection:
         else:
             remote = plan_remote(self.name, spec, env)
             self._secrets = remote.secrets
+            if spec.start is not None:  # its output is this server's "stderr" in reports
+                self._phase = "starting the server process"
+                self._stderr = StderrLog()
+                self._secrets += await start_server(stack, self.name, spec, base_dir, env,
+                                                    self._stderr)
             self._phase = "connecting"
             read, write, *_ = await enter_remote(stack, spec, remote, self._http_log)
             race_after = None  # every HTTP request gets an answer; no silent-drop trap
@@ -285,6 +292,11 @@ class ServerConnection:
     def stderr_tail(self, max_chars: int = 2000) -> str:
         """The server's captured stderr (stdio), "" for HTTP servers."""
         return self._stderr.tail(max_chars) if self._stderr is not None else ""
+
+    @property
+    def session(self) -> ClientSession | None:
+        """The live MCP session, for callers that list more than tools (`mcptest init`)."""
+        return self._session
 
     def secrets(self) -> list[str]:
         """Secret values this connection used (bearer token, `{env}` headers and long `{env}`

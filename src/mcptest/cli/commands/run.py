@@ -8,9 +8,9 @@ import sys
 
 from mcptest.cli.options import add_run_arguments, reporter_outputs, suite_files
 from mcptest.cli.output import write_reports
+from mcptest.cli.progress import progress_for
 from mcptest.exit_codes import ExitCode
 from mcptest.plan import build_plan, parse_shard
-from mcptest.report.models import TestResult
 
 INJECT_FAULT_ENV = "MCPTEST_INJECT_FAULT"
 """Set to 1 to make the run fail with an internal error after its first test (tests only)."""
@@ -31,10 +31,6 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def _progress_line(result: TestResult) -> None:
-    log(f"mcptest: {result.status:<8} {result.name} ({result.duration_ms:.0f} ms)")
-
-
 def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool) -> int:
     """The shared body of `run` and `eval`."""
     from mcptest.pipeline import RunOptions, run_plan
@@ -48,14 +44,16 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool)
         shard=parse_shard(args.shard) if args.shard else None,
         tools=tools, evals=evals, agents=agents,
     )
+    progress = progress_for(args, plan)
     options = RunOptions(
         env=env, concurrency=args.concurrency, max_cost=args.max_cost,
         cache_dir=None if args.no_cache else args.cache_dir, require_judge=args.require_judge,
         redact_candidates=args.redact_candidates,
-        progress=_progress_line if args.verbose else None, log=log,
+        progress=progress, log=progress.log,
         inject_fault=env.get(INJECT_FAULT_ENV) == "1",
     )
     outcome = run_plan(plan, options)
+    progress.close()
     report = outcome.report
     write_reports(report, outputs, secrets=outcome.secrets)
     if report.summary.internal_error is not None:
