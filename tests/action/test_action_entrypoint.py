@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PR, TOKEN, Runner
+from support.action_env import PR, TOKEN, Runner
 from support.github_server import GitHubServer
 
 pytestmark = pytest.mark.slow

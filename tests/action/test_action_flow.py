@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PR, TOKEN, Runner
 from reports import make_report
+from support.action_env import PR, TOKEN, Runner
 from support.github_server import GitHubServer
 
 from mcptest.action.main import run_action

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import TOKEN, Runner
 from reports import make_report
+from support.action_env import TOKEN, Runner
 from support.github_server import GitHubServer
 from test_action_flow import act, outside_stop_commands, scenario
 
