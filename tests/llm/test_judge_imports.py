@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+
+import pytest
+from support.judge_server import JudgeServer, Verdict
 
 CODE = """
 import sys
@@ -34,3 +38,26 @@ def test_start_imports_litellm_in_the_background() -> None:
                          check=True, timeout=120, env=env)
     assert out.stdout.split() == ["True", "True", "True"]
     assert "fetch" not in out.stderr.lower()  # no price-table download attempt
+
+
+GATEWAY_JUDGE = """
+import json, sys, anyio
+from mcptest.llm.contracts import JudgeOptions, JudgeRequest
+from mcptest.llm.engine import JudgeEngine
+engine = JudgeEngine(JudgeOptions(env=json.loads(sys.argv[1])))
+o = anyio.run(engine.judge, JudgeRequest(rubric="r", candidate="c", model="gw-judge"))
+print(json.dumps({"status": o.status, "score": o.score,
+                  "loaded": sorted(m for m in ("litellm", "openai") if m in sys.modules)}))
+"""
+
+
+@pytest.mark.parametrize(("route", "loaded"), [("fast", []), ("litellm", ["litellm", "openai"])])
+def test_gateway_judge_takes_the_fast_route_without_litellm_or_openai(
+        route: str, loaded: list[str]) -> None:
+    with JudgeServer(route=route) as js:
+        js.script("gw-judge", Verdict(score=0.7))
+        out = subprocess.run([sys.executable, "-c", GATEWAY_JUDGE, json.dumps(js.gateway_env())],
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout) == {"status": "verdict", "score": 0.7, "loaded": loaded}
+        assert js.count("gw-judge") == 1
