@@ -102,6 +102,18 @@ def base_env(work: Path) -> dict[str, str]:
     return env
 
 
+def passed(out: Path) -> int:
+    """Tests that passed, from the run's JSON output (so a run that failed shows up)."""
+    try:
+        data = json.loads(out.read_text(encoding="utf-8"))
+        out.unlink()
+    except (OSError, ValueError):
+        return -1
+    if "results" in data:  # promptfoo
+        return int(data["results"]["stats"]["successes"])
+    return int(data["summary"]["counts"]["passed"])
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", default="W0,W1,W2,W3")
@@ -140,10 +152,13 @@ def main() -> int:
                         before = judge.count()
                         m = measure(cmd, tool_env, work)
                         m["calls"] = judge.count() - before
+                        m["passed"] = passed(work / ("p.json" if tool == "promptfoo"
+                                                     else "m.json"))
                         results.setdefault(name, {}).setdefault(tool, []).append(m)
                         ok = "" if m["rc"] in (0, 100) else f" rc={m['rc']} {m['stderr'][-300:]}"
                         print(f"{name} {tool:16} wall {m['wall']:6.2f}s  cpu {m['cpu']:6.2f}s  "
-                              f"rss {m['rss_mib']:5.0f} MiB  calls {m['calls']}{ok}", flush=True)
+                              f"rss {m['rss_mib']:5.0f} MiB  calls {m['calls']}  "
+                              f"passed {m['passed']}/{w.answers}{ok}", flush=True)
     finally:
         judge.close()
     summary = report(results, args.latency, args.concurrency)
