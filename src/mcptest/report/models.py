@@ -73,6 +73,10 @@ class JuryAnalytics(Model):
     passed_fraction: float | None
     quorum: float
     verdict: Literal["passed", "failed", "inconclusive"]
+    jurors_asked: int | None = None
+    """With `early_stop`: the jurors asked (everything above rests on them); None: all were."""
+    calls_saved: int = 0
+    """With `early_stop`: judge calls not sent because the quorum was already settled."""
 
 
 class CriterionResult(Model):
