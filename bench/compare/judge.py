@@ -4,7 +4,8 @@ Both CLIs talk to the same process: `POST …/chat/completions` answers after `-
 with a verdict both understand (`{"reason", "pass", "score"}`: promptfoo's `llm-rubric` and
 mcptest's judges read the same keys). Plain asyncio with keep-alive, so the server's own CPU
 stays small next to the clients it measures; `GET /stats` returns the requests served.
-Answers whose candidate contains "FAIL" score 0.2, the others 0.9 (the jury bench mixes both).
+Answers whose candidate contains "FAIL" score 0.2, the others 0.9; on answers containing "SPLIT"
+the models ending in `-b` and `-d` dissent (the early-stop bench mixes all three).
 
 Run: `python bench/compare/judge.py --port 0 --latency 0.2` (prints `PORT <n>` when ready).
 """
@@ -27,6 +28,8 @@ def _answer(body: bytes) -> bytes:
     text = json.dumps(req.get("messages", []))
     model = str(req.get("model", "judge"))
     bad = "FAIL" in text
+    if "SPLIT" in text and model.endswith(("-b", "-d")):
+        bad = not bad  # a contested answer: these jurors dissent
     verdict = {"reason": "scripted", "pass": not bad, "score": 0.2 if bad else 0.9}
     return json.dumps({
         "id": "chatcmpl-bench", "object": "chat.completion", "created": 0, "model": model,
