@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from support.judge_server import JudgeServer, Verdict
@@ -60,4 +61,29 @@ def test_gateway_judge_takes_the_fast_route_without_litellm_or_openai(
                              capture_output=True, text=True, timeout=120)
         assert out.returncode == 0, out.stderr
         assert json.loads(out.stdout) == {"status": "verdict", "score": 0.7, "loaded": loaded}
+        assert js.count("gw-judge") == 1
+
+
+def test_fixed_response_evals_through_a_gateway_import_no_litellm_openai_or_mcp(
+        tmp_path: Path) -> None:
+    suite = tmp_path / "evals.yml"
+    suite.write_text("""
+evals:
+  - name: note
+    prompt: What was deployed?
+    response: Deployed billing v2.
+    rubric: The answer is a deployment note.
+    judge: {model: gw-judge}
+""", encoding="utf-8")
+    code = ("import sys, json; from mcptest.cli.main import main; "
+            f"rc = main(['eval', {str(suite)!r}, '--no-cache', '--reporter', 'json', "
+            f"'--output', {str(tmp_path / 'r.json')!r}]); "
+            "print(json.dumps([rc, sorted(m for m in ('litellm', 'openai', 'mcp') "
+            "if m in sys.modules)]))")
+    with JudgeServer() as js:
+        js.script("gw-judge", Verdict(score=0.9))
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=120, env={"PATH": "/usr/bin:/bin", **js.gateway_env()})
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout.strip().splitlines()[-1]) == [0, []]
         assert js.count("gw-judge") == 1
