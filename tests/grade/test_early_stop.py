@@ -86,6 +86,7 @@ def _grade(js: JudgeServer, spec: dict[str, Any], candidate: str) -> AssertionRe
     return anyio.run(jury_assertion, planned, candidate, LlmContext(), engine)
 
 
+@pytest.mark.slow  # 80 juries against the loopback judge
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(jurors=st.lists(st.tuples(answers, weights), min_size=1, max_size=5),

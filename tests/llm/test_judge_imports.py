@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from support.judge_server import JudgeServer, Verdict
 
+pytestmark = pytest.mark.slow  # fresh interpreters in subprocesses
+
 CODE = """
 import sys
 import mcptest.llm.engine, mcptest.grade.llm_matchers
