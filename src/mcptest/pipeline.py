@@ -26,7 +26,7 @@ from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.known_secrets import known_secrets
 from mcptest.plan import Plan
 from mcptest.report.build import JudgeTotals, build_report
-from mcptest.report.models import Report, TestResult
+from mcptest.report.models import Report, ShardInfo, TestResult
 from mcptest.report.redact import secret_values
 from mcptest.run.runner import Runner, RunState
 
@@ -110,7 +110,9 @@ def run_plan(plan: Plan, options: RunOptions) -> RunOutcome:
         servers=list(state.servers.values()), started_at=started, finished_at=_now(),
         duration_ms=(time.perf_counter() - t0) * 1000,
         judge=judging.totals(tests) if judging is not None else JudgeTotals(),
-        interrupted=interrupted, internal_error=fault)
+        interrupted=interrupted, internal_error=fault,
+        shard=ShardInfo(index=plan.shard[0], count=plan.shard[1], plan=list(plan.unsharded))
+        if plan.shard is not None else None)
     return RunOutcome(report, frozenset(state.secrets | secret_values(options.env)), trace)
 
 

@@ -68,12 +68,6 @@ def test_prompt_bound_pads_the_count() -> None:
     assert prompt_token_bound(msgs, counted=400) >= 400 * 1.25
 
 
-@pytest.fixture(scope="module")
-def shared_server():
-    with JudgeServer() as js:
-        yield js
-
-
 calls = st.lists(
     st.tuples(st.floats(0.0, 0.05), st.integers(1, 64), st.integers(0, 400)),
     min_size=16, max_size=16,

@@ -48,6 +48,8 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     sel.add_argument("--skip-tag", action="append", default=[], metavar="TAG",
                      help="leave out tests carrying TAG; may repeat")
     sel.add_argument("--shard", metavar="I/N", help="run the I-th of N deterministic shards")
+    sel.add_argument("--shard-weights", type=Path, metavar="REPORT.json",
+                     help="balance --shard by the test durations of a previous JSON report")
     judge = p.add_argument_group("judges")
     judge.add_argument("--max-cost", type=float, metavar="USD",
                        help="hard cap on judge spend for the whole run")

@@ -54,3 +54,31 @@ def weighted_quorum(heads: Sequence[tuple[float, bool]], quorum: float) -> Tally
     hundredths = (won * 100 / total + Fraction(1, 2)).__floor__()  # exact half-up rounding
     fraction = hundredths / 100
     return Tally(sum(1 for _, ok in heads if ok), len(heads), fraction, fraction >= quorum)
+
+
+# ------------------------------------------------------------------ early stop (docs/jury.md)
+
+def settled(heads: Sequence[tuple[float, bool]], pending: Sequence[float], quorum: float,
+            need: int = 1) -> bool | None:
+    """The quorum's answer if no outcome of the `pending` jurors (weights) can change it, else
+    None. A pending juror may pass, fail or give no verdict; since a passing head only raises
+    the passing fraction and a failing one only lowers it, every combination lies between
+    "all pending fail" and "all pending pass", so those two cases decide. `need` decisive
+    heads must already be in (`min_jurors`), or the jury could still end inconclusive."""
+    if len(heads) < max(1, need):
+        return None
+    low = weighted_quorum([*heads, *((w, False) for w in pending)], quorum).met
+    high = weighted_quorum([*heads, *((w, True) for w in pending)], quorum).met
+    return low if low == high else None
+
+
+def next_wave(heads: Sequence[tuple[float, bool]], pending: Sequence[float], quorum: float,
+              need: int = 1) -> int:
+    """How many of the `pending` jurors (in order) to ask next: the fewest whose unanimous
+    answer, either way, would settle the quorum; all of them when no smaller wave can."""
+    for k in range(1, len(pending)):
+        wave, rest = pending[:k], pending[k:]
+        for passed in (True, False):
+            if settled([*heads, *((w, passed) for w in wave)], rest, quorum, need) is not None:
+                return k
+    return len(pending)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from mcptest.grade.aggregate import Tally, vote, weighted_quorum
+from mcptest.grade.aggregate import Tally, next_wave, settled, vote, weighted_quorum
 from mcptest.grade.jury import jury_analytics
 from mcptest.grade.rows import assertion_result
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
@@ -183,19 +183,50 @@ def _quorum(seats: list[_Seat], threshold: float, quorum: float) -> Tally:
                             if s.score is not None], quorum)
 
 
+def _heads(seats: list[_Seat], threshold: float) -> list[tuple[float, bool]]:
+    return [(s.juror.weight, s.score >= threshold) for s in seats if s.score is not None]
+
+
+async def _seat_jury(spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
+                     engine: JudgeEngine) -> tuple[list[_Seat], int]:
+    """Seat the jurors, a mechanical failure replaced from the spares in order; returns the
+    seats asked and how many jurors were not. All at once, or with `early_stop` in waves of
+    the fewest jurors that could settle the quorum, stopping once it is settled either way
+    (docs/jury.md, "Early stop")."""
+    seats: list[_Seat] = []
+    spare = list(spec.replacements)
+    pending = list(spec.jurors)
+    need = spec.min_jurors or 1
+    while pending:
+        k = len(pending)
+        if spec.early_stop and seats:
+            if any(o.status == "budget_skipped" for s in seats for o in s.outcomes):
+                break  # skipped whatever the others say
+            heads, weights = _heads(seats, spec.threshold), [j.weight for j in pending]
+            if settled(heads, weights, spec.quorum, need) is not None:
+                break
+            k = next_wave(heads, weights, spec.quorum, need)
+        elif spec.early_stop:
+            k = next_wave([], [j.weight for j in pending], spec.quorum, need)
+        wave, pending = pending[:k], pending[k:]
+        answers = await _seat_all(wave, spec, candidate, ctx, engine)
+        new = [_Seat(j, o) for j, o in zip(wave, answers, strict=True)]
+        failed = [s for s in new if s.failed_mechanically]
+        if failed and spare:
+            stand_ins, spare = spare[:len(failed)], spare[len(failed):]
+            subs = await _seat_all(stand_ins, spec, candidate, ctx, engine)
+            for seat, sub, outs in zip(failed, stand_ins, subs, strict=False):
+                seat.history = [(o, None) for o in seat.outcomes]
+                seat.replacement_for, seat.juror, seat.outcomes = seat.juror.model, sub, outs
+        seats += new
+    return seats, len(pending)
+
+
 async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
                 ctx: LlmContext, engine: JudgeEngine) -> AssertionResult:
     start = time.perf_counter()
-    first = await _seat_all(spec.jurors, spec, candidate, ctx, engine)
-    seats = [_Seat(j, o) for j, o in zip(spec.jurors, first, strict=True)]
-    spare = list(spec.replacements)
-    failed = [s for s in seats if s.failed_mechanically]
-    if failed and spare:
-        stand_ins = spare[:len(failed)]
-        answers = await _seat_all(stand_ins, spec, candidate, ctx, engine)
-        for seat, sub, outs in zip(failed, stand_ins, answers, strict=False):
-            seat.history = [(o, None) for o in seat.outcomes]
-            seat.replacement_for, seat.juror, seat.outcomes = seat.juror.model, sub, outs
+    seats, unasked = await _seat_jury(spec, candidate, ctx, engine)
+    saved = unasked * spec.repetitions
     outcomes = [o for s in seats for o, _ in s.history] + [o for s in seats for o in s.outcomes]
     votes = [_vote(o, spec.threshold, rf) for s in seats for o, rf in s.history] + [
         _vote(o, spec.threshold, s.replacement_for) for s in seats for o in s.outcomes]
@@ -233,11 +264,17 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
                                passed_jurors=passed_n, decisive=decisive_n, verdict=verdict)
     if analytics.passed_fraction != fraction and fraction is not None:
         analytics = analytics.model_copy(update={"passed_fraction": fraction})
+    if spec.early_stop:
+        analytics = analytics.model_copy(update={"jurors_asked": len(seats),
+                                                 "calls_saved": saved})
     tally = f"{passed_n}/{decisive_n} decisive jurors passed"
     if fraction is not None:
         tally += f" (fraction {fraction:.2f}, quorum {spec.quorum:.2f})"
     if errors:
         tally += f"; {len(errors)} judge error(s)"
+    if saved:
+        tally += (f"; early stop: settled by {len(seats)} of {len(spec.jurors)} jurors, "
+                  f"{saved} call(s) saved")
     if inconclusive:
         need = spec.min_jurors or 1
         return _result(planned, "failed", start, outcomes, detail(analytics),

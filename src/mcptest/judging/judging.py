@@ -14,7 +14,7 @@ from typing import Any
 from mcptest.errors import SuiteError, SuiteErrors
 from mcptest.grade.agreement import run_agreement
 from mcptest.judging.graders import grader_for
-from mcptest.judging.projection import has_agent_rows, project
+from mcptest.judging.projection import has_agent_rows, needs_litellm, project
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.engine import JudgeEngine
 from mcptest.plan import Plan, PlannedAssertion, PlannedTest
@@ -32,6 +32,7 @@ class Judging:
         self.engine = JudgeEngine(options)
         self.projection, unpriced = project(plan, options.env)
         self._agent_rows = has_agent_rows(plan)
+        self._litellm = needs_litellm(plan, options.env)
         if options.max_cost is not None and unpriced:
             raise SuiteErrors([
                 SuiteError(
@@ -43,8 +44,9 @@ class Judging:
 
     async def start(self) -> None:
         """Start the litellm import in the background, unless nothing will need it (every call
-        deferred, or only custom judges): the engine still imports lazily if it must."""
-        if self.projection.calls or self._agent_rows:
+        deferred or on the fast OpenAI-compatible route, or only custom judges): the engine
+        still imports lazily if it must."""
+        if (self.projection.calls or self._agent_rows) and self._litellm:
             self.engine.start()
 
     def header(self) -> str:

@@ -11,6 +11,7 @@ from mcptest.report.models import (
     Counts,
     Report,
     ServerReport,
+    ShardInfo,
     Summary,
     TestResult,
     ToolInfo,
@@ -78,6 +79,7 @@ def build_report(
     interrupted: str | None = None,
     internal_error: str | None = None,
     warnings: list[str] | None = None,
+    shard: ShardInfo | None = None,
 ) -> Report:
     counts = count(tests)
     gaps = Counter(t.gap for t in tests if t.gap)
@@ -113,4 +115,5 @@ def build_report(
         tests=tests,
         summary=summary,
         warnings=warnings or [],
+        shard=shard,
     )

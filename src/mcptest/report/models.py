@@ -73,6 +73,10 @@ class JuryAnalytics(Model):
     passed_fraction: float | None
     quorum: float
     verdict: Literal["passed", "failed", "inconclusive"]
+    jurors_asked: int | None = None
+    """With `early_stop`: the jurors asked (everything above rests on them); None: all were."""
+    calls_saved: int = 0
+    """With `early_stop`: judge calls not sent because the quorum was already settled."""
 
 
 class CriterionResult(Model):
@@ -248,6 +252,15 @@ class ToolInfo(Model):
     version: str
 
 
+class ShardInfo(Model):
+    """Which slice of a sharded run this report holds (docs/action.md, "Shards")."""
+
+    index: int = Field(ge=1)
+    count: int = Field(ge=1)
+    plan: list[str] = Field(default_factory=list)
+    """Every test id of the whole (unsharded) selection, in run order."""
+
+
 class Report(Model):
     version: int = REPORT_VERSION
     tool: ToolInfo
@@ -261,3 +274,5 @@ class Report(Model):
     warnings: list[str] = Field(default_factory=list)
     lint: LintSection | None = None
     """Set by `mcptest lint`: protocol, quality and surface findings."""
+    shard: ShardInfo | None = None
+    """Set on the report of one shard; `mcptest merge` reads it and leaves it out."""

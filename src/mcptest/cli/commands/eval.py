@@ -83,6 +83,7 @@ def explain(args: argparse.Namespace) -> int:
     """The plan per eval, without starting a server or calling a provider."""
     import os
 
+    from mcptest.cli.shard_weights import read_weights
     from mcptest.judging.projection import project
     from mcptest.plan import build_plan, parse_shard
     from mcptest.suite.load import load_suites
@@ -91,6 +92,8 @@ def explain(args: argparse.Namespace) -> int:
     suites = load_suites(suite_files(args), env=env)
     plan = build_plan(suites, filter=args.filter, tags=args.tag, skip_tags=args.skip_tag,
                       shard=parse_shard(args.shard) if args.shard else None,
+                      shard_weights=read_weights(args.shard_weights)
+                      if args.shard_weights else None,
                       tools=False, evals=True, agents=False)
     out: list[str] = []
     for t in plan.tests:

@@ -9,6 +9,7 @@ import sys
 from mcptest.cli.options import add_run_arguments, reporter_outputs, suite_files
 from mcptest.cli.output import write_reports
 from mcptest.cli.progress import progress_for
+from mcptest.cli.shard_weights import read_weights
 from mcptest.exit_codes import ExitCode
 from mcptest.plan import build_plan, parse_shard
 
@@ -42,6 +43,7 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool)
     plan = build_plan(
         suites, filter=args.filter, tags=args.tag, skip_tags=args.skip_tag,
         shard=parse_shard(args.shard) if args.shard else None,
+        shard_weights=read_weights(args.shard_weights) if args.shard_weights else None,
         tools=tools, evals=evals, agents=agents,
     )
     progress = progress_for(args, plan)

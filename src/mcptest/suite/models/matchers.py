@@ -42,6 +42,9 @@ class LlmJurySpec(Strict):
     replacements: list[Juror] = Field(default_factory=list)
     min_jurors: int | None = Field(default=None, ge=1)
     strict_panel: bool = False
+    early_stop: bool = Field(default=False, description=(
+        "Ask jurors in waves and stop once the quorum is settled either way; the verdict is "
+        "the full jury's, the score and analytics rest on the jurors asked."))
 
 
 class ExactMatcher(Strict):
