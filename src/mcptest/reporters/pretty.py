@@ -112,6 +112,8 @@ def _assertion(out: _Out, a: AssertionResult, depth: int) -> None:
         out.add(_safe(a.message), depth + 1)
     if a.judge:
         _judge(out, a.judge, depth + 1)
+    if a.calibration:
+        out.add(_safe(display.calibration_text(a.calibration)), depth + 1)
 
 
 def _stderr(out: _Out, text: str, depth: int) -> None:
