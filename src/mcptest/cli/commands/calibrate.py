@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     from mcptest.calibrate.labels import load_labels
     from mcptest.calibrate.measure import build_record, judge_labels
     from mcptest.calibrate.record import write_record
-    from mcptest.calibrate.render import render_markdown
+    from mcptest.calibrate.render import plain, render_markdown
     from mcptest.calibrate.target import select_target
     from mcptest.judging.judging import pool_limits
     from mcptest.llm.contracts import JudgeOptions
@@ -103,8 +103,7 @@ def run(args: argparse.Namespace) -> int:
                          "key or gateway, the budget, or judge errors); nothing was written")
     record = build_record(target, labels, judged, args.labels.as_posix())
     write_record(record, out)
-    text = render_markdown(record)
-    out.with_suffix(".md").write_text(text, encoding="utf-8")
-    sys.stdout.write(text)
+    out.with_suffix(".md").write_text(render_markdown(record), encoding="utf-8")
+    sys.stdout.write(render_markdown(record, plain))
     print(f"\nwrote {out} and {out.with_suffix('.md')}", file=sys.stderr)
     return int(ExitCode.OK)

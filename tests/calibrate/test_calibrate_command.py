@@ -1,0 +1,189 @@
+"""`mcptest calibrate` end to end: the example server, the loopback judge, the CLI
+(docs/calibration.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import krippendorff
+import numpy as np
+import pytest
+from sklearn.metrics import cohen_kappa_score
+from support.judge_server import JudgeServer, Verdict
+
+from mcptest.exit_codes import ExitCode
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "examples" / "calibration"
+SERVER_OUTPUT = "Deployed billing v2.4.1 to production."
+
+
+def mcptest(*args: str | Path, env: dict[str, str],
+            cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mcptest", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "MCPTEST_PYTHON": sys.executable, **env})
+
+
+@pytest.fixture
+def js() -> Iterator[JudgeServer]:
+    with JudgeServer() as server:
+        yield server
+
+
+@pytest.fixture
+def example(tmp_path: Path) -> Path:
+    """The worked example copied beside a copy of the example server (its `cwd: ../server`)."""
+    shutil.copytree(EXAMPLE, tmp_path / "calibration")
+    shutil.copytree(REPO / "examples" / "server", tmp_path / "server")
+    return tmp_path / "calibration"
+
+
+def _synthetic(tmp_path: Path, js: JudgeServer, wrong: set[int]) -> Path:
+    """50 labels (30 pass, 20 fail); the judge agrees with all but the `wrong` ones."""
+    lines = []
+    for i in range(50):
+        human = "pass" if i < 30 else "fail"
+        agrees = i not in wrong
+        judge_passes = (human == "pass") == agrees
+        js.script("release-judge", Verdict(score=0.9 if judge_passes else 0.2,
+                                           reason=f"scripted #{i}"), candidate=f"#L{i:02d}#")
+        lines.append(json.dumps({"id": f"L{i:02d}", "candidate": f"note #L{i:02d}#",
+                                 "human": human, "by": "ana"}))
+    path = tmp_path / "labels.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_judge_agreeing_on_45_of_50_gets_the_reference_kappa_and_alpha(
+        tmp_path: Path, example: Path, js: JudgeServer) -> None:
+    wrong = {3, 11, 27, 33, 48}  # three false fails, two false passes
+    labels = _synthetic(tmp_path, js, wrong)
+    out = tmp_path / "record.json"
+    run = mcptest("calibrate", example / "mcptest.yml", "--labels", labels, "--out", out,
+                  "--no-cache", env=js.gateway_env())
+    assert run.returncode == 0, run.stderr
+    record = json.loads(out.read_text())
+    human = [1 if i < 30 else 0 for i in range(50)]
+    judge = [h if i not in wrong else 1 - h for i, h in enumerate(human)]
+    v = record["verdict"]
+    assert v["labels"] == 50 and v["accuracy"] == pytest.approx(45 / 50)
+    assert v["kappa"] == pytest.approx(cohen_kappa_score(human, judge), abs=1e-9)
+    ref = krippendorff.alpha(reliability_data=np.array([human, judge], dtype=float),
+                             level_of_measurement="nominal")
+    assert v["alpha"] == pytest.approx(ref, abs=1e-9)
+    assert v["confusion"] == {"both_pass": 27, "both_fail": 18, "false_pass": 2,
+                              "false_fail": 3}
+    assert v["false_fail"]["rate"] == pytest.approx(3 / 30)
+    assert v["false_pass"]["rate"] == pytest.approx(2 / 20)
+    low, high = v["false_fail"]["ci95"]["low"], v["false_fail"]["ci95"]["high"]
+    assert low < 0.1 < high
+    assert sorted(d["label"] for d in record["disagreements"]) == [f"L{i:02d}" for i in
+                                                                  sorted(wrong)]
+    assert record["identity_hash"].startswith("sha256:")
+    # printed: the confusion table and the disagreements; the markdown is written beside
+    assert "| human pass | 27 | 3 (false fail) |" in run.stdout
+    assert "## Disagreements (5)" in run.stdout and "scripted #33" in run.stdout
+    written = out.with_suffix(".md").read_text()
+    assert "| human pass | 27 | 3 (false fail) |" in written and "&#35;" in written
+
+
+def _calibrate_example(example: Path, js: JudgeServer) -> subprocess.CompletedProcess[str]:
+    """Script the judge to agree with every human label of the worked example, and calibrate."""
+    js.script("release-judge", Verdict(score=0.2, reason="no rollback step"))  # the server's
+    text = (example / "labels.yaml").read_text()
+    import yaml
+
+    for label in yaml.safe_load(text)["labels"]:
+        js.script("release-judge", Verdict(score=0.9 if label["human"] == "pass" else 0.1),
+                  candidate=label["candidate"])
+    return mcptest("calibrate", example / "mcptest.yml", "--labels", example / "labels.yaml",
+                   "--no-cache", env=js.gateway_env())
+
+
+def _report(example: Path, js: JudgeServer, *flags: str) -> tuple[int, dict]:
+    out = example / "report.json"
+    run = mcptest("run", example / "mcptest.yml", "--no-cache", "--reporter", "json",
+                  "--output", out, *flags, env=js.gateway_env())
+    assert run.returncode in (0, 1), run.stderr
+    return run.returncode, json.loads(out.read_text())
+
+
+def test_the_worked_example_calibrates_and_then_gates(example: Path, js: JudgeServer) -> None:
+    run = _calibrate_example(example, js)
+    assert run.returncode == 0, run.stderr
+    record = json.loads((example / "release-note.calibration.json").read_text())
+    assert record["labels"] == 24 and record["verdict"]["kappa"] == 1.0
+    code, report = _report(example, js)
+    a = report["tests"][0]["assertions"][0]
+    assert code == ExitCode.TESTS_FAILED and a["status"] == "failed"
+    assert a["calibration"]["state"] == "calibrated" and a["calibration"]["kappa"] == 1.0
+    assert report["tests"][0]["gap"] == "judgment"
+    assert report["summary"]["uncalibrated"] == 0
+    sarif = mcptest("report", example / "report.json", "--format", "sarif", env={})
+    result = json.loads(sarif.stdout)["runs"][0]["results"][0]
+    assert result["properties"]["calibration"]["state"] == "calibrated"
+    assert result["properties"]["calibration"]["labels"] == 24
+
+
+def test_an_edited_rubric_makes_the_record_stale(example: Path, js: JudgeServer) -> None:
+    assert _calibrate_example(example, js).returncode == 0
+    check = mcptest("calibrate", example / "mcptest.yml", "--check", env={})
+    assert check.returncode == 0 and "current" in check.stdout, check.stdout + check.stderr
+    suite = example / "mcptest.yml"
+    suite.write_text(suite.read_text().replace("Marketing", "Hype"), encoding="utf-8")
+    check = mcptest("calibrate", example / "mcptest.yml", "--check", env={})
+    assert check.returncode == ExitCode.TESTS_FAILED and ": stale:" in check.stdout
+    code, report = _report(example, js)
+    a = report["tests"][0]["assertions"][0]
+    assert a["calibration"]["state"] == "stale" and a["calibration"]["advisory"] is True
+    assert code == ExitCode.OK
+
+
+@pytest.mark.parametrize("record", ["missing", "stale", "below-floor"])
+def test_advisory_verdicts_never_fail_without_require_calibration_and_always_with_it(
+        example: Path, js: JudgeServer, record: str) -> None:
+    js.script("release-judge", Verdict(score=0.2, reason="no rollback step"))
+    path = example / "release-note.calibration.json"
+    if record != "missing":
+        assert _calibrate_example(example, js).returncode == 0
+        data = json.loads(path.read_text())
+        if record == "stale":
+            data["identity_hash"] = "sha256:" + "0" * 64
+        else:
+            data["verdict"]["kappa"] = 0.3
+        path.write_text(json.dumps(data), encoding="utf-8")
+        js.script("release-judge", Verdict(score=0.2, reason="no rollback step"),
+                  candidate=SERVER_OUTPUT)
+    code, report = _report(example, js)
+    a, t = report["tests"][0]["assertions"][0], report["tests"][0]
+    assert code == ExitCode.OK
+    assert a["status"] == "deferred" and t["gap"] is None
+    assert a["calibration"] == a["calibration"] | {"state": record, "advisory": True,
+                                                   "verdict": "failed"}
+    assert a["message"].startswith("advisory (uncalibrated") and "score 0.20" in a["message"]
+    assert report["summary"]["uncalibrated"] == 1
+    code, report = _report(example, js, "--require-calibration")
+    a, t = report["tests"][0]["assertions"][0], report["tests"][0]
+    assert code == ExitCode.TESTS_FAILED
+    assert a["status"] == "failed" and t["gap"] == "judge-calibration"
+    assert a["message"].startswith("calibration required")
+    assert report["summary"]["uncalibrated"] == 0
+
+
+def test_a_passing_uncalibrated_verdict_stays_a_pass_and_is_counted(
+        example: Path, js: JudgeServer) -> None:
+    js.script("release-judge", Verdict(score=0.9))
+    code, report = _report(example, js)
+    a = report["tests"][0]["assertions"][0]
+    assert code == ExitCode.OK and a["status"] == "passed"
+    assert a["calibration"]["state"] == "missing" and a["calibration"]["advisory"] is True
+    assert report["summary"]["uncalibrated"] == 1
+    code, report = _report(example, js, "--require-calibration")
+    assert code == ExitCode.TESTS_FAILED
