@@ -17,7 +17,12 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 from support.judge_server import JudgeServer, Verdict
 
+from mcptest.cli.main import main
 from mcptest.exit_codes import ExitCode
+from mcptest.pipeline import RunOptions, run_plan
+from mcptest.plan import build_plan
+from mcptest.report.models import Report
+from mcptest.suite.load import load_suites
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "calibration"
@@ -35,6 +40,15 @@ def mcptest(*args: str | Path, env: dict[str, str],
 def js() -> Iterator[JudgeServer]:
     with JudgeServer() as server:
         yield server
+
+
+@pytest.fixture
+def gateway(js: JudgeServer, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The process environment routes judge calls to the loopback judge (in-process runs)."""
+    env = {**js.gateway_env(), "MCPTEST_PYTHON": sys.executable}
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    return env
 
 
 @pytest.fixture
@@ -94,8 +108,9 @@ def test_a_judge_agreeing_on_45_of_50_gets_the_reference_kappa_and_alpha(
     assert "| human pass | 27 | 3 (false fail) |" in written and "&#35;" in written
 
 
-def _calibrate_example(example: Path, js: JudgeServer) -> subprocess.CompletedProcess[str]:
-    """Script the judge to agree with every human label of the worked example, and calibrate."""
+def _calibrate_example(example: Path, js: JudgeServer) -> int:
+    """Script the judge to agree with every human label of the worked example, and calibrate
+    (in-process: the `gateway` fixture routes the judge)."""
     js.script("release-judge", Verdict(score=0.2, reason="no rollback step"))  # the server's
     text = (example / "labels.yaml").read_text()
     import yaml
@@ -103,21 +118,24 @@ def _calibrate_example(example: Path, js: JudgeServer) -> subprocess.CompletedPr
     for label in yaml.safe_load(text)["labels"]:
         js.script("release-judge", Verdict(score=0.9 if label["human"] == "pass" else 0.1),
                   candidate=label["candidate"])
-    return mcptest("calibrate", example / "mcptest.yml", "--labels", example / "labels.yaml",
-                   "--no-cache", env=js.gateway_env())
+    return main(["calibrate", str(example / "mcptest.yml"), "--labels",
+                 str(example / "labels.yaml"), "--no-cache"])
 
 
-def _report(example: Path, js: JudgeServer, *flags: str) -> tuple[int, dict]:
-    out = example / "report.json"
-    run = mcptest("run", example / "mcptest.yml", "--no-cache", "--reporter", "json",
-                  "--output", out, *flags, env=js.gateway_env())
-    assert run.returncode in (0, 1), run.stderr
-    return run.returncode, json.loads(out.read_text())
+def _report(example: Path, js: JudgeServer, *, require: bool = False) -> tuple[int, dict]:
+    """One run of the example, in-process: (exit code, the JSON report as a dict)."""
+    env = dict(os.environ)
+    plan = build_plan(load_suites([example / "mcptest.yml"], env=env))
+    report: Report = run_plan(plan, RunOptions(env=env, require_calibration=require,
+                                               handle_signals=False, max_tries=1)).report
+    text = report.model_dump_json()
+    (example / "report.json").write_text(text, encoding="utf-8")
+    return report.summary.exit_code, json.loads(text)
 
 
-def test_the_worked_example_calibrates_and_then_gates(example: Path, js: JudgeServer) -> None:
-    run = _calibrate_example(example, js)
-    assert run.returncode == 0, run.stderr
+def test_the_worked_example_calibrates_and_then_gates(example: Path, js: JudgeServer,
+                                                      gateway: dict[str, str]) -> None:
+    assert _calibrate_example(example, js) == 0
     record = json.loads((example / "release-note.calibration.json").read_text())
     assert record["labels"] == 24 and record["verdict"]["kappa"] == 1.0
     code, report = _report(example, js)
@@ -132,8 +150,9 @@ def test_the_worked_example_calibrates_and_then_gates(example: Path, js: JudgeSe
     assert result["properties"]["calibration"]["labels"] == 24
 
 
-def test_an_edited_rubric_makes_the_record_stale(example: Path, js: JudgeServer) -> None:
-    assert _calibrate_example(example, js).returncode == 0
+def test_an_edited_rubric_makes_the_record_stale(example: Path, js: JudgeServer,
+                                                 gateway: dict[str, str]) -> None:
+    assert _calibrate_example(example, js) == 0
     check = mcptest("calibrate", example / "mcptest.yml", "--check", env={})
     assert check.returncode == 0 and "current" in check.stdout, check.stdout + check.stderr
     suite = example / "mcptest.yml"
@@ -148,11 +167,11 @@ def test_an_edited_rubric_makes_the_record_stale(example: Path, js: JudgeServer)
 
 @pytest.mark.parametrize("record", ["missing", "stale", "below-floor"])
 def test_advisory_verdicts_never_fail_without_require_calibration_and_always_with_it(
-        example: Path, js: JudgeServer, record: str) -> None:
+        example: Path, js: JudgeServer, gateway: dict[str, str], record: str) -> None:
     js.script("release-judge", Verdict(score=0.2, reason="no rollback step"))
     path = example / "release-note.calibration.json"
     if record != "missing":
-        assert _calibrate_example(example, js).returncode == 0
+        assert _calibrate_example(example, js) == 0
         data = json.loads(path.read_text())
         if record == "stale":
             data["identity_hash"] = "sha256:" + "0" * 64
@@ -169,7 +188,7 @@ def test_advisory_verdicts_never_fail_without_require_calibration_and_always_wit
                                                    "verdict": "failed"}
     assert a["message"].startswith("advisory (uncalibrated") and "score 0.20" in a["message"]
     assert report["summary"]["uncalibrated"] == 1
-    code, report = _report(example, js, "--require-calibration")
+    code, report = _report(example, js, require=True)
     a, t = report["tests"][0]["assertions"][0], report["tests"][0]
     assert code == ExitCode.TESTS_FAILED
     assert a["status"] == "failed" and t["gap"] == "judge-calibration"
@@ -178,12 +197,24 @@ def test_advisory_verdicts_never_fail_without_require_calibration_and_always_wit
 
 
 def test_a_passing_uncalibrated_verdict_stays_a_pass_and_is_counted(
-        example: Path, js: JudgeServer) -> None:
+        example: Path, js: JudgeServer, gateway: dict[str, str]) -> None:
     js.script("release-judge", Verdict(score=0.9))
     code, report = _report(example, js)
     a = report["tests"][0]["assertions"][0]
     assert code == ExitCode.OK and a["status"] == "passed"
     assert a["calibration"]["state"] == "missing" and a["calibration"]["advisory"] is True
     assert report["summary"]["uncalibrated"] == 1
-    code, report = _report(example, js, "--require-calibration")
+    code, report = _report(example, js, require=True)
     assert code == ExitCode.TESTS_FAILED
+
+
+def test_the_cli_flag_reaches_the_gate(example: Path, js: JudgeServer) -> None:
+    js.script("release-judge", Verdict(score=0.2, reason="no rollback step"))
+    base = ["run", example / "mcptest.yml", "--no-cache"]
+    advisory = mcptest(*base, env=js.gateway_env())
+    assert advisory.returncode == ExitCode.OK, advisory.stdout + advisory.stderr
+    assert "1 uncalibrated (advisory)" in advisory.stdout
+    assert "uncalibrated (missing, advisory)" in advisory.stdout
+    required = mcptest(*base, "--require-calibration", env=js.gateway_env())
+    assert required.returncode == ExitCode.TESTS_FAILED
+    assert "judge-calibration" in required.stdout
