@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 
 from mcptest.errors import SourcePos, SuiteError, SuiteErrors
 from mcptest.suite.models import Strict
@@ -29,6 +29,13 @@ class Label(Strict):
     by: str | None = Field(default=None, description="Who labelled it.")
     note: str | None = None
 
+    @field_validator("human")
+    @classmethod
+    def _in_range(cls, v: str | float) -> str | float:
+        if not isinstance(v, str) and not 0.0 <= v <= 1.0:
+            raise ValueError("a human score must be in [0, 1]")
+        return v
+
     def passed(self, threshold: float) -> bool:
         if isinstance(self.human, str):
             return self.human == "pass"
@@ -41,13 +48,6 @@ class Label(Strict):
 
 class LabelsFile(Strict):
     labels: list[Label] = Field(min_length=1)
-
-
-def _check_scores(data: LabelsFile, positions: Positions) -> list[SuiteError]:
-    return [SuiteError("a human score must be in [0, 1]", positions.value(("labels", i, "human")),
-                       f"labels[{i}].human")
-            for i, label in enumerate(data.labels)
-            if label.score is not None and not 0.0 <= label.score <= 1.0]
 
 
 def _jsonl(text: str, file: str) -> tuple[dict[str, Any], Positions]:
@@ -86,7 +86,6 @@ def load_labels(path: Path) -> list[Label]:
         parsed = LabelsFile.model_validate(data)
     except ValidationError as e:
         raise SuiteErrors([*errors, *suite_errors(e, data, positions, LabelsFile)]) from None
-    errors += _check_scores(parsed, positions)
     if errors:
         raise SuiteErrors(errors)
     return parsed.labels
