@@ -218,3 +218,50 @@ def test_the_cli_flag_reaches_the_gate(example: Path, js: JudgeServer) -> None:
     required = mcptest(*base, "--require-calibration", env=js.gateway_env())
     assert required.returncode == ExitCode.TESTS_FAILED
     assert "judge-calibration" in required.stdout
+
+
+def test_a_jury_is_measured_per_juror_and_the_juror_that_lowers_agreement_is_named(
+        tmp_path: Path, example: Path, js: JudgeServer, gateway: dict[str, str],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    suite = tmp_path / "jury.yml"
+    suite.write_text(f"""servers:
+  ex:
+    command: [{json.dumps(sys.executable)}, {json.dumps(str(example.parent / "server" /
+                                                         "example_server.py"))}]
+tools:
+  - name: note
+    server: ex
+    tool: release_note
+    args: {{service: billing, tag: v1}}
+    expect:
+      - target: result.content[0].text
+        matcher:
+          llm-jury:
+            rubric: Is it a deployment note?
+            quorum: 0.6
+            jurors: [{{model: juror-a}}, {{model: juror-b}}, {{model: juror-c}}]
+""", encoding="utf-8")
+    wrong = {"juror-a": set(), "juror-b": {10, 11}, "juror-c": {10, 11, 12, 13, 14, 15}}
+    lines = []
+    for i in range(20):
+        human_pass = i < 10
+        for model, misses in wrong.items():
+            passes = human_pass != (i in misses)
+            js.script(model, Verdict(score=0.9 if passes else 0.1), candidate=f"#J{i:02d}#")
+        lines.append(json.dumps({"candidate": f"#J{i:02d}#",
+                                 "human": "pass" if human_pass else "fail"}))
+    labels = tmp_path / "jury.jsonl"
+    labels.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "jury.calibration.json"
+    assert main(["calibrate", str(suite), "--labels", str(labels), "--out", str(out),
+                 "--no-cache"]) == 0
+    record = json.loads(out.read_text())
+    jurors = record["jurors"]
+    assert jurors["juror-a"]["kappa"] == 1.0
+    assert jurors["juror-c"]["false_pass"]["rate"] == pytest.approx(0.6)
+    assert record["verdict"]["false_pass"]["hits"] == 2  # labels 10 and 11: B and C outvote A
+    assert "juror-c" in record["lowers_agreement"]
+    assert "juror-a" not in record["lowers_agreement"]
+    assert record["panel_alpha"] is not None
+    printed = capsys.readouterr().out
+    assert "⚠ juror `juror-c` lowers the jury's agreement" in printed
