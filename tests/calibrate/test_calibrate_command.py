@@ -265,3 +265,44 @@ tools:
     assert record["panel_alpha"] is not None
     printed = capsys.readouterr().out
     assert "⚠ juror `juror-c` lowers the jury's agreement" in printed
+
+
+def test_an_eval_is_calibrated_and_gated_like_an_assertion(
+        tmp_path: Path, js: JudgeServer, gateway: dict[str, str]) -> None:
+    suite = tmp_path / "evals.yml"
+    suite.write_text("""judge: {model: eval-judge}
+evals:
+  - name: note quality
+    prompt: Write a deployment note for billing v2.4.1.
+    response: "#RUN# Deployed billing v2.4.1."
+    rubric: Pass if it is a deployment note with a rollback step.
+    calibration: {file: eval.calibration.json, min_labels: 4, min_agreement: 0.5}
+""", encoding="utf-8")
+    js.script("eval-judge", Verdict(score=0.2, reason="no rollback"), candidate="#RUN#")
+    labels = tmp_path / "labels.jsonl"
+    rows = []
+    for i, human in enumerate(["pass", "pass", "fail", "fail"]):
+        js.script("eval-judge", Verdict(score=0.9 if human == "pass" else 0.1),
+                  candidate=f"#E{i}#")
+        rows.append(json.dumps({"candidate": f"#E{i}#", "human": human}))
+    labels.write_text("\n".join(rows) + "\n", encoding="utf-8")
+
+    def run(require: bool = False) -> dict:
+        env = dict(os.environ)
+        plan = build_plan(load_suites([suite], env=env), tools=False, evals=True)
+        report = run_plan(plan, RunOptions(env=env, require_calibration=require,
+                                           handle_signals=False, max_tries=1)).report
+        return json.loads(report.model_dump_json())
+
+    row = run()["tests"][0]
+    assert row["status"] == "deferred" and row["calibration"]["state"] == "missing"
+    assert row["calibration"]["advisory"] is True and row["gap"] is None
+    row = run(require=True)["tests"][0]
+    assert row["status"] == "failed" and row["gap"] == "judge-calibration"
+    assert main(["calibrate", str(suite), "--labels", str(labels), "--no-cache"]) == 0
+    record = json.loads((tmp_path / "eval.calibration.json").read_text())
+    assert record["identity"]["kind"] == "eval" and record["verdict"]["kappa"] == 1.0
+    report = run()
+    row = report["tests"][0]
+    assert row["status"] == "failed" and row["calibration"]["state"] == "calibrated"
+    assert row["gap"] == "judgment" and report["summary"]["uncalibrated"] == 0

@@ -11,10 +11,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcptest.calibrate.record import CalibrationRecord, RecordError, read_record
-from mcptest.calibrate.target import gate_of, identity_for, record_path
+from mcptest.calibrate.record import CalibrationRecord, JudgeIdentity, RecordError, read_record
+from mcptest.calibrate.target import (
+    eval_gate,
+    eval_identity,
+    gate_of,
+    identity_for,
+    record_path,
+)
+from mcptest.grade.diagnose import miscalibrated
 from mcptest.plan import PlannedAssertion, PlannedTest
-from mcptest.report.models import AssertionResult, CalibrationNote, CalibrationState
+from mcptest.report.models import (
+    AssertionResult,
+    CalibrationNote,
+    CalibrationState,
+    Status,
+    TestResult,
+)
 from mcptest.suite.models import CalibrationGate
 
 _REASONS: dict[CalibrationState, str] = {
@@ -42,12 +55,20 @@ class CalibrationGating:
                 self._records[path] = f"unreadable: {e}"
         return self._records[path]
 
-    def note(self, test: PlannedTest, planned: PlannedAssertion) -> CalibrationNote | None:
-        gate = gate_of(test, planned)
+    def note(self, test: PlannedTest, planned: PlannedAssertion | None
+             ) -> CalibrationNote | None:
+        """The calibration of a judged assertion, or of an eval row (`planned` None)."""
+        if planned is None:
+            gate, identity = eval_gate(test), eval_identity(test)
+        else:
+            gate, identity = gate_of(test, planned), identity_for(test, planned)
         path = record_path(test, gate)
-        identity = identity_for(test, planned)
         if gate is None or path is None or identity is None:
             return None
+        return self._state(gate, path, identity)
+
+    def _state(self, gate: CalibrationGate, path: Path, identity: JudgeIdentity
+               ) -> CalibrationNote:
         found = self._record(path)
         if isinstance(found, str):
             state: CalibrationState = "missing" if found == "missing" else "unreadable"
@@ -64,26 +85,42 @@ class CalibrationGating:
                          f"kappa {kappa} < min_agreement {gate.min_agreement:g}")
         return _note(gate, "calibrated", found, None)
 
+    def _decide(self, note: CalibrationNote, status: Status, message: str | None
+                ) -> dict[str, object]:
+        """The fields a gated row changes: status, message and its calibration note."""
+        if status not in ("passed", "failed") or note.state == "calibrated":
+            return {"calibration": note}
+        why = note.reason or _REASONS[note.state]
+        said = f"judge said {status}" + (f": {message}" if message else "")
+        if self.require:
+            return {"status": "failed", "message": f"calibration required: {why}; {said}",
+                    "calibration": note.model_copy(update={"verdict": status})}
+        return {"status": "passed" if status == "passed" else "deferred",
+                "message": f"advisory (uncalibrated: {why}); {said}",
+                "calibration": note.model_copy(update={"verdict": status, "advisory": True})}
+
     def apply(self, test: PlannedTest, planned: PlannedAssertion, result: AssertionResult
               ) -> AssertionResult:
         note = self.note(test, planned)
         if note is None:
             return result
-        if result.status not in ("passed", "failed") or note.state == "calibrated":
-            return result.model_copy(update={"calibration": note})
-        verdict = result.status
-        why = note.reason or _REASONS[note.state]
-        said = f"judge said {verdict}" + (f": {result.message}" if result.message else "")
-        if self.require:
-            note = note.model_copy(update={"verdict": verdict, "advisory": False})
-            return result.model_copy(update={
-                "status": "failed", "calibration": note,
-                "message": f"calibration required: {why}; {said}"})
-        note = note.model_copy(update={"verdict": verdict, "advisory": True})
-        status = "passed" if verdict == "passed" else "deferred"
-        return result.model_copy(update={
-            "status": status, "calibration": note,
-            "message": f"advisory (uncalibrated: {why}); {said}"})
+        return result.model_copy(update=self._decide(note, result.status, result.message))
+
+    def apply_row(self, test: PlannedTest, row: TestResult) -> TestResult:
+        """An eval row: its own verdict is the judge's, so the row itself is gated."""
+        note = self.note(test, None)
+        if note is None:
+            return row
+        update = self._decide(note, row.status, row.message)
+        status = update.get("status", row.status)
+        if status == "deferred":
+            update["gap"] = None
+        else:
+            gated = update["calibration"]
+            assert isinstance(gated, CalibrationNote)
+            if status == "failed" and miscalibrated(gated):
+                update["gap"] = "judge-calibration"
+        return row.model_copy(update=update)
 
 
 def _note(gate: CalibrationGate, state: CalibrationState, record: CalibrationRecord | None,

@@ -17,12 +17,13 @@ import anyio
 from mcptest.calibrate.labels import Label
 from mcptest.calibrate.record import CalibrationRecord, Disagreement
 from mcptest.calibrate.stats import alpha, cohen_kappa, figures
-from mcptest.calibrate.target import Target
+from mcptest.calibrate.target import Target, eval_matrix_model, eval_rubric
+from mcptest.evals.verdict import judge_eval
 from mcptest.grade.aggregate import weighted_quorum
 from mcptest.grade.llm_matchers import LlmContext, judge_assertion, jury_assertion
 from mcptest.llm.engine import JudgeEngine
-from mcptest.report.models import AssertionResult
-from mcptest.suite.models import LlmJuryMatcher
+from mcptest.report.models import AssertionResult, JudgeDetail, Status
+from mcptest.suite.models import EvalSpec, LlmJuryMatcher
 
 _CANDIDATE_CHARS = 200
 
@@ -37,31 +38,45 @@ class Judged:
     jurors: dict[str, float | None]
 
 
-def _seat_scores(result: AssertionResult) -> dict[str, float | None]:
+def _seat_scores(judge: JudgeDetail | None) -> dict[str, float | None]:
     seats: dict[str, list[float]] = {}
-    for v in result.judge.votes if result.judge else []:
+    for v in judge.votes if judge else []:
         scores = seats.setdefault(v.replacement_for or v.model, [])
         if v.score is not None:
             scores.append(v.score)
     return {m: statistics.median(s) if s else None for m, s in seats.items()}
 
 
-def _judged(result: AssertionResult) -> Judged:
-    verdict = {"passed": True, "failed": False}.get(result.status)
-    return Judged(verdict=verdict, score=result.judge.score if result.judge else None,
-                  reason=result.message, jurors=_seat_scores(result))
+def _judged(status: Status, judge: JudgeDetail | None, message: str | None) -> Judged:
+    verdict = {"passed": True, "failed": False}.get(status)
+    return Judged(verdict=verdict, score=judge.score if judge else None, reason=message,
+                  jurors=_seat_scores(judge))
+
+
+async def _grade(target: Target, candidate: object, engine: JudgeEngine) -> Judged:
+    """One candidate through the grader a run would use for this judge."""
+    test, planned = target.test, target.planned
+    if planned is None:
+        spec = test.spec
+        assert isinstance(spec, EvalSpec)
+        out = await judge_eval(eval_rubric(test), candidate, str(candidate), prompt=spec.prompt,
+                               judge=spec.judge, matrix_model=eval_matrix_model(test),
+                               engine=engine, defaults=test.suite.suite.judge,
+                               generator_model=None)
+        return _judged(out.status, out.detail, out.message)
+    grade = (jury_assertion if isinstance(planned.assertion.matcher, LlmJuryMatcher)
+             else judge_assertion)
+    result: AssertionResult = await grade(planned, candidate, LlmContext.of(test), engine)
+    return _judged(result.status, result.judge, result.message)
 
 
 async def judge_labels(target: Target, labels: Sequence[Label], engine: JudgeEngine
                        ) -> list[Judged]:
     """Every label judged concurrently (the engine's pool bounds the calls in flight)."""
     out: list[Judged | None] = [None] * len(labels)
-    ctx = LlmContext.of(target.test)
-    grade = (jury_assertion if isinstance(target.planned.assertion.matcher, LlmJuryMatcher)
-             else judge_assertion)
 
     async def one(i: int) -> None:
-        out[i] = _judged(await grade(target.planned, labels[i].candidate, ctx, engine))
+        out[i] = await _grade(target, labels[i].candidate, engine)
 
     async with anyio.create_task_group() as tg:
         for i in range(len(labels)):
@@ -78,7 +93,7 @@ def _text(candidate: object) -> str:
 def _lowering(target: Target, human: list[bool], seats: dict[str, list[bool | None]],
               full: float | None) -> list[str]:
     """Jurors whose removal would raise the jury's kappa with the humans (leave-one-out)."""
-    m = target.planned.assertion.matcher
+    m = target.planned.assertion.matcher if target.planned else None
     if not isinstance(m, LlmJuryMatcher) or len(seats) < 2 or full is None:
         return []
     weights = {j.model: j.weight for j in m.llm_jury.jurors}
@@ -120,7 +135,7 @@ def build_record(target: Target, labels: Sequence[Label], judged: Sequence[Judge
                      score=j.score, reason=j.reason, by=label.by)
         for i, (label, j) in enumerate(zip(labels, judged, strict=True))
         if j.verdict is not None and j.verdict != human[i]]
-    is_jury = target.identity.kind == "llm-jury"
+    is_jury = target.identity.kind == "llm-jury" or len(set(target.identity.models)) > 1
     return CalibrationRecord(
         identity=target.identity, identity_hash=target.identity.hash, labels_file=labels_file,
         created_at=datetime.now(UTC).isoformat(timespec="seconds"), labels=len(labels),

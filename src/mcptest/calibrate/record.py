@@ -29,7 +29,7 @@ class _Model(BaseModel):
 class JudgeIdentity(_Model):
     """Everything about a judge that changes its verdicts."""
 
-    kind: Literal["llm-judge", "llm-jury"]
+    kind: Literal["llm-judge", "llm-jury", "eval"]
     rubric: str
     threshold: float
     models: list[str]

@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcptest.report.models import AssertionResult, GapCategory, JudgeDetail, Status
+from mcptest.report.models import (
+    AssertionResult,
+    CalibrationNote,
+    GapCategory,
+    JudgeDetail,
+    Status,
+)
 
 BUDGET_PREFIX = "budget"
 JUDGED_KINDS = frozenset({"llm-judge", "llm-jury", "eval.rubric", "custom-judge"})
@@ -44,11 +50,10 @@ def _unreliable(detail: JudgeDetail | None, message: str | None) -> bool:
     return jury is not None and (jury.escalate or jury.verdict == "inconclusive")
 
 
-def _miscalibrated(a: AssertionResult) -> bool:
+def miscalibrated(c: CalibrationNote | None) -> bool:
     """A failure the judge's calibration puts in doubt: the judge had to be calibrated and is
     not (--require-calibration), or its record shows a false-fail rate above the gate's bound
     (docs/calibration.md)."""
-    c = a.calibration
     if c is None:
         return False
     if c.state != "calibrated":
@@ -103,7 +108,7 @@ def classify(
         return "judge-reliability"
     if any(a.status == "failed" and _reads_jury(a) for a in assertions):
         return "judge-reliability"  # e.g. `jury.agreement` below its bound: the judges split
-    if any(a.status == "failed" and _miscalibrated(a) for a in judged):
+    if any(a.status == "failed" and miscalibrated(a.calibration) for a in judged):
         return "judge-calibration"
     if any(a.status == "failed" for a in judged):
         return "judgment"

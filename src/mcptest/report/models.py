@@ -184,6 +184,8 @@ class TestResult(Model):
     assertions: list[AssertionResult] = Field(default_factory=list)
     judge: JudgeDetail | None = None
     """Eval-level judging (evals and `eval.rubric`)."""
+    calibration: CalibrationNote | None = None
+    """Set on eval rows whose judge is gated by `calibration:`."""
     cost_usd: float = 0.0
     cache_hits: int = 0
 

@@ -140,6 +140,8 @@ def _test(out: _Out, test: TestResult) -> None:
             _assertion(out, a, 1)
     if test.judge and (test.status != "passed" or display.is_escalated(test.judge)):
         _judge(out, test.judge, 1)
+    if test.calibration and test.status != "passed":
+        out.add(_safe(display.calibration_text(test.calibration)), 1)
     if test.server_stderr and test.status == "error":
         _stderr(out, test.server_stderr, 1)
 

@@ -118,13 +118,14 @@ def _escalated(test: TestResult) -> bool:
 
 
 def _advisory(test: TestResult) -> bool:
-    return any(a.calibration is not None and a.calibration.advisory for a in test.assertions)
+    notes = [test.calibration, *(a.calibration for a in test.assertions)]
+    return any(c is not None and c.advisory for c in notes)
 
 
 def _calibration_props(test: TestResult, index: int) -> dict[str, Any] | None:
     """The deciding assertion's calibration figures (docs/calibration.md), camelCased."""
     a = next((a for a in test.assertions if a.index == index), None)
-    c = a.calibration if a is not None else None
+    c = a.calibration if a is not None else test.calibration
     if c is None:
         return None
     props = {"state": c.state, "advisory": c.advisory, "record": c.record, "labels": c.labels,

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     from mcptest.suite.load import load_suites
 
     env = dict(os.environ)
-    plan = build_plan(load_suites(suite_files(args), env=env), tools=True, evals=False,
+    plan = build_plan(load_suites(suite_files(args), env=env), tools=True, evals=True,
                       agents=False)
     target = select_target(plan, args.test)
     out = _out_path(args, target.record_path)

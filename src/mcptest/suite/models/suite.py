@@ -50,4 +50,4 @@ class Suite(Strict):
     surface: SurfaceCheck | None = None
     lint: LintSettings | None = None
     calibration: CalibrationGate | None = None
-    """The gate of every `llm-judge`/`llm-jury` without its own (docs/calibration.md)."""
+    """The gate of every `llm-judge`/`llm-jury` and eval without its own (docs/calibration.md)."""
