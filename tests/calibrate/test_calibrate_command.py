@@ -28,6 +28,8 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "calibration"
 SERVER_OUTPUT = "Deployed billing v2.4.1 to production."
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+
 
 def mcptest(*args: str | Path, env: dict[str, str],
             cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
