@@ -24,12 +24,12 @@ HANG_GUARD_S = 30  # kills a hung child; not a speed target (bench/ measures spe
 HAS_PROC = Path("/proc/self/status").exists()
 
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+
 # Runs `mcptest validate` and, however it ends, writes the process's own peak RSS (VmHWM, which
 # exec resets; `wait4`'s ru_maxrss would count the pages of the big pytest parent it forked from).
 MEASURED = """
 import runpy, sys
-
-pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 out = sys.argv.pop(1)
 sys.argv[0] = "mcptest"
 try:
