@@ -49,6 +49,7 @@ class RunOptions:
     require_judge: bool = False
     redact_candidates: bool = False
     """Mask the run's known secrets in what judges see (docs/judges.md)."""
+    require_calibration: bool = False
     max_tries: int = 4
     retry_base_delay: float = 0.5
     progress: Callable[[TestResult], None] | None = None
@@ -78,6 +79,7 @@ def judge_options(plan: Plan, options: RunOptions) -> JudgeOptions:
     return JudgeOptions(
         concurrency=concurrency, per_model_concurrency=per_model, max_cost=options.max_cost,
         cache_dir=options.cache_dir, require_judge=options.require_judge, env=dict(options.env),
+        require_calibration=options.require_calibration,
         max_tries=options.max_tries, retry_base_delay=options.retry_base_delay,
         secrets=known_secrets((s.suite for s in plan.suites), options.env),
         redact_candidates=options.redact_candidates)

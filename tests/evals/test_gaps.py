@@ -53,6 +53,11 @@ tools:
 evals:
   - {{name: judged bad, prompt: p, response: "JUDGED-BAD", rubric: "Is good."}}
   - {{name: judge broke, prompt: p, response: "JUDGE-BROKE", rubric: "Is good."}}
+  - name: judge uncalibrated
+    prompt: p
+    response: "UNCALIBRATED"
+    rubric: "Is good."
+    calibration: {{file: no-record.calibration.json}}
   - name: too expensive
     prompt: p
     response: "PRICEY"
@@ -61,8 +66,9 @@ evals:
 """, encoding="utf-8")
     js.script(JUDGE, Verdict(0.2, reason="not good"), candidate="JUDGED-BAD")
     js.script(JUDGE, Fault.malformed(), candidate="JUDGE-BROKE")
+    js.script(JUDGE, Verdict(0.2, reason="not good"), candidate="UNCALIBRATED")
     js.script("pricey-judge", Verdict(0.9))
-    report = run_suite(suite, judge_env(js), tools=True, max_cost=0.5)
+    report = run_suite(suite, judge_env(js), tools=True, max_cost=0.5, require_calibration=True)
     gaps = {t.name: t.gap for t in report.tests}
     assert gaps == {
         "crashes": "transport",
@@ -72,6 +78,7 @@ evals:
         "no command": "environment",
         "judged bad": "judgment",
         "judge broke": "judge-reliability",
+        "judge uncalibrated": "judge-calibration",
         "too expensive": "budget",
     }
     assert all(t.status != "passed" for t in report.tests)

@@ -19,6 +19,7 @@ import anyio
 
 from mcptest.agents.eval_rows import live_servers, run_eval_row
 from mcptest.agents.rows import agent_model, run_agent_row, transcript_for, unfinished
+from mcptest.calibrate.gate import CalibrationGating
 from mcptest.errors import ServerNotReadyError
 from mcptest.grade.grader import LlmGrading
 from mcptest.grade.rows import test_result
@@ -40,6 +41,7 @@ class RowDriver:
                  state: RunState) -> None:
         self.llm = llm
         self.engine = engine
+        self.calibration = CalibrationGating(require=engine.options.require_calibration)
         self.env = env
         self.state = state
         self.record: Record = lambda _: None
@@ -56,7 +58,7 @@ class RowDriver:
             tg.start_soon(self._live, live)
 
     async def _fixed(self, t: PlannedTest) -> None:
-        self.record(await run_eval_row(t, self.engine))
+        self.record(self.calibration.apply_row(t, await run_eval_row(t, self.engine)))
 
     async def _live(self, rows: list[PlannedTest]) -> None:
         routable = []
@@ -108,4 +110,5 @@ class RowDriver:
         start = time.perf_counter()
         transcript = await transcript_for(t, agent_model(t, self.engine), servers)
         early = unfinished(t, transcript, start, self.engine.options.require_judge)
-        self.record(early or await run_eval_row(t, self.engine, transcript))
+        self.record(early or self.calibration.apply_row(
+            t, await run_eval_row(t, self.engine, transcript)))

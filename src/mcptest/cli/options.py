@@ -61,6 +61,9 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     judge.add_argument("--redact-candidates", action="store_true",
                        help="mask the run's known secrets (and key-shaped tokens) in what is "
                             "sent to judges")
+    judge.add_argument("--require-calibration", action="store_true",
+                       help="fail verdicts of judges gated by `calibration:` whose record is "
+                            "missing, stale or below its floor (default: advisory)")
     judge.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     judge.add_argument("--cache-dir", type=Path, default=Path(".mcptest/cache"), metavar="DIR",
                        help="judge verdict cache (default .mcptest/cache)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
+from mcptest.calibrate.gate import CalibrationGating
 from mcptest.errors import SuiteError, SuiteErrors
 from mcptest.grade.agreement import run_agreement
 from mcptest.judging.graders import grader_for
@@ -30,6 +31,7 @@ class Judging:
     def __init__(self, plan: Plan, options: JudgeOptions) -> None:
         self.options = options
         self.engine = JudgeEngine(options)
+        self.calibration = CalibrationGating(require=options.require_calibration)
         self.projection, unpriced = project(plan, options.env)
         self._agent_rows = has_agent_rows(plan)
         self._litellm = needs_litellm(plan, options.env)
@@ -64,7 +66,8 @@ class Judging:
         if self.options.redact_candidates:  # docs/judges.md: what the judge provider sees
             candidate = redact_value(candidate, self.options.secrets)
         grader = grader_for(planned.assertion.matcher)
-        return await grader(test, planned, candidate, self.engine)
+        result = await grader(test, planned, candidate, self.engine)
+        return self.calibration.apply(test, planned, result)
 
     def totals(self, tests: list[TestResult]) -> JudgeTotals:
         stats = self.engine.stats()

@@ -103,6 +103,9 @@ def build_report(
         cost_bound_usd=judge.cost_bound_usd,
         gaps=dict(sorted(gaps.items(), key=lambda kv: (-kv[1], kv[0]))),
         run_agreement=judge.run_agreement,
+        uncalibrated=sum(1 for t in tests for c in (t.calibration,
+                                                    *(a.calibration for a in t.assertions))
+                         if c is not None and c.advisory),
         interrupted=interrupted,
         internal_error=internal_error,
     )

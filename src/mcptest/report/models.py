@@ -17,7 +17,7 @@ Status = Literal["passed", "failed", "error", "skipped", "deferred", "not_yet_av
 
 GapCategory = Literal[
     "transport", "protocol", "tool-error", "shape", "judgment", "judge-reliability",
-    "budget", "environment",
+    "judge-calibration", "budget", "environment",
 ]
 TestKind = Literal["tool", "eval", "agent", "resource", "prompt", "list"]
 Confidence = Literal["high", "medium", "low"]
@@ -113,6 +113,31 @@ class JudgeDetail(Model):
     vacuous: bool = False
 
 
+CalibrationState = Literal["calibrated", "missing", "stale", "below-floor", "too-few-labels",
+                           "unreadable"]
+
+
+class CalibrationNote(Model):
+    """How far a judged verdict can be trusted: its judge's agreement with human labels
+    (docs/calibration.md). `advisory` verdicts never fail a run unless --require-calibration."""
+
+    state: CalibrationState
+    advisory: bool
+    record: str
+    """The calibration record's path as the suite wrote it."""
+    verdict: Literal["passed", "failed"] | None = None
+    """What the judge said, kept when the row's status does not follow it (advisory)."""
+    reason: str | None = None
+    labels: int | None = None
+    kappa: float | None = None
+    alpha: float | None = None
+    accuracy: float | None = None
+    false_pass_rate: float | None = None
+    false_fail_rate: float | None = None
+    min_agreement: float | None = None
+    max_false_fail: float | None = None
+
+
 class AssertionResult(Model):
     index: int
     target: str
@@ -132,6 +157,8 @@ class AssertionResult(Model):
     cost_usd: float = 0.0
     cached: bool = False
     judge: JudgeDetail | None = None
+    calibration: CalibrationNote | None = None
+    """Set on judged assertions whose judge is gated by `calibration:`."""
 
 
 class TestResult(Model):
@@ -161,6 +188,8 @@ class TestResult(Model):
     assertions: list[AssertionResult] = Field(default_factory=list)
     judge: JudgeDetail | None = None
     """Eval-level judging (evals and `eval.rubric`)."""
+    calibration: CalibrationNote | None = None
+    """Set on eval rows whose judge is gated by `calibration:`."""
     cost_usd: float = 0.0
     cache_hits: int = 0
 
@@ -204,6 +233,8 @@ class Summary(Model):
     projected_judge_calls: int = 0
     cost_bound_usd: float | None = None
     gaps: dict[str, int] = Field(default_factory=dict)
+    uncalibrated: int = 0
+    """Judged verdicts that were advisory: their judge has no valid calibration record."""
     run_agreement: float | None = None
     """Krippendorff's alpha across all jury assertions of the run (units = assertions)."""
     interrupted: str | None = None

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from mcptest.exit_codes import ExitCode
 from mcptest.report.models import (
     AssertionResult,
+    CalibrationNote,
     Confidence,
     JudgeDetail,
     Report,
@@ -49,6 +50,8 @@ GAP_ADVICE: dict[str, str] = {
     "the rubric",
     "judge-reliability": "judges disagreed, abstained or errored: sharpen the rubric, add "
     "repetitions or jurors, and have a person review",
+    "judge-calibration": "the judge is uncalibrated or fails answers people pass too often: "
+    "add labels and run `mcptest calibrate`, then sharpen the rubric (docs/calibration.md)",
     "budget": "the --max-cost cap stopped judge calls: raise the cap or keep the cache "
     "between runs",
     "environment": "a key or command is missing: set the judge API key or install the "
@@ -89,6 +92,21 @@ def cost(usd: float | None) -> str:
 def num(value: float | None) -> str:
     """Scores, alpha, quorum: two decimals; `n/a` when undefined."""
     return "n/a" if value is None else f"{value:.2f}"
+
+
+def calibration_text(c: CalibrationNote | None) -> str:
+    """One line on how far a judged verdict can be trusted (docs/calibration.md)."""
+    if c is None:
+        return ""
+    if c.state == "calibrated":
+        figures = [f"κ {num(c.kappa)}", f"α {num(c.alpha)}", f"{c.labels} labels"]
+        if c.false_fail_rate is not None:
+            figures.append(f"false-fail {c.false_fail_rate:.0%}")
+        if c.false_pass_rate is not None:
+            figures.append(f"false-pass {c.false_pass_rate:.0%}")
+        return "calibrated: " + " · ".join(figures)
+    mode = "advisory" if c.advisory else "enforced"
+    return f"uncalibrated ({c.state}, {mode}): {c.reason or c.state}"
 
 
 def duration(ms: float) -> str:
@@ -240,6 +258,8 @@ def summary_bits(report: Report) -> list[str]:
         n = getattr(c, key)
         if n:
             bits.append(f"{n} {STATUS_LABEL[key]}")
+    if report.summary.uncalibrated:
+        bits.append(f"{report.summary.uncalibrated} uncalibrated (advisory)")
     return bits
 
 

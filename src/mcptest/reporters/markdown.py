@@ -112,10 +112,13 @@ def _where(test: TestResult, finding: display.Finding | None = None) -> str:
 
 
 def _row(f: display.Finding) -> dict[str, Any]:
+    calibration = md_inline(display.calibration_text(
+        f.assertion.calibration if f.assertion else f.test.calibration), 160)
+    judges = "<br>".join(part for part in (_judges_cell(f.judge), calibration) if part)
     return {
         "mark": f.mark, "name": f.test.name, "check": f.check, "target": f.target,
         "result": f.result,
-        "judges": _judges_cell(f.judge), "cost": display.cost(f.cost_usd) if f.cost_usd else "",
+        "judges": judges, "cost": display.cost(f.cost_usd) if f.cost_usd else "",
     }
 
 

@@ -112,6 +112,8 @@ def _assertion(out: _Out, a: AssertionResult, depth: int) -> None:
         out.add(_safe(a.message), depth + 1)
     if a.judge:
         _judge(out, a.judge, depth + 1)
+    if a.calibration:
+        out.add(_safe(display.calibration_text(a.calibration)), depth + 1)
 
 
 def _stderr(out: _Out, text: str, depth: int) -> None:
@@ -138,6 +140,8 @@ def _test(out: _Out, test: TestResult) -> None:
             _assertion(out, a, 1)
     if test.judge and (test.status != "passed" or display.is_escalated(test.judge)):
         _judge(out, test.judge, 1)
+    if test.calibration and test.status != "passed":
+        out.add(_safe(display.calibration_text(test.calibration)), 1)
     if test.server_stderr and test.status == "error":
         _stderr(out, test.server_stderr, 1)
 

@@ -51,6 +51,7 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool)
         env=env, concurrency=args.concurrency, max_cost=args.max_cost,
         cache_dir=None if args.no_cache else args.cache_dir, require_judge=args.require_judge,
         redact_candidates=args.redact_candidates,
+        require_calibration=args.require_calibration,
         progress=progress, log=progress.log,
         inject_fault=env.get(INJECT_FAULT_ENV) == "1",
     )

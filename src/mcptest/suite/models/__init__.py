@@ -8,6 +8,7 @@ from mcptest.suite.models.base import (
     EnvRef,
     Strict,
 )
+from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.cases import (
     AgentTest,
     EvalSpec,
@@ -95,6 +96,7 @@ __all__ = [
     "Assertion",
     "BearerAuth",
     "CalibrationExample",
+    "CalibrationGate",
     "ContainsMatcher",
     "Criterion",
     "CustomJudgeMatcher",

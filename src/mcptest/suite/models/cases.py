@@ -10,6 +10,7 @@ from pydantic import (
 
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict
+from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import EvalJudge, Matrix, Rubric
 
@@ -38,6 +39,7 @@ class EvalSpec(Strict):
     matrix: Matrix | None = None
     max_turns: int = Field(default=8, ge=1, le=100)
     tags: list[str] = Field(default_factory=list)
+    calibration: CalibrationGate | None = None
 
 
 class AgentTest(Strict):

@@ -16,6 +16,7 @@ from pydantic import (
 
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict, check_regex
+from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.rubrics import Rubric
 from mcptest.suite.schema_refs import unresolved_refs
 
@@ -31,6 +32,7 @@ class LlmJudgeSpec(Strict):
     threshold: float = Field(default=0.7, ge=0, le=1)
     model: str | None = None
     base_url: str | None = None
+    calibration: CalibrationGate | None = None
 
 
 class LlmJurySpec(Strict):
@@ -45,6 +47,7 @@ class LlmJurySpec(Strict):
     early_stop: bool = Field(default=False, description=(
         "Ask jurors in waves and stop once the quorum is settled either way; the verdict is "
         "the full jury's, the score and analytics rest on the jurors asked."))
+    calibration: CalibrationGate | None = None
 
 
 class ExactMatcher(Strict):

@@ -8,6 +8,7 @@ from pydantic import (
 
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict
+from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.cases import AgentTest, EvalSpec, ToolTest
 from mcptest.suite.models.rubrics import RubricBody
 from mcptest.suite.models.servers import Server, Variable
@@ -48,3 +49,5 @@ class Suite(Strict):
     judge: JudgeDefaults | None = None
     surface: SurfaceCheck | None = None
     lint: LintSettings | None = None
+    calibration: CalibrationGate | None = None
+    """The gate of every `llm-judge`/`llm-jury` and eval without its own (docs/calibration.md)."""
