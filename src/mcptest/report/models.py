@@ -50,6 +50,8 @@ class JudgeVote(Model):
     repetition: int = 0
     replacement_for: str | None = None
     """Set when this juror stood in for one that failed mechanically."""
+    deferred: bool = False
+    """The judge could not be reached (no key, no endpoint): no vote, counted in the summary."""
     cost_usd: float = 0.0
     latency_ms: float | None = None
     cached: bool = False
@@ -73,6 +75,9 @@ class JuryAnalytics(Model):
     passed_fraction: float | None
     quorum: float
     verdict: Literal["passed", "failed", "inconclusive"]
+    deferred: int = 0
+    """Jurors that could not be reached; the verdict stands only when their votes could not
+    have changed it (docs/jury.md, "Partial juries")."""
 
 
 class CriterionResult(Model):
@@ -197,6 +202,9 @@ class Summary(Model):
     judge_calls: int = 0
     """Judge requests actually sent (cache hits excluded)."""
     cache_hits: int = 0
+    deferred_judges: int = 0
+    """Judge votes that could not be sent because the judge was unreachable (jurors included),
+    whether or not their assertion was decided without them."""
     projected_judge_calls: int = 0
     cost_bound_usd: float | None = None
     gaps: dict[str, int] = Field(default_factory=dict)

@@ -55,7 +55,9 @@ def _where(test: TestResult) -> str:
 
 
 def _vote_line(out: _Out, vote: JudgeVote) -> str:
-    if vote.error:
+    if vote.deferred:
+        mark, verdict = out.paint("~", "deferred"), _safe(vote.error or "deferred", 160)
+    elif vote.error:
         mark, verdict = out.paint("!", "error"), f"error: {_safe(vote.error, 160)}"
     elif vote.abstained:
         mark, verdict = out.paint("○", "dim"), "abstained"
@@ -76,7 +78,8 @@ def _judge(out: _Out, judge: JudgeDetail, depth: int) -> None:
         review = ", " + out.paint("escalated for review", "low") if j.escalate else ""
         out.add(
             f"jury: {band} · α {display.num(j.agreement)} · {j.passed_jurors}/{j.decisive} "
-            f"passed, quorum {display.num(j.quorum)} · verdict {j.verdict}{review}",
+            f"passed{f', {j.deferred} deferred' if j.deferred else ''}, quorum "
+            f"{display.num(j.quorum)} · verdict {j.verdict}{review}",
             depth,
         )
         if j.bias_warning:
@@ -166,7 +169,9 @@ def _summary(out: _Out, report: Report) -> None:
     counts = ", ".join(display.summary_bits(report))
     out.add(out.paint(f"{counts} of {s.counts.total} in {display.duration(s.duration_ms)}", "bold"))
     stopped = " (budget stopped the run)" if s.budget_stopped else ""
-    out.add(f"{s.counts.deferred} deferred · {s.cache_hits} cache hit(s) · {s.judge_calls} judge "
+    unreachable = f" ({s.deferred_judges} judge vote(s) unreachable)" if s.deferred_judges else ""
+    out.add(f"{s.counts.deferred} deferred{unreachable} · {s.cache_hits} cache hit(s) · "
+            f"{s.judge_calls} judge "
             f"call(s) · cost {display.cost_line(report)}{stopped}")
     review = display.to_review(report)
     if review or s.run_agreement is not None:

@@ -1,0 +1,129 @@
+"""Verdicts that rest on no less than they claim (docs/jury.md "Partial juries", docs/evals.md):
+each case runs the CLI against the loopback judge server, as a user would."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.judge_server import JudgeServer, Verdict
+
+from mcptest.exit_codes import ExitCode
+
+REPO = Path(__file__).resolve().parents[2]
+SERVER = REPO / "examples" / "server" / "example_server.py"
+HEAD = f"""servers:
+  ex:
+    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
+"""
+KEYLESS = {k: v for k, v in os.environ.items()
+           if not k.endswith("_API_KEY") and not k.startswith("MCPTEST_JUDGE")}
+
+
+@pytest.fixture
+def js() -> Iterator[JudgeServer]:
+    with JudgeServer() as server:
+        yield server
+
+
+def mcptest(*args: str | Path, cwd: Path | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mcptest", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=120,
+                          env={**KEYLESS, **(env or {})})
+
+
+def run_json(path: Path, *args: str, env: dict[str, str] | None = None,
+             ) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    out = path.with_suffix(".json")
+    r = mcptest("run", path, "--no-cache", "--reporter", "pretty", "--reporter", "json",
+                "--output", out, *args, env=env)
+    assert out.is_file(), r.stderr
+    return r, json.loads(out.read_text(encoding="utf-8"))
+
+
+def jury_suite(tmp_path: Path, js: JudgeServer, reachable: list[str], unreachable: list[str],
+               extra: str = "") -> Path:
+    """A tool test with one jury: `reachable` jurors go to the loopback judge, the others name
+    a provider whose key the run does not have."""
+    jurors = [{"model": m, "base_url": js.base_url} for m in reachable] + [
+        {"model": m} for m in unreachable]
+    path = tmp_path / "jury.yml"
+    path.write_text(HEAD + f"""tools:
+  - name: note reads well
+    server: ex
+    tool: release_note
+    args: {{service: billing, tag: v1.2.3}}
+    expect:
+      - target: result.content[0].text
+        matcher:
+          llm-jury: {{rubric: "Reads as a deployment note.", jurors: {json.dumps(jurors)}{extra}}}
+""", encoding="utf-8")
+    return path
+
+
+# ------------------------------------------------------------------------- 1. partial juries
+
+def test_a_unanimous_jury_missing_two_jurors_is_deferred_not_passed(
+        tmp_path: Path, js: JudgeServer) -> None:
+    """The issue's probe: quorum 1.0, three jurors, two without a key. The one vote present
+    cannot settle a unanimous jury (the missing two could dissent)."""
+    js.script("juror-a", Verdict(score=0.9))
+    path = jury_suite(tmp_path, js, ["juror-a"], ["gpt-4o", "claude-sonnet-4-5"],
+                      ", quorum: 1.0")
+    r, rep = run_json(path)
+    assert r.returncode == ExitCode.OK, r.stderr  # deferred counts as passed without --require
+    a = rep["tests"][0]["assertions"][0]
+    assert a["status"] == "deferred" and rep["tests"][0]["status"] == "deferred"
+    assert "2 juror(s) deferred and their votes could change the verdict" in a["message"]
+    votes = a["judge"]["votes"]
+    assert [v["deferred"] for v in votes] == [False, True, True]
+    assert rep["summary"]["counts"]["deferred"] == 1 and rep["summary"]["deferred_judges"] == 2
+    assert "1 deferred (2 judge vote(s) unreachable)" in r.stdout
+    assert "~ gpt-4o" in r.stdout
+    strict, rep2 = run_json(path, "--require-judge")
+    assert strict.returncode == ExitCode.TESTS_FAILED
+    assert rep2["tests"][0]["assertions"][0]["message"].startswith(
+        "judge required but unavailable: 2 of 3 juror(s) deferred")
+
+
+def test_a_jury_the_missing_jurors_cannot_overturn_is_decided_on_the_jurors_it_has(
+        tmp_path: Path, js: JudgeServer) -> None:
+    """Quorum 0.5, five jurors, three pass and two are missing: 3/5 at worst, still met."""
+    for m in ("juror-a", "juror-b", "juror-c"):
+        js.script(m, Verdict(score=0.9))
+    path = jury_suite(tmp_path, js, ["juror-a", "juror-b", "juror-c"],
+                      ["gpt-4o", "claude-sonnet-4-5"])
+    r, rep = run_json(path)
+    assert r.returncode == ExitCode.OK, r.stderr
+    a = rep["tests"][0]["assertions"][0]
+    assert a["status"] == "passed"
+    assert "2 juror(s) deferred; no vote of theirs could change the verdict" in a["message"]
+    assert a["judge"]["jury"]["deferred"] == 2 and a["judge"]["jury"]["decisive"] == 3
+    assert rep["summary"]["deferred_judges"] == 2 and rep["summary"]["counts"]["passed"] == 1
+    assert "3/3 passed, 2 deferred" in r.stdout
+    # --require-judge fails any deferral, even one that could not have changed the verdict
+    strict, _ = run_json(path, "--require-judge")
+    assert strict.returncode == ExitCode.TESTS_FAILED
+    # and a settled failure is a failure: three dissent, two missing, unanimity wanted
+    js.script("juror-a", Verdict(score=0.1))
+    failing = jury_suite(tmp_path, js, ["juror-a", "juror-b"], ["gpt-4o"], ", quorum: 1.0")
+    r3, rep3 = run_json(failing)
+    assert r3.returncode == ExitCode.TESTS_FAILED and rep3["tests"][0]["status"] == "failed"
+
+
+def test_min_jurors_still_applies_to_a_partial_jury(tmp_path: Path, js: JudgeServer) -> None:
+    """Two present, min_jurors 3: the missing juror could make up the number, so the jury
+    waits (deferred); with min_jurors 4 not even it could, so it is inconclusive (failed)."""
+    for m in ("juror-a", "juror-b"):
+        js.script(m, Verdict(score=0.9))
+    path = jury_suite(tmp_path, js, ["juror-a", "juror-b"], ["gpt-4o"], ", min_jurors: 3")
+    r, rep = run_json(path)
+    assert rep["tests"][0]["assertions"][0]["status"] == "deferred", r.stdout
+    assert "of the 3 needed" in rep["tests"][0]["assertions"][0]["message"]
