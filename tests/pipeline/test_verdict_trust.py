@@ -127,3 +127,54 @@ def test_min_jurors_still_applies_to_a_partial_jury(tmp_path: Path, js: JudgeSer
     r, rep = run_json(path)
     assert rep["tests"][0]["assertions"][0]["status"] == "deferred", r.stdout
     assert "of the 3 needed" in rep["tests"][0]["assertions"][0]["message"]
+
+
+# ------------------------------------------------------- 2. a single-juror agreement gate
+
+def test_an_undefined_agreement_gate_is_skipped_and_the_test_keeps_its_verdict(
+        tmp_path: Path, js: JudgeServer) -> None:
+    """docs/jury.md: `jury.agreement` on a single-juror jury is skipped with a note; the test
+    passes or fails on its other assertions, and no gap is filed under `shape`."""
+    js.script("juror-a", Verdict(score=0.9))
+    path = jury_suite(tmp_path, js, ["juror-a"], [])
+    text = path.read_text(encoding="utf-8") + """      - target: jury.agreement
+        matcher: {schema: {minimum: 0.6}}
+      - target: jury.confidence
+        matcher: {exact: low}
+"""
+    path.write_text(text, encoding="utf-8")
+    r, rep = run_json(path)
+    assert r.returncode == ExitCode.OK, r.stdout + r.stderr
+    test = rep["tests"][0]
+    assert test["status"] == "passed" and test["gap"] is None
+    assert [a["status"] for a in test["assertions"]] == ["passed", "skipped", "passed"]
+    assert test["assertions"][1]["outside_verdict"] is True
+    assert "jury.agreement is undefined" in test["assertions"][1]["message"]
+    assert rep["summary"]["gaps"] == {} and rep["summary"]["counts"]["skipped"] == 0
+    assert "jury.agreement is undefined" in r.stdout  # the note is shown
+    # the verdict still comes from the others: a failing juror fails the test, and the gap is
+    # the judges' (a lone juror is always escalated: its agreement is undefined), not `shape`
+    js.script("juror-a", Verdict(score=0.1))
+    r2, rep2 = run_json(path)
+    assert r2.returncode == ExitCode.TESTS_FAILED
+    assert rep2["tests"][0]["status"] == "failed"
+    assert rep2["tests"][0]["gap"] == "judge-reliability"
+
+
+# ------------------------------------------------------------------ 3. an impossible jury
+
+def test_min_jurors_above_the_jurors_is_a_positioned_load_error(
+        tmp_path: Path, js: JudgeServer) -> None:
+    path = jury_suite(tmp_path, js, ["juror-a", "juror-b"], [],
+                      ", min_jurors: 3, replacements: [{model: juror-c}]")
+    line = next(k for k, x in enumerate(path.read_text().splitlines(), 1) if "min_jurors" in x)
+    col = path.read_text().splitlines()[line - 1].index("min_jurors: 3") + len("min_jurors: ") + 1
+    for command in ("validate", "run"):
+        r = mcptest(command, path)
+        assert r.returncode == ExitCode.USAGE_ERROR, r.stderr
+        assert r.stderr.strip() == (
+            f"{path}:{line}:{col}: "
+            "tools[0].expect[0].matcher.llm-jury.min_jurors: `min_jurors: 3` can never be met: "
+            "the jury has 2 juror(s) (its 1 replacement(s) only take a failed juror's seat); "
+            "lower `min_jurors` or add jurors"), r.stderr
+    assert js.count() == 0

@@ -133,6 +133,9 @@ class AssertionResult(Model):
     cost_usd: float = 0.0
     cached: bool = False
     judge: JudgeDetail | None = None
+    outside_verdict: bool = False
+    """A skip with a note that leaves the test's verdict to its other assertions: a
+    `jury.agreement` check on a jury with fewer than two decisive jurors (docs/jury.md)."""
 
 
 class TestResult(Model):

@@ -70,6 +70,7 @@ class _Checker:
         self.jury_targets()
         self.judged_nesting()
         self.strict_panels()
+        self.impossible_juries()
         self.names_and_dirs(servers)
         return self.errors
 
@@ -184,6 +185,25 @@ class _Checker:
                             f" `{families[family]}`; `strict_panel: true` forbids that",
                             (*path, "llm-jury", "jurors", k, "model"),
                         )
+
+    def impossible_juries(self) -> None:
+        """`min_jurors` above the seats of the jury: every run would pay for calls that can
+        never decide (replacements take a failed juror's seat, they add none; docs/jury.md)."""
+        for key in ("tools", "agents"):
+            for path, matcher in self.matchers(key):
+                jury = matcher.get("llm-jury")
+                if not isinstance(jury, dict):
+                    continue
+                need, jurors = jury.get("min_jurors"), jury.get("jurors")
+                if not isinstance(need, int) or not isinstance(jurors, list):
+                    continue
+                if need > len(jurors):
+                    spare = jury.get("replacements")
+                    extra = (f" (its {len(spare)} replacement(s) only take a failed juror's "
+                             "seat)") if isinstance(spare, list) and spare else ""
+                    self.error(f"`min_jurors: {need}` can never be met: the jury has "
+                               f"{len(jurors)} juror(s){extra}; lower `min_jurors` or add "
+                               "jurors", (*path, "llm-jury", "min_jurors"))
 
     def names_and_dirs(self, servers: dict[str, Any]) -> None:
         for name in self.section("variables", dict):
