@@ -172,7 +172,7 @@ def test_min_jurors_above_the_jurors_is_a_positioned_load_error(
     for command in ("validate", "run"):
         r = mcptest(command, path)
         assert r.returncode == ExitCode.USAGE_ERROR, r.stderr
-        assert r.stderr.strip() == (
+        assert r.stderr.strip().removeprefix("error: ") == (
             f"{path}:{line}:{col}: "
             "tools[0].expect[0].matcher.llm-jury.min_jurors: `min_jurors: 3` can never be met: "
             "the jury has 2 juror(s) (its 1 replacement(s) only take a failed juror's seat); "
