@@ -178,3 +178,40 @@ def test_min_jurors_above_the_jurors_is_a_positioned_load_error(
             "the jury has 2 juror(s) (its 1 replacement(s) only take a failed juror's seat); "
             "lower `min_jurors` or add jurors"), r.stderr
     assert js.count() == 0
+
+
+# ------------------------------------------------------------------------ 4. the budget stop
+
+def test_once_a_call_is_refused_no_new_model_call_starts(tmp_path: Path, js: JudgeServer) -> None:
+    """A judge too dear for the cap is refused first; the cheap judges of the later tests would
+    each fit, but the run has stopped spending: none is sent, all report `budget`, exit 5, and
+    the reports are written."""
+    js.script("pricey-judge", Verdict(score=0.9))
+    js.script("cheap-judge", Verdict(score=0.9))
+    tests = "".join(f"""  - name: note {k}
+    server: ex
+    tool: release_note
+    args: {{service: billing, tag: v1.2.{k}}}
+    expect:
+      - target: result.content[0].text
+        matcher: {{llm-judge: {{rubric: "Reads as a note.", model: {model}}}}}
+""" for k, model in enumerate(["pricey-judge", "cheap-judge", "cheap-judge"]))
+    path = tmp_path / "budget.yml"
+    path.write_text(HEAD + f"""judge:
+  base_url: {js.base_url}
+  pricing:
+    pricey-judge: {{input: 1000000, output: 1000000}}
+    cheap-judge: {{input: 0.01, output: 0.01}}
+tools:
+""" + tests, encoding="utf-8")
+    junit = tmp_path / "junit.xml"
+    r, rep = run_json(path, "--max-cost", "0.5", "--reporter", "junit", "--output", str(junit))
+    assert r.returncode == ExitCode.POLICY_STOP == rep["summary"]["exit_code"], r.stderr
+    assert js.count("pricey-judge") == 0 and js.count("cheap-judge") == 0
+    messages = [t["assertions"][0]["message"] for t in rep["tests"]]
+    assert [t["assertions"][0]["status"] for t in rep["tests"]] == ["skipped"] * 3
+    assert messages[0].startswith("budget: worst case")
+    assert all(m.startswith("budget: not sent, the run stopped spending") for m in messages[1:])
+    assert [t["gap"] for t in rep["tests"]] == ["budget"] * 3
+    assert rep["summary"]["budget_stopped"] and rep["summary"]["cost_usd"] == 0.0
+    assert "budget stopped the run" in r.stdout and junit.is_file()
