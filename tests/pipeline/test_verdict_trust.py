@@ -215,3 +215,52 @@ tools:
     assert [t["gap"] for t in rep["tests"]] == ["budget"] * 3
     assert rep["summary"]["budget_stopped"] and rep["summary"]["cost_usd"] == 0.0
     assert "budget stopped the run" in r.stdout and junit.is_file()
+
+
+# ------------------------------------------------------------ 5. an eval jury samples, or is refused
+
+def test_an_eval_jury_samples_above_temperature_0_or_is_refused(
+        tmp_path: Path, js: JudgeServer) -> None:
+    """docs/evals.md: three gradings at temperature 0 would be one answer paid three times."""
+    js.script("judge-m", Verdict(score=0.9))
+    path = tmp_path / "jury-eval.yml"
+    path.write_text("""evals:
+  - name: default sampling
+    prompt: p
+    response: "ANSWER-ONE"
+    rubric: "Is good."
+    judge: {jury: {size: 3}}
+  - name: chosen sampling
+    prompt: p
+    response: "ANSWER-TWO"
+    rubric: "Is good."
+    judge: {jury: {size: 2, temperature: 0.3}}
+  - name: lone grading
+    prompt: p
+    response: "ANSWER-THREE"
+    rubric: "Is good."
+""", encoding="utf-8")
+    env = {**js.gateway_env(), "MCPTEST_JUDGE_MODEL": "judge-m"}
+    r = mcptest("eval", path, "--no-cache", "--reporter", "json", env=env)
+    assert r.returncode == ExitCode.OK, r.stderr
+    temps: dict[str, list[float]] = {}
+    for body in js.requests("judge-m"):
+        key = next(k for k in ("ONE", "TWO", "THREE") if f"ANSWER-{k}" in str(body["messages"]))
+        temps.setdefault(key, []).append(body.get("temperature", 0.0))
+    assert temps == {"ONE": [0.7] * 3, "TWO": [0.3] * 2, "THREE": [0.0]}
+    zero = tmp_path / "zero.yml"
+    zero.write_text("""evals:
+  - name: paid thrice
+    prompt: p
+    response: r
+    rubric: "Is good."
+    judge:
+      jury: {size: 3, temperature: 0}
+""", encoding="utf-8")
+    for command in ("validate", "eval"):
+        bad = mcptest(command, zero, env=env)
+        assert bad.returncode == ExitCode.USAGE_ERROR, bad.stderr
+        assert bad.stderr.strip().removeprefix("error: ").startswith(
+            f"{zero}:7:"), bad.stderr
+        assert ("evals[0].judge.jury: a jury of 3 gradings at temperature 0 pays 3 times for "
+                "one answer") in bad.stderr

@@ -55,6 +55,22 @@ def seats(judge: EvalJudge | None, matrix_model: str | None) -> tuple[str, list[
     return "single", [Seat(model, j.base_url, 0)]
 
 
+JURY_TEMPERATURE = 0.7
+"""Sampling temperature of an eval jury's gradings when neither the jury nor the suite's judge
+block sets one above 0: at 0 every grading would be the same answer, paid N times."""
+
+
+def jury_sampling(judge: EvalJudge | None, defaults: JudgeDefaults | None) -> JudgeDefaults:
+    """The judge settings for the gradings of an eval jury (docs/evals.md, "a jury")."""
+    base = defaults or JudgeDefaults()
+    jury = judge.jury if judge else None
+    if jury is not None and jury.temperature is not None:
+        t = jury.temperature
+    else:
+        t = base.temperature if base.temperature > 0 else JURY_TEMPERATURE
+    return base.model_copy(update={"temperature": t})
+
+
 def _merged_criteria(samples: list[Sample]) -> list[CriterionResult]:
     """The first decisive sample's criteria with scores averaged over all decisive samples."""
     if len(samples) == 1:
@@ -72,6 +88,8 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
                      defaults: JudgeDefaults | None, generator_model: str | None,
                      ) -> EvalOutcome:
     mode, who = seats(judge, matrix_model)
+    if mode == "jury" and len(who) > 1:
+        defaults = jury_sampling(judge, defaults or engine.options.defaults)
     samples: list[Sample | None] = [None] * len(who)
 
     async def one(i: int, seat: Seat) -> None:

@@ -137,6 +137,18 @@ Rubric = Annotated[
 class JuryConfig(Strict):
     size: int = Field(ge=1, le=20)
     consensus: float = Field(default=0.5, ge=0, le=1)
+    temperature: float | None = Field(
+        default=None, ge=0, le=2,
+        description="Sampling temperature of the jury's gradings (default: the suite's "
+                    "judge.temperature when above 0, else 0.7; docs/evals.md).")
+
+    @model_validator(mode="after")
+    def _samples_differ(self) -> JuryConfig:
+        if self.size > 1 and self.temperature == 0:
+            raise ValueError(f"a jury of {self.size} gradings at temperature 0 pays "
+                             f"{self.size} times for one answer: give `temperature` above 0 "
+                             "(or leave it out for 0.7), or use `size: 1`")
+        return self
 
 
 class EvalJudge(Strict):
