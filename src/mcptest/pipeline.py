@@ -29,6 +29,7 @@ from mcptest.report.build import JudgeTotals, build_report
 from mcptest.report.models import Report, TestResult
 from mcptest.report.redact import secret_values
 from mcptest.run.runner import Runner, RunState
+from mcptest.suite.advice import load_warnings
 
 
 class InjectedFault(RuntimeError):
@@ -110,7 +111,8 @@ def run_plan(plan: Plan, options: RunOptions) -> RunOutcome:
         servers=list(state.servers.values()), started_at=started, finished_at=_now(),
         duration_ms=(time.perf_counter() - t0) * 1000,
         judge=judging.totals(tests) if judging is not None else JudgeTotals(),
-        interrupted=interrupted, internal_error=fault)
+        interrupted=interrupted, internal_error=fault,
+        warnings=[w for s in plan.suites for w in load_warnings(s)])
     return RunOutcome(report, frozenset(state.secrets | secret_values(options.env)), trace)
 
 

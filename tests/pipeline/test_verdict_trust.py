@@ -4,48 +4,12 @@ each case runs the CLI against the loopback judge server, as a user would."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import pytest
+from support.cli_run import HEAD, mcptest, run_json
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
-
-REPO = Path(__file__).resolve().parents[2]
-SERVER = REPO / "examples" / "server" / "example_server.py"
-HEAD = f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-"""
-KEYLESS = {k: v for k, v in os.environ.items()
-           if not k.endswith("_API_KEY") and not k.startswith("MCPTEST_JUDGE")}
-
-
-@pytest.fixture
-def js() -> Iterator[JudgeServer]:
-    with JudgeServer() as server:
-        yield server
-
-
-def mcptest(*args: str | Path, cwd: Path | None = None,
-            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mcptest", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=120,
-                          env={**KEYLESS, **(env or {})})
-
-
-def run_json(path: Path, *args: str, env: dict[str, str] | None = None,
-             ) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
-    out = path.with_suffix(".json")
-    r = mcptest("run", path, "--no-cache", "--reporter", "pretty", "--reporter", "json",
-                "--output", out, *args, env=env)
-    assert out.is_file(), r.stderr
-    return r, json.loads(out.read_text(encoding="utf-8"))
 
 
 def jury_suite(tmp_path: Path, js: JudgeServer, reachable: list[str], unreachable: list[str],
@@ -264,3 +228,30 @@ def test_an_eval_jury_samples_above_temperature_0_or_is_refused(
             f"{zero}:7:"), bad.stderr
         assert ("evals[0].judge.jury: a jury of 3 gradings at temperature 0 pays 3 times for "
                 "one answer") in bad.stderr
+
+
+# ------------------------------------------------------------- 10. the run-level agreement
+
+def test_the_run_agreement_covers_eval_panels(tmp_path: Path, js: JudgeServer) -> None:
+    """Evals graded by a three-model panel feed the run's alpha (it printed `n/a` before), and
+    a panel's line shows no quorum (it has none: it aggregates by mean)."""
+    for model, score in (("judge-a", 0.9), ("judge-b", 0.8), ("judge-c", 0.1)):
+        js.script(model, Verdict(score=score))
+    path = tmp_path / "panel.yml"
+    path.write_text("evals:\n" + "".join(f"""  - name: answer {k}
+    prompt: p
+    response: "answer {k}"
+    rubric: "Is good."
+    judge: {{panel: [judge-a, judge-b, judge-c]}}
+""" for k in range(3)), encoding="utf-8")
+    out = tmp_path / "panel.json"
+    r = mcptest("eval", path, "--no-cache", "--reporter", "pretty", "--reporter", "json",
+                "--output", out, env=js.gateway_env())
+    assert r.returncode == ExitCode.TESTS_FAILED, r.stderr  # mean 0.60 < 0.70
+    rep = json.loads(out.read_text(encoding="utf-8"))
+    alpha = rep["summary"]["run_agreement"]
+    assert alpha is not None and alpha < 0  # the same split three times: worse than chance
+    assert f"run agreement α {alpha:.2f}" in r.stdout
+    assert rep["tests"][0]["judge"]["jury"]["panel"] is True
+    assert "jury: low · α 0.00 · 2/3 passed · verdict failed" in r.stdout
+    assert "quorum" not in r.stdout

@@ -168,6 +168,8 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
         juror_models=[s.model or "(default)" for s in done], generator_model=generator,
         quorum=quorum, passed_jurors=passed_n, decisive=len(decisive),
         verdict="passed" if ok else "failed")
+    if mode == "panel":
+        analytics = analytics.model_copy(update={"panel": True})
     if any(s.state != "scored" for s in done):
         why += f"; {sum(1 for s in done if s.state != 'scored')} sample(s) without a verdict"
     if missing:

@@ -65,8 +65,9 @@ class JuryAnalytics(Model):
     agreement_raw: float | None
     units: int
     """Rated items alpha was computed over."""
-    confidence: Confidence
-    escalate: bool
+    confidence: Confidence | None = None
+    """None in reports written before the field existed (they load unchanged)."""
+    escalate: bool = False
     same_family: bool
     bias_warning: str | None = None
     decisive: int
@@ -75,6 +76,8 @@ class JuryAnalytics(Model):
     passed_fraction: float | None
     quorum: float
     verdict: Literal["passed", "failed", "inconclusive"]
+    panel: bool = False
+    """An eval panel: decided by mean, median or majority, so it has no quorum to show."""
     deferred: int = 0
     """Jurors that could not be reached; the verdict stands only when their votes could not
     have changed it (docs/jury.md, "Partial juries")."""

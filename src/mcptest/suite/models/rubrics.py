@@ -88,6 +88,13 @@ class RubricBody(Strict):
             raise ValueError("a rubric has either `criteria` or `tree`, never both")
         if self.criteria is None and self.tree is None:
             raise ValueError("a structured rubric needs `criteria` or `tree`")
+        if self.tree is not None:
+            given = [k for k in ("require_evidence", "aggregation")
+                     if k in self.model_fields_set]
+            if given:
+                raise ValueError(
+                    f"`{'` and `'.join(given)}` apply to `criteria`; a `tree` rubric scores "
+                    "the leaf it reaches (no criteria to aggregate or quote evidence for)")
         return self
 
 
@@ -105,6 +112,7 @@ PRESETS: tuple[str, ...] = get_args(PresetName)
 class RubricPreset(Strict):
     preset: PresetName
     threshold: float | None = Field(default=None, ge=0, le=1)
+    strict: bool = False
     criteria: list[Criterion] = Field(default_factory=list)
 
 

@@ -1,0 +1,112 @@
+"""The smaller behaviours the source documents describe (issue 11, item 10), through the CLI
+against the loopback judge server: preset `strict`, what a failing `not` negated, the load
+warning on two thresholds, and a tree rubric refusing criteria-only keys."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from support.cli_run import HEAD, mcptest, run_json
+from support.judge_server import JudgeServer, Verdict
+
+from mcptest.exit_codes import ExitCode
+
+
+def test_a_preset_accepts_strict_and_a_near_perfect_score_then_fails(
+        tmp_path: Path, js: JudgeServer) -> None:
+    js.script("judge-m", Verdict(score=0.95))
+    path = tmp_path / "preset.yml"
+    path.write_text("""evals:
+  - name: strict preset
+    prompt: p
+    response: "an answer"
+    rubric: {preset: conciseness, strict: true}
+  - name: lenient preset
+    prompt: p
+    response: "another answer"
+    rubric: {preset: conciseness}
+""", encoding="utf-8")
+    out = tmp_path / "preset.json"
+    r = mcptest("eval", path, "--no-cache", "--reporter", "json", "--output", out,
+                env={**js.gateway_env(), "MCPTEST_JUDGE_MODEL": "judge-m"})
+    assert r.returncode == ExitCode.TESTS_FAILED, r.stderr
+    rows = {t["name"]: t for t in json.loads(out.read_text())["tests"]}
+    assert rows["strict preset"]["status"] == "failed"
+    assert "strict" in rows["strict preset"]["message"]
+    assert rows["lenient preset"]["status"] == "passed"
+
+
+def test_a_failing_not_shows_what_it_negated(tmp_path: Path) -> None:
+    path = tmp_path / "not.yml"
+    path.write_text(HEAD + """tools:
+  - name: greets Ada
+    server: ex
+    tool: greet
+    args: {name: Ada}
+    expect:
+      - target: result.content[0].text
+        matcher: {not: {contains: Ada}}
+""", encoding="utf-8")
+    r, rep = run_json(path)
+    assert r.returncode == ExitCode.TESTS_FAILED
+    a = rep["tests"][0]["assertions"][0]
+    assert a["expected"] == {"not": {"contains": "Ada"}}
+    assert 'expected: {"not": {"contains": "Ada"}}' in r.stdout
+    assert "expected: null" not in r.stdout
+
+
+def test_two_thresholds_warn_which_one_wins(tmp_path: Path, js: JudgeServer) -> None:
+    js.script("judge-m", Verdict(score=0.75))
+    path = tmp_path / "thresholds.yml"
+    path.write_text("""rubrics:
+  tone:
+    threshold: 0.6
+    criteria:
+      - {name: polite, description: "Is polite."}
+evals:
+  - name: eval wins over the body
+    prompt: p
+    response: "an answer"
+    threshold: 0.8
+    rubric: {ref: tone}
+  - name: the reference wins over the eval
+    prompt: p
+    response: "another answer"
+    threshold: 0.8
+    rubric: {ref: tone, threshold: 0.7}
+""", encoding="utf-8")
+    v = mcptest("validate", path)
+    assert v.returncode == ExitCode.OK, v.stderr
+    assert v.stderr.splitlines() == [
+        f"warning: {path}:10:16: evals[0].threshold: both the eval's `threshold` (0.8) and "
+        "rubric `tone`'s (0.6) are set; the eval's 0.8 wins (docs/evals.md, Thresholds)",
+        f"warning: {path}:15:16: evals[1].threshold: both the eval's `threshold` (0.8) and "
+        "the rubric reference's (0.7) are set; the rubric reference's 0.7 wins "
+        "(docs/evals.md, Thresholds)"]
+    out = tmp_path / "thresholds.json"
+    r = mcptest("eval", path, "--no-cache", "--reporter", "json", "--output", out,
+                env={**js.gateway_env(), "MCPTEST_JUDGE_MODEL": "judge-m"})
+    rep = json.loads(out.read_text())
+    assert rep["warnings"] == [w.removeprefix("warning: ") for w in v.stderr.splitlines()]
+    # and they are what happened: 0.75 fails the 0.8 the eval set, passes the reference's 0.7
+    assert [t["status"] for t in rep["tests"]] == ["failed", "passed"], r.stderr
+
+
+def test_a_tree_rubric_refuses_criteria_only_keys(tmp_path: Path) -> None:
+    path = tmp_path / "tree.yml"
+    path.write_text("""evals:
+  - name: tree
+    prompt: p
+    response: r
+    rubric:
+      require_evidence: true
+      tree:
+        ask: "Does it answer?"
+        yes: {score: 1.0}
+        no: {score: 0.0}
+""", encoding="utf-8")
+    r = mcptest("validate", path)
+    assert r.returncode == ExitCode.USAGE_ERROR
+    assert "evals[0].rubric" in r.stderr
+    assert "`require_evidence` apply to `criteria`; a `tree` rubric scores the leaf" in r.stderr
