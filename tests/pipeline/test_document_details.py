@@ -110,3 +110,38 @@ def test_a_tree_rubric_refuses_criteria_only_keys(tmp_path: Path) -> None:
     assert r.returncode == ExitCode.USAGE_ERROR
     assert "evals[0].rubric" in r.stderr
     assert "`require_evidence` apply to `criteria`; a `tree` rubric scores the leaf" in r.stderr
+
+
+def test_a_live_eval_with_nothing_to_grade_defers_and_a_typo_stays_an_error(
+        tmp_path: Path, js: JudgeServer) -> None:
+    """docs/evals.md: without a response to grade, an eval defers with a note (passes unless
+    --require-judge); a server name the suite does not declare is still a load error."""
+    path = tmp_path / "live.yml"
+    path.write_text(HEAD + """evals:
+  - name: summary stays on topic
+    prompt: "Summarize the latest deployment."
+    rubric: "Mentions the service and the tag."
+""", encoding="utf-8")
+    env = {**js.gateway_env(), "MCPTEST_JUDGE_MODEL": "judge-m"}
+    assert mcptest("validate", path).returncode == ExitCode.OK
+    out = tmp_path / "live.json"
+    r = mcptest("eval", path, "--no-cache", "--reporter", "json", "--output", out, env=env)
+    assert r.returncode == ExitCode.OK, r.stderr
+    row = json.loads(out.read_text())["tests"][0]
+    assert row["status"] == "deferred"
+    assert row["message"].startswith("deferred: no `response` to grade and no `server`")
+    strict = mcptest("eval", path, "--no-cache", "--require-judge", "--reporter", "json",
+                     "--output", out, env=env)
+    assert strict.returncode == ExitCode.TESTS_FAILED
+    assert json.loads(out.read_text())["tests"][0]["gap"] == "environment"
+    assert js.count() == 0
+    typo = tmp_path / "typo.yml"
+    typo.write_text(HEAD + """evals:
+  - name: summary stays on topic
+    server: exx
+    prompt: "Summarize the latest deployment."
+    rubric: "Mentions the service and the tag."
+""", encoding="utf-8")
+    bad = mcptest("eval", typo, env=env)
+    assert bad.returncode == ExitCode.USAGE_ERROR
+    assert "evals[0].server: unknown server `exx` (did you mean `ex`?)" in bad.stderr
