@@ -145,3 +145,42 @@ def test_a_live_eval_with_nothing_to_grade_defers_and_a_typo_stays_an_error(
     bad = mcptest("eval", typo, env=env)
     assert bad.returncode == ExitCode.USAGE_ERROR
     assert "evals[0].server: unknown server `exx` (did you mean `ex`?)" in bad.stderr
+
+
+def test_eval_grades_the_judged_tool_tests_as_the_judge_document_runs_it(
+        tmp_path: Path, js: JudgeServer) -> None:
+    """`mcptest eval --max-cost 0.50 tests/judge.yml`: the tool tests with judged assertions
+    are graded (and the judge-free ones left to `run`); `mcptest run` still skips evals."""
+    js.script("judge-m", Verdict(score=0.92))
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "judge.yml").write_text(HEAD + """judge:
+  pricing:
+    judge-m: {input: 0.15, output: 0.6}
+tools:
+  - name: summary mentions the service and the release tag
+    server: ex
+    tool: release_note
+    args: {service: billing, tag: v1.2.3}
+    expect:
+      - target: result.content[0].text
+        matcher:
+          llm-judge: {rubric: "Names the service and the release tag."}
+  - name: plain greeting
+    server: ex
+    tool: greet
+    args: {name: Ada}
+    expect: [{target: "result.content[0].text", matcher: {contains: Ada}}]
+evals:
+  - {name: an eval, prompt: p, response: "an answer", rubric: "Is good."}
+""", encoding="utf-8")
+    env = {**js.gateway_env(), "MCPTEST_JUDGE_MODEL": "judge-m"}
+    r = mcptest("eval", "--max-cost", "0.50", "tests/judge.yml", cwd=tmp_path, env=env)
+    assert r.returncode == ExitCode.OK, r.stdout + r.stderr
+    assert "✓ PASS  summary mentions the service and the release tag" in r.stdout
+    assert "score 0.92" in r.stdout and "an eval" in r.stdout
+    assert "plain greeting" not in r.stdout
+    assert js.count("judge-m") == 2
+    ran = mcptest("run", "tests/judge.yml", "--reporter", "json", cwd=tmp_path, env=env)
+    names = [t["name"] for t in json.loads(ran.stdout)["tests"]]
+    assert names == ["summary mentions the service and the release tag", "plain greeting"]

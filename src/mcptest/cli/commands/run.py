@@ -35,7 +35,8 @@ def _progress_line(result: TestResult) -> None:
     log(f"mcptest: {result.status:<8} {result.name} ({result.duration_ms:.0f} ms)")
 
 
-def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool) -> int:
+def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
+            judged_tools_only: bool = False) -> int:
     """The shared body of `run` and `eval`."""
     from mcptest.pipeline import RunOptions, run_plan
     from mcptest.suite.load import load_suites
@@ -46,7 +47,7 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool)
     plan = build_plan(
         suites, filter=args.filter, tags=args.tag, skip_tags=args.skip_tag,
         shard=parse_shard(args.shard) if args.shard else None,
-        tools=tools, evals=evals, agents=agents,
+        tools=tools, evals=evals, agents=agents, judged_tools_only=judged_tools_only,
     )
     options = RunOptions(
         env=env, concurrency=args.concurrency, max_cost=args.max_cost,
