@@ -184,3 +184,50 @@ evals:
     ran = mcptest("run", "tests/judge.yml", "--reporter", "json", cwd=tmp_path, env=env)
     names = [t["name"] for t in json.loads(ran.stdout)["tests"]]
     assert names == ["summary mentions the service and the release tag", "plain greeting"]
+
+
+# ------------------------------------------------------------ 6. panels, families, formats
+
+def test_same_family_judges_warn_and_strict_panel_refuses_them_on_evals_too(
+        tmp_path: Path) -> None:
+    body = """evals:
+  - name: live answer judged by a panel
+    prompt: "Greet Ada."
+    model: gpt-4o-mini
+    server: ex
+    rubric: "Greets Ada."
+    judge: {{panel: [claude-haiku-4-5, gpt-4o]{strict}}}
+"""
+    loose = tmp_path / "loose.yml"
+    loose.write_text(HEAD + body.format(strict=""), encoding="utf-8")
+    v = mcptest("validate", loose)
+    assert v.returncode == ExitCode.OK, v.stderr
+    assert v.stderr.strip() == (
+        f"warning: {loose}:10:39: evals[0].judge.panel[1]: judge `gpt-4o` is from the openai "
+        "family, like `gpt-4o-mini` that writes the answer, and may favour it; prefer another "
+        "family (`strict_panel: true` makes this an error)")
+    strict = tmp_path / "strict.yml"
+    strict.write_text(HEAD + body.format(strict=", strict_panel: true"), encoding="utf-8")
+    s = mcptest("validate", strict)
+    assert s.returncode == ExitCode.USAGE_ERROR
+    assert s.stderr.strip() == (
+        f"{strict}:10:39: evals[0].judge.panel[1]: judge `gpt-4o` is from the openai family, "
+        "like the model `gpt-4o-mini` that writes this eval's answer; `strict_panel: true` "
+        "forbids that")
+
+
+def test_structured_output_false_sends_no_response_format(tmp_path: Path,
+                                                          js: JudgeServer) -> None:
+    js.script("judge-m", Verdict(score=0.9))
+    path = tmp_path / "plain.yml"
+    for flag in ("true", "false"):
+        path.write_text(f"""judge: {{model: judge-m, structured_output: {flag}}}
+evals:
+  - {{name: format {flag}, prompt: p, response: "answer {flag}", rubric: "Is good."}}
+""", encoding="utf-8")
+        r = mcptest("eval", path, "--no-cache", env=js.gateway_env())
+        assert r.returncode == ExitCode.OK, r.stderr
+    sent = {b["messages"][-1]["content"].count("answer true") > 0: b
+            for b in js.requests("judge-m")}
+    assert sent[True]["response_format"] == {"type": "json_object"}
+    assert "response_format" not in sent[False]

@@ -126,7 +126,7 @@ class JudgeEngine:
                 message=f"no known price for {r.model!r} with a cost cap set: add it to the "
                         "suite's judge.pricing (USD per million tokens)")
         tally = Tally()
-        fmt = response_format(litellm, r, structured=True)
+        fmt = response_format(litellm, r, structured=settings.structured_output)
         timeout = self._timeout(defaults)
         start = time.monotonic()
         try:

@@ -168,6 +168,10 @@ class EvalJudge(Strict):
     panel: list[str] | None = Field(default=None, min_length=1)
     aggregate: Literal["mean", "median", "majority"] = "mean"
     tie_break: Literal["fail", "pass"] = "fail"
+    strict_panel: bool = Field(
+        default=False,
+        description="Refuse (load error) a judge of the same vendor family as the model that "
+                    "writes a live eval's answer; without it that is a load warning.")
 
     @model_validator(mode="after")
     def _panel_or_jury(self) -> EvalJudge:
