@@ -7,10 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from support.cli_run import HEAD, mcptest, run_json
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
+
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
 
 def test_a_preset_accepts_strict_and_a_near_perfect_score_then_fails(

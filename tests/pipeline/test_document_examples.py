@@ -7,10 +7,13 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from support.cli_run import REPO, mcptest
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
 from mcptest.exit_codes import ExitCode
+
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
 
 def env_for(js: JudgeServer, **extra: str) -> dict[str, str]:

@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from support.cli_run import HEAD, mcptest, run_json
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
+
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
 
 def jury_suite(tmp_path: Path, js: JudgeServer, reachable: list[str], unreachable: list[str],
