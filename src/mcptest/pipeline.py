@@ -29,6 +29,7 @@ from mcptest.report.build import JudgeTotals, build_report
 from mcptest.report.models import Report, ShardInfo, TestResult
 from mcptest.report.redact import secret_values
 from mcptest.run.runner import Runner, RunState
+from mcptest.suite.advice import load_warnings
 
 
 class InjectedFault(RuntimeError):
@@ -114,7 +115,8 @@ def run_plan(plan: Plan, options: RunOptions) -> RunOutcome:
         judge=judging.totals(tests) if judging is not None else JudgeTotals(),
         interrupted=interrupted, internal_error=fault,
         shard=ShardInfo(index=plan.shard[0], count=plan.shard[1], plan=list(plan.unsharded))
-        if plan.shard is not None else None)
+        if plan.shard is not None else None,
+        warnings=[w for s in plan.suites for w in load_warnings(s)])
     return RunOutcome(report, frozenset(state.secrets | secret_values(options.env)), trace)
 
 

@@ -207,12 +207,16 @@ def build_plan(
     tools: bool = True,
     evals: bool = False,
     agents: bool = True,
+    judged_tools_only: bool = False,
 ) -> Plan:
     """Select the tests to run. `filter` is a case-insensitive substring, or `re:PATTERN`;
     a test runs when it has any of `tags` (if given) and none of `skip_tags`. `shard_weights`
     (test id → duration of a previous run) balances the shards by duration instead of by
-    count (docs/action.md, "Shards")."""
+    count (docs/action.md, "Shards"). `judged_tools_only` keeps the tool tests that have a
+    judged assertion (`mcptest eval`)."""
     every = [t for s in suites for t in _tests_of(s, evals=evals, agents=agents, tools=tools)]
+    if judged_tools_only:
+        every = [t for t in every if t.kind != "tool" or any(a.is_llm for a in t.assertions)]
     name_re = _name_filter(filter)
     chosen = [
         t for t in every

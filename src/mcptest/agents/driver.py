@@ -17,12 +17,11 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from mcptest.agents.eval_rows import live_servers, run_eval_row
+from mcptest.agents.eval_rows import live_servers, nothing_to_grade, run_eval_row
 from mcptest.agents.rows import agent_model, run_agent_row, transcript_for, unfinished
 from mcptest.calibrate.gate import CalibrationGating
 from mcptest.errors import ServerNotReadyError
 from mcptest.grade.grader import LlmGrading
-from mcptest.grade.rows import test_result
 from mcptest.llm.engine import JudgeEngine
 from mcptest.run.runner import Record, RunState, ServerFailed, ready_server
 from mcptest.suite.models import EvalSpec
@@ -64,8 +63,7 @@ class RowDriver:
         routable = []
         for t in rows:
             if isinstance(t.spec, EvalSpec) and not t.spec.server:
-                self.record(test_result(t, "error", duration_ms=0.0, gap="environment",
-                                        message="a live eval (no `response`) needs a `server`"))
+                self.record(nothing_to_grade(t, self.engine.options.require_judge))
             elif agent_model(t, self.engine).unroutable is not None:
                 await self._row(t, {})  # deferred (or failed under --require-judge) at once
             else:

@@ -29,7 +29,7 @@ def vote(o: JudgeOutcome, passed: bool | None, replacement_for: str | None = Non
         passed=passed if o.score is not None else None, abstained=o.status == "abstained",
         error=error, reason=o.reason, evidence=o.evidence, repetition=o.repetition,
         replacement_for=replacement_for, cost_usd=o.cost_usd, latency_ms=o.latency_ms,
-        cached=o.cached)
+        cached=o.cached, deferred=o.status == "deferred")
 
 
 @dataclass(frozen=True)
@@ -82,3 +82,41 @@ def next_wave(heads: Sequence[tuple[float, bool]], pending: Sequence[float], quo
             if settled([*heads, *((w, passed) for w in wave)], rest, quorum, need) is not None:
                 return k
     return len(pending)
+
+
+@dataclass(frozen=True)
+class Partial:
+    """What a jury with unreachable (deferred) heads may say (docs/jury.md, "Partial juries")."""
+
+    decided: bool
+    """No vote of the missing heads could change the verdict: decide on the heads present."""
+    why: str
+
+
+def partial(heads: Sequence[tuple[float, bool]], missing: Sequence[float], quorum: float,
+            min_heads: int | None = None) -> Partial:
+    """Whether the heads present settle the jury whatever the `missing` heads (their weights)
+    would have said: pass, fail or abstain.
+
+    The fraction is monotone in each missing vote, so it is enough to try all of them failing
+    and all of them passing (abstaining leaves today's fraction, which lies between). With
+    `min_heads`, too few decisive heads is inconclusive only if the missing ones could not
+    make up the number either; otherwise the jury waits for them.
+    """
+    if not missing:
+        return Partial(True, "")
+    n = len(missing)
+    if min_heads is not None and len(heads) < min_heads:
+        if len(heads) + n >= min_heads:
+            return Partial(False, f"{len(heads)} decisive juror(s) of the {min_heads} needed; "
+                                  f"the {n} deferred could make up the number")
+        return Partial(True, "")
+    now = weighted_quorum(heads, quorum).met
+    low = weighted_quorum([*heads, *((w, False) for w in missing)], quorum).met
+    high = weighted_quorum([*heads, *((w, True) for w in missing)], quorum).met
+    if low == high == now and heads:
+        return Partial(True, f"{n} juror(s) deferred; no vote of theirs could change the "
+                             "verdict")
+    return Partial(False, f"{n} juror(s) deferred and their votes could change the verdict "
+                          f"({'passes' if high else 'fails'} if they pass, "
+                          f"{'passes' if low else 'fails'} if they fail)")

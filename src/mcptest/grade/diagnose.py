@@ -79,6 +79,7 @@ def classify(
     """One category for a non-passing test; None for passed, deferred and not-yet-available."""
     if status in ("passed", "deferred", "not_yet_available"):
         return None
+    assertions = [a for a in assertions if not a.outside_verdict]
     if environment_error:
         return "environment"
     if protocol_error:

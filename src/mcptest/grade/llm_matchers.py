@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from mcptest.grade.aggregate import Tally, next_wave, settled, vote, weighted_quorum
+from mcptest.grade.aggregate import Tally, next_wave, partial, settled, vote, weighted_quorum
 from mcptest.grade.jury import jury_analytics
 from mcptest.grade.rows import assertion_result
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
@@ -145,6 +145,11 @@ class _Seat:
         return statistics.median(s) if s else None
 
     @property
+    def deferred(self) -> bool:
+        """Unreachable: no verdict, and at least one of its calls could not be routed."""
+        return not self.scores and any(o.status == "deferred" for o in self.outcomes)
+
+    @property
     def failed_mechanically(self) -> bool:
         return not self.scores and all(o.status == "judge_error" for o in self.outcomes)
 
@@ -246,9 +251,18 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
     if budget is not None:
         return _result(planned, "skipped", start, outcomes, detail(),
                        _unsent(budget, engine)[1])
-    if all(o.status == "deferred" for o in outcomes):
-        status, msg = _unsent(outcomes[0], engine)
-        return _result(planned, status, start, outcomes, detail(), msg)
+    missing = [s for s in seats if s.deferred]
+    if missing:
+        first_why = next(o for s in missing for o in s.outcomes if o.status == "deferred")
+        if engine.options.require_judge:
+            return _result(planned, "failed", start, outcomes, detail(),
+                           f"judge required but unavailable: {len(missing)} of {len(seats)} "
+                           f"juror(s) deferred: {first_why.message}")
+        heads = [(s.juror.weight, (s.score or 0.0) >= spec.threshold) for s in scored]
+        p = partial(heads, [s.juror.weight for s in missing], spec.quorum, spec.min_jurors)
+        if not p.decided:
+            return _result(planned, "deferred", start, outcomes, detail(),
+                           f"deferred: {p.why}: {first_why.message}")
 
     errors = [o for o in outcomes if o.status == "judge_error"]
     if decisive_n == 0 and errors and not any(o.status == "abstained" for o in outcomes):
@@ -262,11 +276,12 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
     analytics = jury_analytics(ratings, juror_models=[s.juror.model for s in seats],
                                generator_model=ctx.generator_model, quorum=spec.quorum,
                                passed_jurors=passed_n, decisive=decisive_n, verdict=verdict)
+    update: dict[str, Any] = {"deferred": len(missing)}
     if analytics.passed_fraction != fraction and fraction is not None:
-        analytics = analytics.model_copy(update={"passed_fraction": fraction})
+        update["passed_fraction"] = fraction
     if spec.early_stop:
-        analytics = analytics.model_copy(update={"jurors_asked": len(seats),
-                                                 "calls_saved": saved})
+        update.update(jurors_asked=len(seats), calls_saved=saved)
+    analytics = analytics.model_copy(update=update)
     tally = f"{passed_n}/{decisive_n} decisive jurors passed"
     if fraction is not None:
         tally += f" (fraction {fraction:.2f}, quorum {spec.quorum:.2f})"
@@ -275,6 +290,8 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
     if saved:
         tally += (f"; early stop: settled by {len(seats)} of {len(spec.jurors)} jurors, "
                   f"{saved} call(s) saved")
+    if missing and p.why:
+        tally += f"; {p.why}"
     if inconclusive:
         need = spec.min_jurors or 1
         return _result(planned, "failed", start, outcomes, detail(analytics),

@@ -84,7 +84,8 @@ class Judging:
 
 
 def _run_agreement(tests: list[TestResult]) -> float | None:
-    """Alpha across every jury of the run: one unit per assertion, one row per juror seat."""
+    """Alpha across every jury, eval jury and panel of the run: one unit per assertion or eval
+    row, one row per juror seat (docs/jury.md, "Run-level agreement")."""
     per_assertion: list[list[list[float | None]]] = []
     for t in tests:
         for a in t.assertions:
@@ -96,6 +97,15 @@ def _run_agreement(tests: list[TestResult]) -> float | None:
                     seats.setdefault(v.replacement_for or v.model, []).append(v.score)
             if seats:
                 per_assertion.append([[statistics.median(s)] for s in seats.values()])
+        if t.judge is not None and t.judge.jury is not None:
+            # an eval jury or panel: one seat per grading (model, repetition), valued at the
+            # mean of its ratings (criteria, or the one holistic score)
+            gradings: dict[tuple[str, int], list[float]] = {}
+            for v in t.judge.votes:
+                if v.score is not None:
+                    gradings.setdefault((v.model, v.repetition), []).append(v.score)
+            if gradings:
+                per_assertion.append([[statistics.fmean(g)] for g in gradings.values()])
     return run_agreement(per_assertion) if per_assertion else None
 
 

@@ -129,8 +129,8 @@ class JudgeEngine:
                 message=f"no known price for {r.model!r} with a cost cap set: add it to the "
                         "suite's judge.pricing (USD per million tokens)")
         tally = Tally()
-        fmt = (fast_format(r, table, structured=True) if litellm is None
-               else response_format(litellm, r, structured=True))
+        fmt = (fast_format(r, table, structured=settings.structured_output) if litellm is None
+               else response_format(litellm, r, structured=settings.structured_output))
         timeout = self._timeout(defaults)
         start = time.monotonic()
         try:

@@ -40,6 +40,12 @@ def count(tests: list[TestResult]) -> Counts:
     )
 
 
+def deferred_judges(tests: list[TestResult]) -> int:
+    """Votes of judges that could not be reached, over every judged assertion and eval."""
+    details = [a.judge for t in tests for a in t.assertions] + [t.judge for t in tests]
+    return sum(1 for d in details if d is not None for v in d.votes if v.deferred)
+
+
 def exit_code_for(
     counts: Counts, *, servers_not_ready: bool, budget_stopped: bool, interrupted: bool = False,
     internal_error: bool = False,
@@ -99,6 +105,7 @@ def build_report(
         budget_stopped=judge.budget_stopped,
         judge_calls=judge.calls,
         cache_hits=judge.cache_hits,
+        deferred_judges=deferred_judges(tests),
         projected_judge_calls=judge.projected_calls,
         cost_bound_usd=judge.cost_bound_usd,
         gaps=dict(sorted(gaps.items(), key=lambda kv: (-kv[1], kv[0]))),

@@ -50,6 +50,8 @@ class JudgeVote(Model):
     repetition: int = 0
     replacement_for: str | None = None
     """Set when this juror stood in for one that failed mechanically."""
+    deferred: bool = False
+    """The judge could not be reached (no key, no endpoint): no vote, counted in the summary."""
     cost_usd: float = 0.0
     latency_ms: float | None = None
     cached: bool = False
@@ -63,8 +65,9 @@ class JuryAnalytics(Model):
     agreement_raw: float | None
     units: int
     """Rated items alpha was computed over."""
-    confidence: Confidence
-    escalate: bool
+    confidence: Confidence | None = None
+    """None in reports written before the field existed (they load unchanged)."""
+    escalate: bool = False
     same_family: bool
     bias_warning: str | None = None
     decisive: int
@@ -77,6 +80,11 @@ class JuryAnalytics(Model):
     """With `early_stop`: the jurors asked (everything above rests on them); None: all were."""
     calls_saved: int = 0
     """With `early_stop`: judge calls not sent because the quorum was already settled."""
+    panel: bool = False
+    """An eval panel: decided by mean, median or majority, so it has no quorum to show."""
+    deferred: int = 0
+    """Jurors that could not be reached; the verdict stands only when their votes could not
+    have changed it (docs/jury.md, "Partial juries")."""
 
 
 class CriterionResult(Model):
@@ -159,6 +167,9 @@ class AssertionResult(Model):
     judge: JudgeDetail | None = None
     calibration: CalibrationNote | None = None
     """Set on judged assertions whose judge is gated by `calibration:`."""
+    outside_verdict: bool = False
+    """A skip with a note that leaves the test's verdict to its other assertions: a
+    `jury.agreement` check on a jury with fewer than two decisive jurors (docs/jury.md)."""
 
 
 class TestResult(Model):
@@ -230,6 +241,9 @@ class Summary(Model):
     judge_calls: int = 0
     """Judge requests actually sent (cache hits excluded)."""
     cache_hits: int = 0
+    deferred_judges: int = 0
+    """Judge votes that could not be sent because the judge was unreachable (jurors included),
+    whether or not their assertion was decided without them."""
     projected_judge_calls: int = 0
     cost_bound_usd: float | None = None
     gaps: dict[str, int] = Field(default_factory=dict)

@@ -16,6 +16,7 @@ from mcptest.report.models import (
     CalibrationNote,
     Confidence,
     JudgeDetail,
+    JuryAnalytics,
     Report,
     Status,
     TestResult,
@@ -32,7 +33,8 @@ STATUS_LABEL: dict[str, str] = {
     "passed": "passed", "failed": "failed", "error": "error", "skipped": "skipped",
     "deferred": "deferred", "not_yet_available": "not yet available", "escalated": "to review",
 }
-BAND_MARK: dict[Confidence, str] = {"high": "🟢", "medium": "🟡", "low": "🔴"}
+BAND_MARK: dict[Confidence | None, str] = {"high": "🟢", "medium": "🟡", "low": "🔴", None: "⚪"}
+"""None: a report written before juries had a confidence band."""
 BAND_LEGEND = (
     "🟢 high agreement (α ≥ 0.8) · 🟡 medium (0.667 ≤ α < 0.8) · "
     "🔴 low (α < 0.667 or undefined): the verdict stands, a person should look"
@@ -177,7 +179,7 @@ class Finding:
             return f"{judge.kind} score {score}, threshold {num(judge.threshold)}"
         if judge and judge.jury:
             j = judge.jury
-            return f"{a.matcher} {j.passed_jurors}/{j.decisive}, quorum {num(j.quorum)}"
+            return f"{a.matcher} {j.passed_jurors}/{j.decisive}{quorum_text(j)}"
         if judge:
             score = judge.display_score or num(judge.score)
             return f"{a.matcher} score {score}, threshold {num(judge.threshold)}"
@@ -207,6 +209,11 @@ class Finding:
         if self.escalated and judge and judge.jury:
             text = f"{judge.jury.verdict}, escalated"
         return text
+
+
+def quorum_text(j: JuryAnalytics) -> str:
+    """`, quorum 0.50` for a jury; nothing for an eval panel, which has no quorum."""
+    return "" if j.panel else f", quorum {num(j.quorum)}"
 
 
 def test_findings(test: TestResult) -> list[Finding]:

@@ -177,7 +177,7 @@ def _finding(test: TestResult, not_ready: set[str]) -> Finding:
     jury = decider.judge.jury if decider and decider.judge else None
     if test.status == "passed" and jury is not None:
         agreement = "n/a" if jury.agreement is None else f"{jury.agreement:.2f}"
-        why = (f"jury agreement {agreement} ({jury.confidence} confidence); the verdict "
+        why = (f"jury agreement {agreement} ({jury.confidence or 'n/a'} confidence); the verdict "
                f"'{jury.verdict}' stands but needs a person to look")
     why = why or test.message or RULES.get(rule, _UNKNOWN_RULE)[0]
     label = "escalated" if test.status == "passed" else test.status.replace("_", " ")

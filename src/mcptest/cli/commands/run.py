@@ -32,7 +32,8 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool) -> int:
+def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
+            judged_tools_only: bool = False) -> int:
     """The shared body of `run` and `eval`."""
     from mcptest.pipeline import RunOptions, run_plan
     from mcptest.suite.load import load_suites
@@ -44,7 +45,7 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool)
         suites, filter=args.filter, tags=args.tag, skip_tags=args.skip_tag,
         shard=parse_shard(args.shard) if args.shard else None,
         shard_weights=read_weights(args.shard_weights) if args.shard_weights else None,
-        tools=tools, evals=evals, agents=agents,
+        tools=tools, evals=evals, agents=agents, judged_tools_only=judged_tools_only,
     )
     progress = progress_for(args, plan)
     options = RunOptions(

@@ -31,6 +31,10 @@ class JudgeDefaults(Strict):
     per_model_concurrency: int | None = Field(default=None, ge=1, le=256)
     max_tokens: int = Field(default=1024, ge=16, le=65536)
     temperature: float = Field(default=0.0, ge=0, le=2)
+    structured_output: bool = Field(
+        default=True,
+        description="Ask for the verdict through the provider's structured-output (or JSON) "
+                    "mode; false sends the prompt alone, for endpoints that reject both.")
     pricing: dict[str, Pricing] = Field(default_factory=dict)
 
 
