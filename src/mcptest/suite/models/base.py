@@ -19,8 +19,10 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, allow_inf_nan=False)
 
 
-def check_regex(cls: Any, value: str) -> str:
-    """Field validator: a pattern that does not compile is a load error."""
+def check_regex(cls: Any, value: str | None) -> str | None:
+    """Field validator: a pattern that does not compile is a load error (None: not given)."""
+    if value is None:
+        return None
     try:
         re.compile(value)
     except re.error as e:
