@@ -68,12 +68,14 @@ from mcptest.suite.models.suite import (
     JudgeDefaults,
     Pricing,
     Suite,
+    SuiteDefaults,
 )
 from mcptest.suite.models.surface import (
     LintIgnore,
     LintSettings,
     SurfaceCheck,
 )
+from mcptest.suite.models.table import CaseFile
 from mcptest.suite.models.surface_cases import (
     LIST_METHODS,
     ListTest,
@@ -93,6 +95,7 @@ __all__ = [
     "Assertion",
     "BearerAuth",
     "CalibrationExample",
+    "CaseFile",
     "ContainsMatcher",
     "Criterion",
     "CustomJudgeMatcher",
@@ -133,6 +136,7 @@ __all__ = [
     "StdioServer",
     "Strict",
     "Suite",
+    "SuiteDefaults",
     "SurfaceCheck",
     "ToolTest",
     "TreeLeaf",

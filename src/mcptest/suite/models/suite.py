@@ -9,6 +9,7 @@ from pydantic import (
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict
 from mcptest.suite.models.cases import AgentTest, EvalSpec, ToolTest
+from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import RubricBody
 from mcptest.suite.models.servers import Server, Variable
 from mcptest.suite.models.surface import LintSettings, SurfaceCheck
@@ -33,6 +34,14 @@ class JudgeDefaults(Strict):
     pricing: dict[str, Pricing] = Field(default_factory=dict)
 
 
+class SuiteDefaults(Strict):
+    """What every test of the file gets without repeating it (docs/suites.md#defaults)."""
+
+    expect: list[Assertion] = Field(
+        default_factory=list,
+        description="Checked after each tool, resource, prompt, list and agent test's own expect.")
+
+
 class Suite(Strict):
     """One suite file."""
 
@@ -48,3 +57,4 @@ class Suite(Strict):
     judge: JudgeDefaults | None = None
     surface: SurfaceCheck | None = None
     lint: LintSettings | None = None
+    defaults: SuiteDefaults | None = None
