@@ -51,10 +51,8 @@ def read_tables(data: dict[str, Any], positions: Positions, base_dir: Path, read
         tests = data.get(group)
         for i, test in enumerate(tests if isinstance(tests, list) else []):
             if isinstance(test, dict) and test.get("cases") is not None:
-                table = read_table(test["cases"], (group, i, "cases"), positions, base_dir,
-                                   read, errors, shown)
-                if table is not None:
-                    out[(group, i)] = table
+                out[(group, i)] = read_table(test["cases"], (group, i, "cases"), positions,
+                                             base_dir, read, errors, shown)
     return out
 
 
@@ -162,7 +160,8 @@ def expand(data: dict[str, Any], tables: dict[KeyPath, Table], positions: Positi
                 for err in suite_errors(e, filled, _CasePositions(positions, base, filler),
                                         model):
                     err.key_path = _prefixed(base, err.key_path)
-                    err.message += f" (case `{row.name}`)"
+                    if err.pos == row.pos or err.pos in row.cells.values():
+                        err.message += f" (case `{row.name}`)"
                     found.append(err)
             if len(found) >= MAX_ERRORS_PER_TABLE:
                 found.append(SuiteError(
@@ -182,7 +181,8 @@ def owned_by_cases(error: SuiteError, tables: dict[KeyPath, Table]) -> bool:
     """A suite-level error inside a tabled test (not its `cases:`): the cases report it."""
     for base, table in tables.items():
         head = format_path(base)
-        if table.rows and error.key_path.startswith(head) and not error.key_path.startswith(
+        if (table.rows or table.failed) and error.key_path.startswith(head) and \
+                not error.key_path.startswith(
                 head + ".cases"):
             return True
     return False

@@ -23,7 +23,10 @@ from mcptest.suite.positions import KeyPath, Positions, format_path, parse_yaml_
 
 Reader = Callable[[Path, str], str]
 """Reads a file as the suite loader does (bounded, regular files only): path, shown name."""
-_SHOWN: Callable[[Path], str] = lambda p: p.as_posix()
+
+
+def _posix(p: Path) -> str:
+    return p.as_posix()
 
 
 @dataclass(frozen=True)
@@ -40,11 +43,20 @@ class CaseRow:
         return self.cells.get(name, self.pos)
 
 
+class AnyName(frozenset[str]):
+    """The variables of a table that could not be read: any `${x}` is taken to be the case's,
+    so the table's own error is the only one reported."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+
 @dataclass(frozen=True)
 class Table:
     rows: tuple[CaseRow, ...]
     variables: frozenset[str]
     """Every variable some case sets: `${x}` for these is left for the case to fill."""
+    failed: bool = False
 
 
 def _cell_value(text: str) -> Any:
@@ -98,7 +110,7 @@ class _TableReader:
     def csv(self, text: str, file: str) -> list[tuple[dict[str, Any], SourcePos,
                                                      dict[str, SourcePos]]]:
         lines = text.splitlines()
-        reader = csv.reader(io.StringIO(text, newline=""))
+        reader = csv.reader(io.StringIO(text, newline=""), strict=True)
         out: list[tuple[dict[str, Any], SourcePos, dict[str, SourcePos]]] = []
         header: list[str] | None = None
         last = 0
@@ -114,7 +126,7 @@ class _TableReader:
                 if header is None:
                     header = [c.strip() for c in row]
                     names = dict(zip(header, cells, strict=True))
-                    if not self.check_names(header, lambda n: names[n]):
+                    if not self.check_names(header, names.__getitem__):
                         return []
                     dupes = [n for n in header if header.count(n) > 1]
                     if dupes:
@@ -152,7 +164,7 @@ class _TableReader:
                            SourcePos(file, n, len(line) - len(line.lstrip()) + 1))
                 continue
             cells = {k: SourcePos(file, n, max(line.find(json.dumps(k)), 0) + 1) for k in value}
-            if self.check_names(list(value), lambda k, c=cells: c[k]):  # type: ignore[misc]
+            if self.check_names(list(value), cells.__getitem__):
                 out.append((value, SourcePos(file, n, 1), cells))
         return out
 
@@ -166,7 +178,7 @@ class _TableReader:
                            positions.value((*base, k)), format_path((*base, k)))
                 continue
             cells = {key: positions.value((*base, k, key)) for key in item}
-            if self.check_names(list(item), lambda key, c=cells: c[key]):  # type: ignore[misc]
+            if self.check_names(list(item), cells.__getitem__):
                 out.append((item, positions.value((*base, k)), cells))
         return out
 
@@ -191,8 +203,18 @@ def _rows(raw: list[tuple[dict[str, Any], SourcePos, dict[str, SourcePos]]],
 
 
 def read_table(raw: Any, path: KeyPath, positions: Positions, base_dir: Path, read: Reader,
-               errors: list[SuiteError], shown: Callable[[Path], str] = _SHOWN) -> Table | None:
-    """The table of `cases:` at `path`, or None when it is not one (the model reports that)."""
+               errors: list[SuiteError], shown: Callable[[Path], str] = _posix) -> Table:
+    """The table of `cases:` at `path`; a failed one when it cannot be read (its errors are
+    appended) or is not a table at all (the model reports that)."""
+    before = len(errors)
+    table = _read_table(raw, path, positions, base_dir, read, errors, shown)
+    if table is None or len(errors) > before:
+        return Table((), AnyName(), failed=True)
+    return table
+
+
+def _read_table(raw: Any, path: KeyPath, positions: Positions, base_dir: Path, read: Reader,
+                errors: list[SuiteError], shown: Callable[[Path], str]) -> Table | None:
     reader = _TableReader(errors)
     if isinstance(raw, list):
         return _rows(reader.mappings(raw, positions, path), reader)

@@ -98,7 +98,9 @@ def explain(args: argparse.Namespace) -> int:
     proj, _ = project(plan, env)
     bound = "unknown (unpriced: " + ", ".join(sorted(proj.unpriced)) + ")" if proj.unpriced \
         else f"${proj.cost_bound_usd or 0.0:.4f}"
-    total = f"total: {len(plan.tests)} eval row(s), {proj.calls} judge call(s), cost bound {bound}"
+    cases = sum(1 for t in plan.tests if t.case is not None)
+    rows = f"{len(plan.tests)} eval row(s)" + (f" ({cases} from case tables)" if cases else "")
+    total = f"total: {rows}, {proj.calls} judge call(s), cost bound {bound}"
     if proj.deferred:
         total += f"; {proj.deferred} call(s) would be deferred (no key or gateway)"
     if args.max_cost is not None:

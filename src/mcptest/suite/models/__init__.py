@@ -75,13 +75,13 @@ from mcptest.suite.models.surface import (
     LintSettings,
     SurfaceCheck,
 )
-from mcptest.suite.models.table import CaseFile
 from mcptest.suite.models.surface_cases import (
     LIST_METHODS,
     ListTest,
     PromptTest,
     ResourceTest,
 )
+from mcptest.suite.models.table import CaseFile
 
 __all__ = [
     "LIST_METHODS",

@@ -1,4 +1,5 @@
-"""`cases:` on a test: a table of variable maps, inline or in a file (docs/suites.md#tables-of-cases).
+"""`cases:` on a test: a table of variable maps, inline or in a file
+(docs/suites.md#tables-of-cases).
 
 The loader reads the table and makes one row per case (`mcptest.suite.case_rows`); the model only
 says what may be written.
