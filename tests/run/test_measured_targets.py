@@ -113,6 +113,7 @@ tools:
         env = {**js.gateway_env(), "MCPTEST_JUDGE_MODEL": "judge-m"}
         r, report = run(tmp_path, body, env)
         assert js.count("judge-m") == 3
+    assert r.returncode == 1
     cheap, dear = report["tests"]
     assert cheap["status"] == "passed", [(a["target"], a["message"]) for a in cheap["assertions"]]
     spent = sum(a["cost_usd"] for a in cheap["assertions"])
