@@ -128,8 +128,9 @@ def _tests_of(suite: LoadedSuite, *, evals: bool, agents: bool, tools: bool) -> 
         groups.append(("eval", "evals", suite.suite.evals))
     if agents:
         groups.append(("agent", "agents", suite.suite.agents))
-    defaults = suite.suite.defaults.expect if suite.suite.defaults else []
+    given = suite.suite.defaults
     for kind, key, specs in groups:
+        defaults = given.expect if given is not None and kind in given.kinds else []
         for i, template in enumerate(specs):
             for case, spec, location in _variants(suite, key, i, template):
                 expect = getattr(spec, "expect", None)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import (
     Field,
 )
@@ -40,6 +42,9 @@ class SuiteDefaults(Strict):
     expect: list[Assertion] = Field(
         default_factory=list,
         description="Checked after each tool, resource, prompt, list and agent test's own expect.")
+    kinds: list[Literal["tool", "resource", "prompt", "list", "agent"]] = Field(
+        default=["tool", "resource", "prompt", "list", "agent"], min_length=1,
+        description="Which kinds of test get them (an agent's `duration_ms` includes its model).")
 
 
 class Suite(Strict):
