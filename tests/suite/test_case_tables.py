@@ -237,3 +237,20 @@ tools:
     r, report = run_json(tmp_path)
     assert r.returncode == 0, report["tests"][0]["assertions"]
     assert report["tests"][0]["assertions"][1]["spec"] == {"not": {"contains": "${who}"}}
+
+
+def test_a_table_has_at_most_100000_cases(tmp_path: Path) -> None:
+    write(tmp_path, ADDS, adds_csv="a\n" + "1\n" * 100_001)
+    r = mcptest("validate", "suite.yml", cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.splitlines() == [
+        "adds.csv:100002:1: the table has 100,001 cases, more than 100,000; split the test"]
+
+
+def test_a_case_file_must_be_a_regular_file(tmp_path: Path) -> None:
+    write(tmp_path, ADDS.replace("adds.csv", "dir.csv"))
+    (tmp_path / "dir.csv").mkdir()
+    r = mcptest("validate", "suite.yml", cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.startswith("suite.yml:9:19: tools[0].cases.file: cases file: dir.csv: is a "
+                               "directory"), r.stderr

@@ -21,6 +21,8 @@ from mcptest.errors import SourcePos, SuiteError
 from mcptest.suite.interpolate import NAME
 from mcptest.suite.positions import KeyPath, Positions, format_path, parse_yaml_list
 
+MAX_CASES = 100_000
+"""Cases in one table (docs/suites.md, Limits): each becomes a test, validated and planned."""
 Reader = Callable[[Path, str], str]
 """Reads a file as the suite loader does (bounded, regular files only): path, shown name."""
 
@@ -185,6 +187,10 @@ class _TableReader:
 
 def _rows(raw: list[tuple[dict[str, Any], SourcePos, dict[str, SourcePos]]],
           reader: _TableReader) -> Table:
+    if len(raw) > MAX_CASES:
+        reader.error(f"the table has {len(raw):,} cases, more than {MAX_CASES:,}; split the test",
+                     raw[MAX_CASES][1])
+        return Table((), frozenset())
     rows: list[CaseRow] = []
     seen: dict[str, SourcePos] = {}
     for index, (values, pos, cells) in enumerate(raw):

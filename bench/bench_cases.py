@@ -1,0 +1,113 @@
+"""A 10,000-case table on one tool vs separate tests: what one row costs
+(docs/suites.md#tables-of-cases).
+
+Both sides make the same `greet` calls against the example stdio server through `run_plan`, with
+the same assertion. A table of N cases is one test with `cases: {file: cases.csv}`; separate tests
+are N entries of a suite. Each side is timed at N and N/5 rows: the slope between the two is the
+marginal cost of one row (load, plan, call, grade, report) with spawn and connect cancelled out.
+Separate tests stop at 1,000 per file (a suite file is bounded, docs/suites.md#limits: 10,000
+tests do not fit in one), so their slope is taken at 1,000 and 200; the table's at 10,000 and 2,000.
+
+    .venv/bin/python bench/bench_cases.py [--cases 10000] [--separate 1000] [--rounds 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SERVER = REPO / "examples" / "server" / "example_server.py"
+HEAD = [
+    "servers:",
+    "  ex:",
+    f"    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]",
+    "tools:",
+]
+EXPECT = [
+    "    expect:",
+    "      - target: result.content[0].text",
+]
+
+
+def table_suite(folder: Path, n: int) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = ["name,who"] + [f"c{i},user{i}" for i in range(n)]
+    (folder / "cases.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    lines = [*HEAD, "  - name: greet", "    server: ex", "    tool: greet",
+             '    args: {name: "${who}"}', "    cases: {file: cases.csv}", *EXPECT,
+             '        matcher: {exact: "Hello, ${who}!"}']
+    path = folder / "table.yml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def separate_suite(folder: Path, n: int) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = list(HEAD)
+    for i in range(n):
+        lines += [f"  - name: greet c{i}", "    server: ex", "    tool: greet",
+                  f"    args: {{name: user{i}}}", *EXPECT,
+                  f'        matcher: {{exact: "Hello, user{i}!"}}']
+    path = folder / "separate.yml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def timed_run(suite: Path) -> tuple[float, float, int]:
+    """(load + plan seconds, whole run seconds, rows passed)."""
+    from mcptest.pipeline import RunOptions, run_plan
+    from mcptest.plan import build_plan
+    from mcptest.suite.load import load_suites
+
+    start = time.perf_counter()
+    plan = build_plan(load_suites([suite], env=dict(os.environ)))
+    loaded = time.perf_counter() - start
+    report = run_plan(plan, RunOptions(env=dict(os.environ), handle_signals=False)).report
+    return loaded, time.perf_counter() - start, report.summary.counts.passed
+
+
+def slope(make: object, big: int, small: int, rounds: int, folder: Path) -> dict[str, float]:
+    assert callable(make)
+    totals: dict[int, list[float]] = {big: [], small: []}
+    loads: dict[int, list[float]] = {big: [], small: []}
+    for r in range(rounds):
+        for n in (small, big):
+            suite = make(folder / f"{n}-{r}", n)
+            load, total, passed = timed_run(suite)
+            assert passed == n, (passed, n)
+            totals[n].append(total)
+            loads[n].append(load)
+    t_big, t_small = (statistics.median(totals[n]) for n in (big, small))
+    l_big, l_small = (statistics.median(loads[n]) for n in (big, small))
+    return {"rows": big, "total_s": t_big,
+            "per_row_ms": (t_big - t_small) / (big - small) * 1000,
+            "load_per_row_ms": (l_big - l_small) / (big - small) * 1000}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cases", type=int, default=10_000)
+    ap.add_argument("--separate", type=int, default=1_000)
+    ap.add_argument("--rounds", type=int, default=2)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        table = slope(table_suite, args.cases, args.cases // 5, args.rounds, folder / "t")
+        separate = slope(separate_suite, args.separate, args.separate // 5, args.rounds,
+                         folder / "s")
+    for label, m in (("case table", table), ("separate tests", separate)):
+        print(f"{label:>15}: {m['rows']:>6,} rows in {m['total_s']:6.2f} s · "
+              f"{m['per_row_ms']:.3f} ms per row (of which load+plan {m['load_per_row_ms']:.3f})")
+    ratio = table["per_row_ms"] / separate["per_row_ms"]
+    print(f"per-row cost, table / separate: {ratio:.2f}")
+
+
+if __name__ == "__main__":
+    main()
