@@ -20,6 +20,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -73,22 +74,29 @@ def timed_run(suite: Path) -> tuple[float, float, int]:
     return loaded, time.perf_counter() - start, report.summary.counts.passed
 
 
-def slope(make: object, big: int, small: int, rounds: int, folder: Path) -> dict[str, float]:
-    assert callable(make)
-    totals: dict[int, list[float]] = {big: [], small: []}
-    loads: dict[int, list[float]] = {big: [], small: []}
+Config = tuple[str, Callable[[Path, int], Path], int, int]
+
+
+def slopes(configs: list[Config], rounds: int, folder: Path) -> dict[str, dict[str, float]]:
+    """Per config, medians over `rounds`; the configs' runs are interleaved so that a busy
+    machine slows every side alike."""
+    totals: dict[tuple[str, int], list[float]] = {}
+    loads: dict[tuple[str, int], list[float]] = {}
     for r in range(rounds):
-        for n in (small, big):
-            suite = make(folder / f"{n}-{r}", n)
-            load, total, passed = timed_run(suite)
-            assert passed == n, (passed, n)
-            totals[n].append(total)
-            loads[n].append(load)
-    t_big, t_small = (statistics.median(totals[n]) for n in (big, small))
-    l_big, l_small = (statistics.median(loads[n]) for n in (big, small))
-    return {"rows": big, "total_s": t_big,
-            "per_row_ms": (t_big - t_small) / (big - small) * 1000,
-            "load_per_row_ms": (l_big - l_small) / (big - small) * 1000}
+        for label, make, big, small in configs:
+            for n in (small, big):
+                load, total, passed = timed_run(make(folder / f"{label}-{n}-{r}", n))
+                assert passed == n, (passed, n)
+                totals.setdefault((label, n), []).append(total)
+                loads.setdefault((label, n), []).append(load)
+    out = {}
+    for label, _, big, small in configs:
+        t_big, t_small = (statistics.median(totals[(label, n)]) for n in (big, small))
+        l_big, l_small = (statistics.median(loads[(label, n)]) for n in (big, small))
+        out[label] = {"rows": big, "total_s": t_big,
+                      "per_row_ms": (t_big - t_small) / (big - small) * 1000,
+                      "load_per_row_ms": (l_big - l_small) / (big - small) * 1000}
+    return out
 
 
 def main() -> None:
@@ -97,16 +105,18 @@ def main() -> None:
     ap.add_argument("--separate", type=int, default=1_000)
     ap.add_argument("--rounds", type=int, default=2)
     args = ap.parse_args()
+    n, m = args.cases, args.separate
+    configs: list[Config] = [("case table", table_suite, n, n // 5),
+                             ("case table (small)", table_suite, m, m // 5),
+                             ("separate tests", separate_suite, m, m // 5)]
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        table = slope(table_suite, args.cases, args.cases // 5, args.rounds, folder / "t")
-        separate = slope(separate_suite, args.separate, args.separate // 5, args.rounds,
-                         folder / "s")
-    for label, m in (("case table", table), ("separate tests", separate)):
-        print(f"{label:>15}: {m['rows']:>6,} rows in {m['total_s']:6.2f} s · "
-              f"{m['per_row_ms']:.3f} ms per row (of which load+plan {m['load_per_row_ms']:.3f})")
-    ratio = table["per_row_ms"] / separate["per_row_ms"]
-    print(f"per-row cost, table / separate: {ratio:.2f}")
+        found = slopes(configs, args.rounds, Path(tmp))
+    for label, r in found.items():
+        print(f"{label:>18}: {r['rows']:>6,} rows in {r['total_s']:6.2f} s · "
+              f"{r['per_row_ms']:.3f} ms per row (of which load+plan {r['load_per_row_ms']:.3f})")
+    for label in ("case table", "case table (small)"):
+        ratio = found[label]["per_row_ms"] / found["separate tests"]["per_row_ms"]
+        print(f"per-row cost, {label} / separate tests: {ratio:.2f}")
 
 
 if __name__ == "__main__":

@@ -218,7 +218,7 @@ tools:
     server: ex
     tool: greet
     args: {name: "${who}"}
-    cases: [{who: Ada}]
+    cases: [{who: Ada}, {who: "${greeting}"}]
     expect:
       - {target: "result.content[0].text", matcher: {exact: "${greeting}, ${who}!"}}
       - {target: "result.content[0].text", matcher: {not: {contains: "$${who}"}}}
@@ -236,6 +236,7 @@ tools:
     write(tmp_path, body.split("  - name: undefined")[0])
     r, report = run_json(tmp_path)
     assert r.returncode == 0, report["tests"][0]["assertions"]
+    assert report["tests"][1]["response"]["result"]["content"][0]["text"] == "Hello, Hello!"
     assert report["tests"][0]["assertions"][1]["spec"] == {"not": {"contains": "${who}"}}
 
 

@@ -56,6 +56,22 @@ def read_tables(data: dict[str, Any], positions: Positions, base_dir: Path, read
     return out
 
 
+def reread_inline(data: dict[str, Any], tables: dict[KeyPath, Table], positions: Positions
+                  ) -> dict[KeyPath, Table]:
+    """Inline tables again, from the interpolated data: a case value may use `${suite_var}`."""
+    out = dict(tables)
+    for (group, i), table in tables.items():
+        raw = data[str(group)][int(i)].get("cases")
+        if isinstance(raw, list) and not table.failed:
+            out[(group, i)] = read_table(raw, (group, i, "cases"), positions, Path(), _no_read,
+                                         [])
+    return out
+
+
+def _no_read(path: Path, shown: str) -> str:
+    raise AssertionError("inline tables read no file")
+
+
 def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"

@@ -15,7 +15,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from mcptest.errors import SourcePos, SuiteError, SuiteErrors
-from mcptest.suite.case_rows import Case, expand, owned_by_cases, read_tables
+from mcptest.suite.case_rows import Case, expand, owned_by_cases, read_tables, reread_inline
 from mcptest.suite.checks import cross_check
 from mcptest.suite.interpolate import env_values, interpolate
 from mcptest.suite.models import StdioServer, Suite
@@ -135,6 +135,7 @@ def load_suite(path: Path, *, env: Mapping[str, str]) -> LoadedSuite:
     tables = read_tables(data, positions, base_dir, _read, display_path, errors)
     deferred = {base: table.variables for base, table in tables.items()}
     data = interpolate(data, env, positions, errors, deferred)
+    tables = reread_inline(data, tables, positions)
     data, cases = expand(data, tables, positions, errors)
     suite: Suite | None = None
     try:
