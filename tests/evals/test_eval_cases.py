@@ -9,8 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from evals.conftest import JUDGE, judge_env
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
+
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
 SERVER = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
 SUITE = f"""servers:

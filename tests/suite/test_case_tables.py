@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+
 REPO = Path(__file__).resolve().parents[2]
 SERVER = REPO / "examples" / "server" / "example_server.py"
 HEAD = f"""servers:
