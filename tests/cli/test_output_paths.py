@@ -20,12 +20,13 @@ from mcptest.cli.output import write_reports
 from mcptest.errors import McpTestError
 from mcptest.report.io import read_report
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+
 REPO = Path(__file__).resolve().parents[2]
 SERVER = REPO / "examples" / "server" / "example_server.py"
 MARKER_SERVER = """\
 import pathlib, runpy, sys
 
-pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 pathlib.Path(sys.argv[1]).write_text("started")
 sys.argv = sys.argv[2:]
 runpy.run_path(sys.argv[0], run_name="__main__")
