@@ -8,9 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-.venv/bin}
 
-export MCPTEST_PYTHON="$PWD/$BIN/python"
+case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac   # absolute: an installed venv elsewhere
+export MCPTEST_PYTHON="$BIN/python"
 export MCPTEST_EXAMPLE_TOKEN="demo-$("$MCPTEST_PYTHON" -c 'import secrets; print(secrets.token_hex(8))')"
 export MCPTEST_EXAMPLE_PORT="$("$MCPTEST_PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+export MCPTEST_START_PORT="$("$MCPTEST_PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"   # examples/start.yml
 
 examples/server/serve_http.sh start >/dev/null
 trap 'examples/server/serve_http.sh stop' EXIT

@@ -93,12 +93,17 @@ class ProviderError(JudgeError):
 class BudgetRefused(McpTestError):
     """A model call was not sent because its worst case would cross the cap."""
 
-    def __init__(self, needed: float, spent: float, reserved: float, cap: float) -> None:
+    def __init__(self, needed: float, spent: float, reserved: float, cap: float, *,
+                 stopped: bool = False) -> None:
         self.needed, self.spent, self.reserved, self.cap = needed, spent, reserved, cap
-        super().__init__(
-            f"budget: worst case ${needed:.6f} would cross the ${cap:.4f} cap "
-            f"(spent ${spent:.6f}, in flight ${reserved:.6f})"
-        )
+        self.stopped = stopped
+        if stopped:
+            text = (f"budget: not sent, the run stopped spending when an earlier call would "
+                    f"have crossed the ${cap:.4f} cap (spent ${spent:.6f})")
+        else:
+            text = (f"budget: worst case ${needed:.6f} would cross the ${cap:.4f} cap "
+                    f"(spent ${spent:.6f}, in flight ${reserved:.6f})")
+        super().__init__(text)
 
 
 class ReportError(McpTestError):

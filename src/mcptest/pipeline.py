@@ -26,9 +26,10 @@ from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.known_secrets import known_secrets
 from mcptest.plan import Plan
 from mcptest.report.build import JudgeTotals, build_report
-from mcptest.report.models import Report, TestResult
+from mcptest.report.models import Report, ShardInfo, TestResult
 from mcptest.report.redact import secret_values
 from mcptest.run.runner import Runner, RunState
+from mcptest.suite.advice import load_warnings
 
 
 class InjectedFault(RuntimeError):
@@ -49,6 +50,7 @@ class RunOptions:
     require_judge: bool = False
     redact_candidates: bool = False
     """Mask the run's known secrets in what judges see (docs/judges.md)."""
+    require_calibration: bool = False
     max_tries: int = 4
     retry_base_delay: float = 0.5
     progress: Callable[[TestResult], None] | None = None
@@ -78,6 +80,7 @@ def judge_options(plan: Plan, options: RunOptions) -> JudgeOptions:
     return JudgeOptions(
         concurrency=concurrency, per_model_concurrency=per_model, max_cost=options.max_cost,
         cache_dir=options.cache_dir, require_judge=options.require_judge, env=dict(options.env),
+        require_calibration=options.require_calibration,
         max_tries=options.max_tries, retry_base_delay=options.retry_base_delay,
         secrets=known_secrets((s.suite for s in plan.suites), options.env),
         redact_candidates=options.redact_candidates)
@@ -112,7 +115,10 @@ def run_plan(plan: Plan, options: RunOptions) -> RunOutcome:
         servers=list(state.servers.values()), started_at=started, finished_at=_now(),
         duration_ms=(time.perf_counter() - t0) * 1000,
         judge=judging.totals(tests) if judging is not None else JudgeTotals(),
-        interrupted=interrupted, internal_error=fault)
+        interrupted=interrupted, internal_error=fault,
+        shard=ShardInfo(index=plan.shard[0], count=plan.shard[1], plan=list(plan.unsharded))
+        if plan.shard is not None else None,
+        warnings=[w for s in plan.suites for w in load_warnings(s)])
     return RunOutcome(report, frozenset(state.secrets | secret_values(options.env)), trace)
 
 

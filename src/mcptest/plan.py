@@ -7,7 +7,7 @@ must run, and so that `--explain`-style projections (judge calls, servers to sta
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -88,6 +88,11 @@ class Plan:
     tests: tuple[PlannedTest, ...]
     selected_from: int
     """How many tests the suites hold before selection."""
+    shard: tuple[int, int] | None = None
+    """(i, n) when this plan is the i-th of n shards."""
+    unsharded: tuple[str, ...] = ()
+    """With a shard: the ids of the whole selection in order, so `mcptest merge` can put the
+    shards' rows back in that order and tell when a shard is missing."""
 
     @property
     def needs_judge(self) -> bool:
@@ -219,13 +224,20 @@ def build_plan(
     tags: list[str] | None = None,
     skip_tags: list[str] | None = None,
     shard: tuple[int, int] | None = None,
+    shard_weights: Mapping[str, float] | None = None,
     tools: bool = True,
     evals: bool = False,
     agents: bool = True,
+    judged_tools_only: bool = False,
 ) -> Plan:
     """Select the tests to run. `filter` is a case-insensitive substring, or `re:PATTERN`;
-    a test runs when it has any of `tags` (if given) and none of `skip_tags`."""
+    a test runs when it has any of `tags` (if given) and none of `skip_tags`. `shard_weights`
+    (test id → duration of a previous run) balances the shards by duration instead of by
+    count (docs/action.md, "Shards"). `judged_tools_only` keeps the tool tests that have a
+    judged assertion (`mcptest eval`)."""
     every = [t for s in suites for t in _tests_of(s, evals=evals, agents=agents, tools=tools)]
+    if judged_tools_only:
+        every = [t for t in every if t.kind != "tool" or any(a.is_llm for a in t.assertions)]
     name_re = _name_filter(filter)
     chosen = [
         t for t in every
@@ -233,7 +245,29 @@ def build_plan(
         and (not tags or set(tags) & set(t.tags))
         and not set(skip_tags or ()) & set(t.tags)
     ]
-    if shard is not None:
-        i, n = shard
-        chosen = [t for k, t in enumerate(chosen) if k % n == i - 1]
-    return Plan(suites=tuple(suites), tests=tuple(chosen), selected_from=len(every))
+    if shard is None:
+        return Plan(suites=tuple(suites), tests=tuple(chosen), selected_from=len(every))
+    i, n = shard
+    ids = [t.id for t in chosen]
+    owner = (balanced_shards(ids, shard_weights, n) if shard_weights is not None
+             else [k % n for k in range(len(ids))])
+    return Plan(suites=tuple(suites), tests=tuple(t for t, o in zip(chosen, owner, strict=True)
+                                                  if o == i - 1),
+                selected_from=len(every), shard=shard, unsharded=tuple(ids))
+
+
+def balanced_shards(ids: Sequence[str], weights: Mapping[str, float], n: int) -> list[int]:
+    """The shard (0-based) of each test: longest processing time first. Tests go in order of
+    their previous duration, longest first (ties by id), each to the shard with the least
+    total so far (ties to the lowest). A test without a previous duration counts as the
+    median of the known ones. The result depends only on the ids and the weights, so every
+    machine of a CI matrix computes the same split."""
+    known = sorted(weights[t] for t in ids if t in weights)
+    default = known[len(known) // 2] if known else 1.0
+    load = [0.0] * n
+    owner = [0] * len(ids)
+    for k in sorted(range(len(ids)), key=lambda k: (-weights.get(ids[k], default), ids[k])):
+        target = min(range(n), key=lambda s: (load[s], s))
+        owner[k] = target
+        load[target] += weights.get(ids[k], default)
+    return owner

@@ -3,36 +3,12 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support.action_env import PR, REPO, TOKEN, Runner
 
-from mcptest.action.outputs import parse_outputs
-
-PR = 7
-REPO = "octo/repo"
-TOKEN = "ghs_loopbackTOKEN1234567890"
-
-
-@dataclass
-class Runner:
-    """Paths and variables GitHub gives a Docker action's step, rooted in a temp dir."""
-
-    workspace: Path
-    env: dict[str, str]
-
-    @property
-    def outputs(self) -> dict[str, str]:
-        return parse_outputs(Path(self.env["GITHUB_OUTPUT"]).read_text())
-
-    @property
-    def summary(self) -> str:
-        return Path(self.env["GITHUB_STEP_SUMMARY"]).read_text()
-
-    def inputs(self, **values: str) -> None:
-        for key, value in values.items():
-            self.env[f"INPUT_{key.upper().replace('_', '-')}"] = value
+__all__ = ["PR", "REPO", "TOKEN", "Runner", "runner"]
 
 
 @pytest.fixture

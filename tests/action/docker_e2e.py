@@ -213,6 +213,10 @@ def main() -> int:
                                   text=True, timeout=120)
             times.append(time.perf_counter() - started)
             check(done.returncode == 0, "local `docker run IMAGE run suite.yml` passes")
+        done = subprocess.run([*local, "run", "examples/start.yml"], capture_output=True,
+                              text=True, timeout=120)
+        check(done.returncode == 0 and "2 passed" in done.stdout,
+              "a suite with `start:` runs the HTTP server it starts inside the image")
         started = time.perf_counter()
         subprocess.run([*local, "--version"], capture_output=True, check=True, timeout=60)
         bare = time.perf_counter() - started

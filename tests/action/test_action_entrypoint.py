@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PR, TOKEN, Runner
+from support.action_env import PR, TOKEN, Runner
 from support.github_server import GitHubServer
 
 pytestmark = pytest.mark.slow
@@ -96,7 +96,11 @@ def test_fail_then_pass_updates_one_comment(runner: Runner) -> None:
     assert methods.count("POST") == 1 and methods.count("PATCH") == 1
     assert after_second[0]["body"].startswith("<!-- mcptest-action: suites=suites/*.yml -->")
 
-    live = parsed_commands(first.stdout)
+    groups = [x for x in parsed_commands(first.stdout) if x.startswith("::group::")]
+    assert groups == ["::group::mcptest · suites/demo.yml · demo: 1 test(s), 1 failed",
+                      "::group::mcptest · suites/hostile.yml · hostile: 1 test(s), all passed"]
+    live = [x for x in parsed_commands(first.stdout)
+            if not x.startswith(("::group::", "::endgroup::"))]
     assert live and all(line.startswith("::error file=suites/demo.yml,line=") for line in live)
     assert "owned from server stderr" not in " ".join(live)
     assert TOKEN not in first.stdout + first.stderr + second.stdout + runner.summary

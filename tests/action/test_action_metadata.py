@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import yaml
-from conftest import Runner
 from reports import make_report
+from support.action_env import Runner
 
 from mcptest.action.inputs import ActionInputs, read_inputs
 from mcptest.action.main import run_action

@@ -24,6 +24,8 @@ pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
 REPO = Path(__file__).resolve().parents[2]
 SERVER = REPO / "examples" / "server" / "example_server.py"
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+
 MARKER_SERVER = """\
 import pathlib, runpy, sys
 

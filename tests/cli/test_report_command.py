@@ -50,3 +50,27 @@ def test_unreadable_report_is_a_usage_error(tmp_path: Path) -> None:
     assert r.returncode == 2
     assert "Traceback" not in r.stderr
     assert str(bad) in r.stderr
+
+
+@pytest.mark.parametrize("fmt", ["pretty", "json", "junit", "md", "html", "sarif", "tap"])
+def test_a_report_from_before_the_jury_bands_loads_and_renders(tmp_path: Path, fmt: str) -> None:
+    """A report written before `confidence`/`escalate` (and `deferred`) existed: the fields
+    default to absent (no band, not escalated) and every format renders it."""
+    data = json.loads(sample_report().model_dump_json())
+    juries = [a["judge"]["jury"] for t in data["tests"] for a in t["assertions"]
+              if a.get("judge") and a["judge"].get("jury")]
+    assert juries
+    for jury in juries:
+        for key in ("confidence", "escalate", "deferred"):
+            jury.pop(key)
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(data), encoding="utf-8")
+    r = mcptest("report", old, "--format", fmt)
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    if fmt == "json":
+        jury = next(a["judge"]["jury"] for t in json.loads(r.stdout)["tests"]
+                    for a in t["assertions"] if a.get("judge") and a["judge"].get("jury"))
+        assert jury["confidence"] is None and jury["escalate"] is False
+    if fmt == "pretty":
+        assert "jury: n/a · α 0.00" in r.stdout

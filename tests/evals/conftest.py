@@ -27,12 +27,12 @@ def judge_env(js: JudgeServer, **extra: str) -> dict[str, str]:
 def run_suite(path: Path, env: dict[str, str], *, filter: str | None = None,
               evals: bool = True, tools: bool = False, agents: bool = True,
               max_cost: float | None = None, require_judge: bool = False,
-              cache_dir: Path | None = None) -> Report:
+              cache_dir: Path | None = None, require_calibration: bool = False) -> Report:
     suites = load_suites([path], env=env)
     plan = build_plan(suites, filter=filter, tools=tools, evals=evals, agents=agents)
     options = RunOptions(env=env, cache_dir=cache_dir, max_cost=max_cost,
                          require_judge=require_judge, retry_base_delay=0.0, max_tries=1,
-                         handle_signals=False)
+                         handle_signals=False, require_calibration=require_calibration)
     return run_plan(plan, options).report
 
 

@@ -28,7 +28,6 @@ servers:
 judge:
   pricing:
     {JUDGE}: {{input: 0, output: 0}}
-    pricey-judge: {{input: 1000000, output: 1000000}}
 tools:
   - name: crashes
     server: doomed
@@ -53,17 +52,35 @@ tools:
 evals:
   - {{name: judged bad, prompt: p, response: "JUDGED-BAD", rubric: "Is good."}}
   - {{name: judge broke, prompt: p, response: "JUDGE-BROKE", rubric: "Is good."}}
+  - name: judge uncalibrated
+    prompt: p
+    response: "UNCALIBRATED"
+    rubric: "Is good."
+    calibration: {{file: no-record.calibration.json}}
+""", encoding="utf-8")
+    # Once a call is refused the run stops spending (docs/judges.md "Budget"), so the eval too
+    # dear for the cap gets a run of its own: otherwise which judged rows were sent before the
+    # refusal would depend on timing.
+    pricey = tmp_path / "pricey.yml"
+    pricey.write_text("""
+judge:
+  pricing:
+    pricey-judge: {input: 1000000, output: 1000000}
+evals:
   - name: too expensive
     prompt: p
     response: "PRICEY"
     rubric: "Is good."
-    judge: {{model: pricey-judge}}
+    judge: {model: pricey-judge}
 """, encoding="utf-8")
     js.script(JUDGE, Verdict(0.2, reason="not good"), candidate="JUDGED-BAD")
     js.script(JUDGE, Fault.malformed(), candidate="JUDGE-BROKE")
+    js.script(JUDGE, Verdict(0.2, reason="not good"), candidate="UNCALIBRATED")
     js.script("pricey-judge", Verdict(0.9))
-    report = run_suite(suite, judge_env(js), tools=True, max_cost=0.5)
-    gaps = {t.name: t.gap for t in report.tests}
+    report = run_suite(suite, judge_env(js), tools=True, max_cost=0.5, require_calibration=True)
+    stopped = run_suite(pricey, judge_env(js), tools=True, max_cost=0.5)
+    assert not report.summary.budget_stopped and stopped.summary.budget_stopped
+    gaps = {t.name: t.gap for t in report.tests + stopped.tests}
     assert gaps == {
         "crashes": "transport",
         "malformed result": "protocol",
@@ -72,9 +89,11 @@ evals:
         "no command": "environment",
         "judged bad": "judgment",
         "judge broke": "judge-reliability",
+        "judge uncalibrated": "judge-calibration",
         "too expensive": "budget",
     }
-    assert all(t.status != "passed" for t in report.tests)
-    assert report.summary.gaps == {g: 1 for g in gaps.values()}
+    assert all(t.status != "passed" for t in report.tests + stopped.tests)
+    assert report.summary.gaps == {g: 1 for g in gaps.values() if g != "budget"}
+    assert stopped.summary.gaps == {"budget": 1}
     assert set(GAP_ADVICE) == set(gaps.values())
     assert js.count("pricey-judge") == 0

@@ -68,12 +68,6 @@ def test_prompt_bound_pads_the_count() -> None:
     assert prompt_token_bound(msgs, counted=400) >= 400 * 1.25
 
 
-@pytest.fixture(scope="module")
-def shared_server():
-    with JudgeServer() as js:
-        yield js
-
-
 calls = st.lists(
     st.tuples(st.floats(0.0, 0.05), st.integers(1, 64), st.integers(0, 400)),
     min_size=16, max_size=16,
@@ -170,3 +164,33 @@ def test_sixteen_concurrent_calls_with_faults_never_cross_the_cap(
     verdicts = sum(1 for o in outcomes if o.status == "verdict")
     assert verdicts <= kinds.count("ok")  # every fault ended as a failure, never a verdict
     assert all(o.status in ("verdict", "judge_error", "budget_skipped") for o in outcomes)
+
+
+def test_after_a_refusal_in_flight_calls_settle_and_count_but_no_new_call_fits() -> None:
+    """docs/judges.md "Budget": the first refusal for good stops the run's spending."""
+    ledger = BudgetLedger(1.0)
+    refused: list[BudgetRefused] = []
+
+    async def dear() -> None:
+        try:
+            await ledger.acquire(0.7)
+        except BudgetRefused as e:
+            refused.append(e)
+
+    async def scenario() -> None:
+        in_flight = ledger.reserve(0.5)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(dear)  # does not fit while 0.5 is in flight: it waits
+            await anyio.wait_all_tasks_blocked()
+            assert not refused and not ledger.stopped
+            ledger.settle(in_flight, 0.4)  # the call in flight finishes and is counted
+        assert len(refused) == 1 and not refused[0].stopped and ledger.stopped
+        assert ledger.spent == pytest.approx(0.4)
+        with pytest.raises(BudgetRefused) as later:
+            await ledger.acquire(0.01)  # would fit, but the run has stopped spending
+        assert later.value.stopped and "the run stopped spending" in str(later.value)
+        with pytest.raises(BudgetRefused):
+            ledger.reserve(0.01)
+
+    anyio.run(scenario)
+    assert ledger.refused == 3 and ledger.reserved == 0.0 and ledger.spent == pytest.approx(0.4)

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
+from support.judge_server import JudgeServer, Verdict
+
+pytestmark = pytest.mark.slow  # fresh interpreters in subprocesses
 
 CODE = """
 import sys
@@ -34,3 +41,51 @@ def test_start_imports_litellm_in_the_background() -> None:
                          check=True, timeout=120, env=env)
     assert out.stdout.split() == ["True", "True", "True"]
     assert "fetch" not in out.stderr.lower()  # no price-table download attempt
+
+
+GATEWAY_JUDGE = """
+import json, sys, anyio
+from mcptest.llm.contracts import JudgeOptions, JudgeRequest
+from mcptest.llm.engine import JudgeEngine
+engine = JudgeEngine(JudgeOptions(env=json.loads(sys.argv[1])))
+o = anyio.run(engine.judge, JudgeRequest(rubric="r", candidate="c", model="gw-judge"))
+print(json.dumps({"status": o.status, "score": o.score,
+                  "loaded": sorted(m for m in ("litellm", "openai") if m in sys.modules)}))
+"""
+
+
+@pytest.mark.parametrize(("route", "loaded"), [("fast", []), ("litellm", ["litellm", "openai"])])
+def test_gateway_judge_takes_the_fast_route_without_litellm_or_openai(
+        route: str, loaded: list[str]) -> None:
+    with JudgeServer(route=route) as js:
+        js.script("gw-judge", Verdict(score=0.7))
+        out = subprocess.run([sys.executable, "-c", GATEWAY_JUDGE, json.dumps(js.gateway_env())],
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout) == {"status": "verdict", "score": 0.7, "loaded": loaded}
+        assert js.count("gw-judge") == 1
+
+
+def test_fixed_response_evals_through_a_gateway_import_no_litellm_openai_or_mcp(
+        tmp_path: Path) -> None:
+    suite = tmp_path / "evals.yml"
+    suite.write_text("""
+evals:
+  - name: note
+    prompt: What was deployed?
+    response: Deployed billing v2.
+    rubric: The answer is a deployment note.
+    judge: {model: gw-judge}
+""", encoding="utf-8")
+    code = ("import sys, json; from mcptest.cli.main import main; "
+            f"rc = main(['eval', {str(suite)!r}, '--no-cache', '--reporter', 'json', "
+            f"'--output', {str(tmp_path / 'r.json')!r}]); "
+            "print(json.dumps([rc, sorted(m for m in ('litellm', 'openai', 'mcp') "
+            "if m in sys.modules)]))")
+    with JudgeServer() as js:
+        js.script("gw-judge", Verdict(score=0.9))
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=120, env={"PATH": "/usr/bin:/bin", **js.gateway_env()})
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout.strip().splitlines()[-1]) == [0, []]
+        assert js.count("gw-judge") == 1

@@ -26,7 +26,7 @@ def test_one_line_per_test_with_mark_name_duration_and_cost() -> None:
     lines = render(sample_report()).splitlines()
     heads = [line for line in lines if re.match(r"[✓✗!\-~…] [A-Z]", line)]
     assert len(heads) == len(sample_report().tests)
-    assert "✓ PASS  forecast-jury  suites/weather.yaml:26  1.95 s  $0.0018" in heads
+    assert "✓ PASS  forecast-jury  suites/weather.yaml:26  score 0.62  1.95 s  $0.0018" in heads
     assert "✗ FAIL  forecast-units  suites/weather.yaml:18  30 ms" in heads
 
 

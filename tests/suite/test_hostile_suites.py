@@ -28,6 +28,8 @@ HAS_PROC = Path("/proc/self/status").exists()
 
 # Runs `mcptest validate` and, however it ends, writes the process's own peak RSS (VmHWM, which
 # exec resets; `wait4`'s ru_maxrss would count the pages of the big pytest parent it forked from).
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+
 MEASURED = """
 import runpy, sys
 

@@ -8,11 +8,14 @@
 
 Endpoints: `GET /user`, `GET|POST /repos/{o}/{r}/issues/{n}/comments` (listing is paginated with
 `per_page`/`page` and a `Link: rel="next"` header like GitHub's), `PATCH|DELETE
-/repos/{o}/{r}/issues/comments/{id}`. Every request must carry `Authorization: Bearer <token>`
+/repos/{o}/{r}/issues/comments/{id}`, and for the tracking issue `GET|POST /repos/{o}/{r}/issues`
+(listing filtered by `state` and `labels`, paginated the same way) and `PATCH
+/repos/{o}/{r}/issues/{n}` (title, body, state, state_reason). Every request must carry `Authorization: Bearer <token>`
 (else 401). `actions_token=True` makes `GET /user` answer 403 like the Actions token does;
 `read_only=True` makes every write answer 403 "Resource not accessible by integration" like a fork
 PR's token; `prefix="/api/v3"` serves under a path like GitHub Enterprise Server does. Comments
-live in memory; `seed()` adds one as another user.
+and issues live in memory; `seed()` adds a comment and `seed_issue()` an issue (or a pull request,
+which GitHub's issue listing also returns) as another user; `issues()` lists them.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from urllib.parse import parse_qs, urlsplit
 
 _LIST = re.compile(r"^/repos/([^/]+)/([^/]+)/issues/(\d+)/comments$")
 _ONE = re.compile(r"^/repos/([^/]+)/([^/]+)/issues/comments/(\d+)$")
+_ISSUES = re.compile(r"^/repos/([^/]+)/([^/]+)/issues$")
+_ISSUE = re.compile(r"^/repos/([^/]+)/([^/]+)/issues/(\d+)$")
 
 
 @dataclass
@@ -40,7 +45,9 @@ class _State:
     comments: dict[int, dict[str, Any]] = field(default_factory=dict)
     requests: list[tuple[str, str]] = field(default_factory=list)
     bodies: list[dict[str, Any]] = field(default_factory=list)
+    issues: dict[int, dict[str, Any]] = field(default_factory=dict)
     next_id: int = 1000
+    next_issue: int = 100
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -73,6 +80,17 @@ class GitHubServer:
         """Add a comment written by someone else (or by us, in an earlier run)."""
         return _add(self.state, repo, number, body, login)
 
+    def seed_issue(self, title: str, body: str, login: str, labels: list[str],
+                   *, pull_request: bool = False, repo: str = "octo/repo") -> int:
+        """Add an open issue (or pull request) written by `login`; returns its number."""
+        return _add_issue(self.state, repo, title, body, login, labels, pull_request)
+
+    def issues(self, state: str | None = None) -> list[dict[str, Any]]:
+        """Copies of every issue (pull requests too), by number; `state` filters."""
+        with self.state.lock:
+            return [_public(copy.deepcopy(i)) for i in self.state.issues.values()
+                    if state is None or i["state"] == state]
+
     def comments(self, number: int) -> list[dict[str, Any]]:
         """Copies of the PR's comments as they are now, oldest first."""
         with self.state.lock:
@@ -101,6 +119,23 @@ def _add(state: _State, repo: str, number: int, body: str, login: str) -> int:
             "_number": number, "_repo": repo,
         }
         return cid
+
+
+def _add_issue(state: _State, repo: str, title: str, body: str, login: str,
+               labels: list[str], pull_request: bool = False) -> int:
+    with state.lock:
+        state.next_issue += 1
+        number = state.next_issue
+        kind = "pull" if pull_request else "issues"
+        state.issues[number] = {
+            "number": number, "title": title, "body": body, "state": "open",
+            "state_reason": None, "user": {"login": login, "type": "Bot"},
+            "labels": [{"name": name} for name in labels],
+            "html_url": f"https://github.com/{repo}/{kind}/{number}", "_repo": repo,
+            **({"pull_request": {"url": f"https://api.github.com/repos/{repo}/pulls/{number}"}}
+               if pull_request else {}),
+        }
+        return number
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -156,6 +191,30 @@ class _Handler(BaseHTTPRequestHandler):
                     return self._send(422, {"message": "Body is too long"})
                 cid = _add(state, repo, number, str(body.get("body", "")), state.login)
                 return self._send(201, _public(state.comments[cid]))
+        if m := _ISSUES.match(parts.path):
+            repo = f"{m[1]}/{m[2]}"
+            if method == "GET":
+                return self._list_issues(repo, parse_qs(parts.query))
+            if method == "POST":
+                if state.read_only:
+                    return self._send(403, forbidden)
+                labels = [str(x) for x in body.get("labels") or []]
+                number = _add_issue(state, repo, str(body.get("title", "")),
+                                    str(body.get("body", "")), state.login, labels)
+                return self._send(201, _public(state.issues[number]))
+        if (m := _ISSUE.match(parts.path)) and method == "PATCH":
+            if state.read_only:
+                return self._send(403, forbidden)
+            with state.lock:
+                issue = state.issues.get(int(m[3]))
+                if issue is None or issue["_repo"] != f"{m[1]}/{m[2]}":
+                    return self._send(404, {"message": "Not Found"})
+                if body.get("state") not in (None, "open", "closed"):
+                    return self._send(422, {"message": "Validation Failed"})
+                for key in ("title", "body", "state", "state_reason"):
+                    if key in body:
+                        issue[key] = body[key]
+                return self._send(200, _public(issue))
         if m := _ONE.match(parts.path):
             cid = int(m[3])
             if state.read_only:
@@ -187,6 +246,23 @@ class _Handler(BaseHTTPRequestHandler):
             nxt = f"http://{host}{self.state.prefix}/repos/{repo}/issues/{number}/comments"
             headers["Link"] = f'<{nxt}?per_page={per_page}&page={page + 1}>; rel="next"'
         self._send(200, chunk, headers)
+
+    def _list_issues(self, repo: str, query: dict[str, list[str]]) -> None:
+        want_state = query.get("state", ["open"])[0]
+        want_labels = {x for x in query.get("labels", [""])[0].split(",") if x}
+        with self.state.lock:
+            every = [_public(i) for i in self.state.issues.values() if i["_repo"] == repo
+                     and want_state in ("all", i["state"])
+                     and want_labels <= {label["name"] for label in i["labels"]}]
+        per_page = min(int(query.get("per_page", ["30"])[0]), 100)
+        page = int(query.get("page", ["1"])[0])
+        headers = {}
+        if page * per_page < len(every):
+            host = self.headers.get("Host", "127.0.0.1")
+            rest = "&".join(f"{k}={v[0]}" for k, v in query.items() if k != "page")
+            nxt = f"http://{host}{self.state.prefix}/repos/{repo}/issues?{rest}&page={page + 1}"
+            headers["Link"] = f'<{nxt}>; rel="next"'
+        self._send(200, every[(page - 1) * per_page: page * per_page], headers)
 
     def do_GET(self) -> None:
         self._handle("GET")

@@ -329,7 +329,9 @@ class _Server(ThreadingHTTPServer):
 class JudgeServer:
     """Context manager running the scripted server on 127.0.0.1 (see module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, route: str | None = None) -> None:
+        self.route = route
+        """`fast` or `litellm`: which client route `gateway_env()` selects (None: the default)."""
         self._httpd = _Server(("127.0.0.1", 0), _Handler)
         self._httpd.state = _State()
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True,
@@ -350,8 +352,12 @@ class JudgeServer:
         return f"http://{host}:{port}/v1"
 
     def gateway_env(self, key: str = "sk-test-gateway-key") -> dict[str, str]:
-        """An environment that routes every judge call to this server."""
-        return {"MCPTEST_JUDGE_BASE_URL": self.base_url, "MCPTEST_JUDGE_API_KEY": key}
+        """An environment that routes every judge call to this server (over the route chosen
+        when the server was made: `MCPTEST_LLM_ROUTE`, docs/judges.md "Speed")."""
+        env = {"MCPTEST_JUDGE_BASE_URL": self.base_url, "MCPTEST_JUDGE_API_KEY": key}
+        if self.route is not None:
+            env["MCPTEST_LLM_ROUTE"] = "litellm" if self.route == "litellm" else "auto"
+        return env
 
     def script(self, model: str, steps: list[Step] | Step, *, rubric: str | None = None,
                candidate: str | None = None) -> None:

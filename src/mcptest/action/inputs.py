@@ -19,6 +19,9 @@ CommentMode = Literal["update", "recreate", "off"]
 #: Formats the Action may pass to the CLI besides the json and sarif it always asks for.
 KNOWN_REPORTERS = ("pretty", "json", "junit", "md", "html", "sarif", "gitlab", "ndjson", "tap")
 
+#: Where `report-to` may send the results besides the PR comment (docs/action.md).
+REPORT_TARGETS = ("issue",)
+
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off", ""}
 _SHARD = re.compile(r"^(\d+)/(\d+)$")
@@ -43,6 +46,8 @@ class ActionInputs(BaseModel):
     concurrency: int | None = None
     shard: str | None = None
     working_directory: str = "."
+    report_to: list[str] = Field(default_factory=list)
+    issue_label: str = "mcptest"
 
     @property
     def wants_comment(self) -> bool:
@@ -111,6 +116,14 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         if not match or not 1 <= int(match[1]) <= int(match[2]):
             raise UsageError(f"input 'shard' must look like i/n with 1 ≤ i ≤ n, got {shard!r}")
 
+    report_to = split_list(_raw(env, "report-to"))
+    if unknown_targets := [t for t in report_to if t not in REPORT_TARGETS]:
+        raise UsageError(f"input 'report-to' has unknown target(s) {', '.join(unknown_targets)}"
+                         f"; known: {', '.join(REPORT_TARGETS)}")
+    issue_label = _raw(env, "issue-label") or "mcptest"
+    if "," in issue_label or "\n" in issue_label or len(issue_label) > 50:
+        raise UsageError(f"input 'issue-label' must be one label name, got {issue_label!r}")
+
     output_dir = _raw(env, "output-dir") or "mcptest-results"
     working_directory = _raw(env, "working-directory") or "."
     for name, value in (("output-dir", output_dir), ("working-directory", working_directory)):
@@ -132,4 +145,6 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         concurrency=concurrency,
         shard=shard,
         working_directory=working_directory,
+        report_to=list(dict.fromkeys(report_to)),
+        issue_label=issue_label,
     )

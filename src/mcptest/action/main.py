@@ -19,6 +19,7 @@ from typing import TextIO, cast
 
 from mcptest.action.commands import annotations_for, command, stop_commands
 from mcptest.action.comment import compose_body, marker, post_sticky_comment, pr_number
+from mcptest.action.groups import write_server_groups
 from mcptest.action.inputs import ActionInputs, read_inputs
 from mcptest.action.lint import LINT_JSON, LINT_SARIF, combined_exit, lint_arguments, merge_lint
 from mcptest.action.outputs import era_output, write_outputs, write_summary
@@ -146,6 +147,27 @@ def _shown(workdir_input: str, path: str) -> str:
     return str(Path(workdir_input) / path)
 
 
+def _tracking_issue(inputs: ActionInputs, env: Mapping[str, str], exit_code: int,
+                    markdown: str, out: TextIO) -> str:
+    """`report-to: issue`: open, update or close the tracking issue; returns its URL."""
+    if "issue" not in inputs.report_to or not env.get("GITHUB_REPOSITORY"):
+        return ""
+    from mcptest.action.issue import report_to_issue
+
+    server, run_id = env.get("GITHUB_SERVER_URL") or "https://github.com", env.get("GITHUB_RUN_ID")
+    result = report_to_issue(
+        api_url=env.get("GITHUB_API_URL") or "https://api.github.com", token=inputs.github_token,
+        repository=env["GITHUB_REPOSITORY"], suites=inputs.suites, label=inputs.issue_label,
+        passed=exit_code == 0, markdown=markdown,
+        run_url=f"{server}/{env['GITHUB_REPOSITORY']}/actions/runs/{run_id}" if run_id else None,
+    )
+    if result.warning:
+        out.write(command("warning", result.warning, title="mcptest: tracking issue") + "\n")
+    elif result.action != "none":
+        out.write(f"tracking issue {result.action}: {result.url}\n")
+    return (result.url or "") if result.action in ("opened", "updated") else ""
+
+
 def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT_CLI,
                workspace: Path | None = None) -> int:
     """The whole Action; returns the step's exit code (the CLI's, or 2 for bad inputs).
@@ -200,6 +222,7 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
             out.write(command("warning", f"could not write the job summary: {error}") + "\n")
 
     if report is not None:
+        write_server_groups(report, out)
         kept, left = annotations_for(report, inputs.working_directory)
         for annotation in kept:
             out.write(annotation.render() + "\n")
@@ -224,6 +247,8 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
             out.write(f"PR comment {result.action}: {result.url}\n")
         comment_url = result.url or ""
 
+    issue_url = _tracking_issue(inputs, env, exit_code, markdown, out)
+
     if outputs_file:
         counts = report.summary.counts if report is not None else None
         sarif_written = sarif is not None and (workdir / sarif).is_file()
@@ -241,5 +266,6 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
             "comment-url": comment_url,
             "era": era_output(report),
             "lint-sarif-file": lint_sarif,
+            "issue-url": issue_url,
         })
     return exit_code

@@ -17,18 +17,18 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from mcptest.agents.eval_rows import live_servers, run_eval_row
+from mcptest.agents.eval_rows import live_servers, nothing_to_grade, run_eval_row
 from mcptest.agents.rows import agent_model, run_agent_row, transcript_for, unfinished
+from mcptest.calibrate.gate import CalibrationGating
 from mcptest.errors import ServerNotReadyError
 from mcptest.grade.grader import LlmGrading
-from mcptest.grade.rows import test_result
 from mcptest.llm.engine import JudgeEngine
 from mcptest.run.runner import Record, RunState, ServerFailed, ready_server
-from mcptest.run.session import ServerConnection
 from mcptest.suite.models import EvalSpec
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # importing the MCP client costs ~0.5 s: fixed-response evals never pay it
     from mcptest.plan import PlannedTest
+    from mcptest.run.session import ServerConnection
 
 Key = tuple[str, str]
 
@@ -40,6 +40,7 @@ class RowDriver:
                  state: RunState) -> None:
         self.llm = llm
         self.engine = engine
+        self.calibration = CalibrationGating(require=engine.options.require_calibration)
         self.env = env
         self.state = state
         self.record: Record = lambda _: None
@@ -56,14 +57,13 @@ class RowDriver:
             tg.start_soon(self._live, live)
 
     async def _fixed(self, t: PlannedTest) -> None:
-        self.record(await run_eval_row(t, self.engine))
+        self.record(self.calibration.apply_row(t, await run_eval_row(t, self.engine)))
 
     async def _live(self, rows: list[PlannedTest]) -> None:
         routable = []
         for t in rows:
             if isinstance(t.spec, EvalSpec) and not t.spec.server:
-                self.record(test_result(t, "error", duration_ms=0.0, gap="environment",
-                                        message="a live eval (no `response`) needs a `server`"))
+                self.record(nothing_to_grade(t, self.engine.options.require_judge))
             elif agent_model(t, self.engine).unroutable is not None:
                 await self._row(t, {})  # deferred (or failed under --require-judge) at once
             else:
@@ -89,6 +89,8 @@ class RowDriver:
             suite = users[0].suite
             spec = suite.suite.servers[key[1]]
             try:
+                from mcptest.run.session import ServerConnection
+
                 conn = await stack.enter_async_context(ServerConnection.open(
                     key[1], spec, base_dir=suite.path.parent, env=self.env))
             except ServerNotReadyError as e:
@@ -106,4 +108,5 @@ class RowDriver:
         start = time.perf_counter()
         transcript = await transcript_for(t, agent_model(t, self.engine), servers)
         early = unfinished(t, transcript, start, self.engine.options.require_judge)
-        self.record(early or await run_eval_row(t, self.engine, transcript))
+        self.record(early or self.calibration.apply_row(
+            t, await run_eval_row(t, self.engine, transcript)))

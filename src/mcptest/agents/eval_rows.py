@@ -57,6 +57,19 @@ async def run_eval_row(test: PlannedTest, engine: JudgeEngine,
                        cache_hits=out.cache_hits)
 
 
+NOTHING_TO_GRADE = ("no `response` to grade and no `server` to run the prompt against live "
+                    "(give one of them to grade this eval)")
+
+
+def nothing_to_grade(test: PlannedTest, require_judge: bool) -> TestResult:
+    """An eval with neither a response nor a server: deferred with a note, as a key-free run
+    defers (docs/evals.md); under --require-judge it fails (docs/decisions.md)."""
+    if require_judge:
+        return test_result(test, "failed", duration_ms=0.0, gap="environment",
+                           message=f"judge required but unavailable: {NOTHING_TO_GRADE}")
+    return test_result(test, "deferred", duration_ms=0.0, message=f"deferred: {NOTHING_TO_GRADE}")
+
+
 def live_servers(test: PlannedTest) -> list[str]:
     """Servers a row needs started: the eval's server when live, an agent's `servers`."""
     spec = test.spec

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from mcptest.agents.tools import function_tools
 from mcptest.agents.transcript import ToolCallRecord, Transcript
 from mcptest.llm.chat import AgentModel
-from mcptest.run.session import ServerConnection
+
+if TYPE_CHECKING:  # importing the MCP client costs ~0.5 s: a run with no server never pays it
+    from mcptest.run.session import ServerConnection
 
 TOOL_TIMEOUT = 30.0
 MODEL_TIMEOUT = 120.0

@@ -22,6 +22,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "merge": ("mcptest.cli.commands.merge", "combine shard reports into one"),
     "surface": ("mcptest.cli.commands.surface", "snapshot a server's surface, or diff two"),
     "lint": ("mcptest.cli.commands.lint", "check servers against protocol and quality rules"),
+    "init": ("mcptest.cli.commands.init", "write a starter suite from what a server lists"),
+    "calibrate": ("mcptest.cli.commands.calibrate", "measure a judge against human labels"),
 }
 
 

@@ -48,6 +48,8 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     sel.add_argument("--skip-tag", action="append", default=[], metavar="TAG",
                      help="leave out tests carrying TAG; may repeat")
     sel.add_argument("--shard", metavar="I/N", help="run the I-th of N deterministic shards")
+    sel.add_argument("--shard-weights", type=Path, metavar="REPORT.json",
+                     help="balance --shard by the test durations of a previous JSON report")
     judge = p.add_argument_group("judges")
     judge.add_argument("--max-cost", type=float, metavar="USD",
                        help="hard cap on judge spend for the whole run")
@@ -59,11 +61,17 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     judge.add_argument("--redact-candidates", action="store_true",
                        help="mask the run's known secrets (and key-shaped tokens) in what is "
                             "sent to judges")
+    judge.add_argument("--require-calibration", action="store_true",
+                       help="fail verdicts of judges gated by `calibration:` whose record is "
+                            "missing, stale or below its floor (default: advisory)")
     judge.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     judge.add_argument("--cache-dir", type=Path, default=Path(".mcptest/cache"), metavar="DIR",
                        help="judge verdict cache (default .mcptest/cache)")
-    p.add_argument("-v", "--verbose", action="store_true",
-                   help="log one line per finished test on stderr")
+    talk = p.add_mutually_exclusive_group()
+    talk.add_argument("-v", "--verbose", action="store_true",
+                      help="one line per finished test on stderr, also on a terminal")
+    talk.add_argument("-q", "--quiet", action="store_true",
+                      help="no header or progress on stderr: only the report (and errors)")
     out = p.add_argument_group("reports")
     out.add_argument("--reporter", action=_ReporterAction, dest="outputs", metavar="FORMAT",
                      help=f"one of {', '.join(REPORTERS)}; may repeat (default: pretty)")

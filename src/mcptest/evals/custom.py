@@ -116,16 +116,45 @@ async def _python(spec: CustomJudgeSpec, context: dict[str, Any], base_dir: Path
 async def _command(spec: CustomJudgeSpec, context: dict[str, Any], base_dir: Path,
                    env: dict[str, str]) -> CustomVerdict:
     data = json.dumps(context, ensure_ascii=False, default=str).encode()
-    proc = await anyio.run_process(spec.command or [], input=data, cwd=base_dir, env=env,
-                                   check=False)
-    if proc.returncode != 0:
-        err = proc.stderr.decode(errors="replace").strip()[-300:]
+    returncode, out, err_bytes = await _exchange(spec.command or [], data, base_dir, env)
+    if returncode != 0:
+        err = err_bytes.decode(errors="replace").strip()[-300:]
         return CustomVerdict(None, None, None, 0.0,
-                             f"judge command exited with {proc.returncode}: {err}")
-    text = proc.stdout.decode(errors="replace").strip()
+                             f"judge command exited with {returncode}: {err}")
+    text = out.decode(errors="replace").strip()
     try:
         raw = json.loads(text.splitlines()[-1] if text else "")
     except (json.JSONDecodeError, IndexError):
         return CustomVerdict(None, None, None, 0.0,
                              f"judge command printed no JSON verdict: {text[:200]!r}")
     return normalise(raw, spec.threshold)
+
+
+async def _exchange(argv: list[str], data: bytes, cwd: Path, env: dict[str, str]
+                    ) -> tuple[int, bytes, bytes]:
+    """Run `argv` with `data` on stdin; (exit code, stdout, stderr). A command that exits
+    without reading its stdin is told by its exit code, never by a broken pipe of ours."""
+    out: list[bytes] = []
+    err: list[bytes] = []
+    async with await anyio.open_process(argv, cwd=cwd, env=env) as proc:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        stdin, stdout, stderr = proc.stdin, proc.stdout, proc.stderr
+
+        async def feed() -> None:
+            try:
+                await stdin.send(data)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                pass  # it stopped reading: its exit code says why
+            finally:
+                await stdin.aclose()
+
+        async def drain(stream: anyio.abc.ByteReceiveStream, sink: list[bytes]) -> None:
+            async for chunk in stream:
+                sink.append(chunk)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(feed)
+            tg.start_soon(drain, stdout, out)
+            tg.start_soon(drain, stderr, err)
+        code = await proc.wait()
+    return code, b"".join(out), b"".join(err)

@@ -61,8 +61,8 @@ def resolve_rubric(rubric: Rubric, rubrics: Mapping[str, RubricBody],
                               threshold=_first(rubric.threshold, eval_threshold, body.threshold))
     if isinstance(rubric, RubricPreset):
         criteria = [*PRESET_CRITERIA[rubric.preset], *rubric.criteria]
-        body = RubricBody(criteria=criteria, threshold=rubric.threshold)
-        return ResolvedRubric(text=None, body=body, strict=False,
+        body = RubricBody(criteria=criteria, threshold=rubric.threshold, strict=rubric.strict)
+        return ResolvedRubric(text=None, body=body, strict=rubric.strict,
                               source=f"preset:{rubric.preset}",
                               threshold=_first(rubric.threshold, eval_threshold))
     return ResolvedRubric(text=None, body=rubric, strict=rubric.strict, source="inline",

@@ -55,6 +55,22 @@ def seats(judge: EvalJudge | None, matrix_model: str | None) -> tuple[str, list[
     return "single", [Seat(model, j.base_url, 0)]
 
 
+JURY_TEMPERATURE = 0.7
+"""Sampling temperature of an eval jury's gradings when neither the jury nor the suite's judge
+block sets one above 0: at 0 every grading would be the same answer, paid N times."""
+
+
+def jury_sampling(judge: EvalJudge | None, defaults: JudgeDefaults | None) -> JudgeDefaults:
+    """The judge settings for the gradings of an eval jury (docs/evals.md, "a jury")."""
+    base = defaults or JudgeDefaults()
+    jury = judge.jury if judge else None
+    if jury is not None and jury.temperature is not None:
+        t = jury.temperature
+    else:
+        t = base.temperature if base.temperature > 0 else JURY_TEMPERATURE
+    return base.model_copy(update={"temperature": t})
+
+
 def _merged_criteria(samples: list[Sample]) -> list[CriterionResult]:
     """The first decisive sample's criteria with scores averaged over all decisive samples."""
     if len(samples) == 1:
@@ -72,6 +88,8 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
                      defaults: JudgeDefaults | None, generator_model: str | None,
                      ) -> EvalOutcome:
     mode, who = seats(judge, matrix_model)
+    if mode == "jury" and len(who) > 1:
+        defaults = jury_sampling(judge, defaults or engine.options.defaults)
     samples: list[Sample | None] = [None] * len(who)
 
     async def one(i: int, seat: Seat) -> None:
@@ -112,6 +130,13 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
         why = budget.why if budget.why.startswith("budget") else f"budget: {budget.why}"
         return "skipped", why, None, None
     decisive = [s for s in done if s.state == "scored"]
+    quorum = judge.jury.consensus if (mode == "jury" and judge and judge.jury) else 0.5
+    missing = [s for s in done if s.state == "deferred"]
+    if missing and engine.options.require_judge:
+        return ("failed", f"judge required but unavailable: {len(missing)} of {len(done)} "
+                f"judge(s) deferred: {missing[0].why}", None, None)
+    if missing and (wait := _waits(mode, decisive, len(missing), rubric, judge, quorum)):
+        return "deferred", f"deferred: {wait}: {missing[0].why}", None, None
     scores = [s.score for s in decisive if s.score is not None]
     mean = statistics.fmean(scores) if scores else None
     if mode == "single":
@@ -122,7 +147,6 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
             return "failed", f"inconclusive: the judge abstained ({s.why})", None, None
         return ("passed" if s.passed else "failed"), s.why, s.score, None
     passed_n = sum(1 for s in decisive if s.passed)
-    quorum = judge.jury.consensus if (mode == "jury" and judge and judge.jury) else 0.5
     if not decisive:
         errors = [s for s in done if s.state == "error"]
         st: Status = "error" if errors else "failed"
@@ -144,9 +168,40 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
         juror_models=[s.model or "(default)" for s in done], generator_model=generator,
         quorum=quorum, passed_jurors=passed_n, decisive=len(decisive),
         verdict="passed" if ok else "failed")
+    if mode == "panel":
+        analytics = analytics.model_copy(update={"panel": True})
     if any(s.state != "scored" for s in done):
         why += f"; {sum(1 for s in done if s.state != 'scored')} sample(s) without a verdict"
+    if missing:
+        why += (f" ({len(missing)} deferred; no verdict of theirs could change the outcome)")
+        analytics = analytics.model_copy(update={"deferred": len(missing)})
     return ("passed" if ok else "failed"), why, mean, analytics
+
+
+def _verdict_of(mode: str, decisive: list[Sample], rubric: ResolvedRubric,
+                judge: EvalJudge | None, quorum: float) -> bool:
+    if mode == "jury":
+        return weighted_quorum([(1.0, bool(s.passed)) for s in decisive], quorum).met
+    scores = [s.score for s in decisive if s.score is not None]
+    mean = statistics.fmean(scores) if scores else None
+    return _panel(decisive, rubric, judge, sum(1 for s in decisive if s.passed), mean)[0]
+
+
+def _waits(mode: str, decisive: list[Sample], n: int, rubric: ResolvedRubric,
+           judge: EvalJudge | None, quorum: float) -> str | None:
+    """Why a jury or panel must wait for its `n` deferred judges, or None when no verdict of
+    theirs (all passing with 1.0 or all failing with 0.0 bound every mix) could change the
+    outcome (docs/jury.md, "Partial juries")."""
+    def stand_ins(ok: bool) -> list[Sample]:
+        return [Sample(model=None, repetition=0, score=1.0 if ok else 0.0, passed=ok)] * n
+
+    if decisive and mode != "single":
+        now = _verdict_of(mode, decisive, rubric, judge, quorum)
+        high = _verdict_of(mode, decisive + stand_ins(True), rubric, judge, quorum)
+        low = _verdict_of(mode, decisive + stand_ins(False), rubric, judge, quorum)
+        if now == high == low:
+            return None
+    return f"{n} judge(s) deferred and their verdicts could change the outcome"
 
 
 def _panel(decisive: list[Sample], rubric: ResolvedRubric, judge: EvalJudge | None,

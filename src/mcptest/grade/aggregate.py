@@ -29,7 +29,7 @@ def vote(o: JudgeOutcome, passed: bool | None, replacement_for: str | None = Non
         passed=passed if o.score is not None else None, abstained=o.status == "abstained",
         error=error, reason=o.reason, evidence=o.evidence, repetition=o.repetition,
         replacement_for=replacement_for, cost_usd=o.cost_usd, latency_ms=o.latency_ms,
-        cached=o.cached)
+        cached=o.cached, deferred=o.status == "deferred")
 
 
 @dataclass(frozen=True)
@@ -54,3 +54,69 @@ def weighted_quorum(heads: Sequence[tuple[float, bool]], quorum: float) -> Tally
     hundredths = (won * 100 / total + Fraction(1, 2)).__floor__()  # exact half-up rounding
     fraction = hundredths / 100
     return Tally(sum(1 for _, ok in heads if ok), len(heads), fraction, fraction >= quorum)
+
+
+# ------------------------------------------------------------------ early stop (docs/jury.md)
+
+def settled(heads: Sequence[tuple[float, bool]], pending: Sequence[float], quorum: float,
+            need: int = 1) -> bool | None:
+    """The quorum's answer if no outcome of the `pending` jurors (weights) can change it, else
+    None. A pending juror may pass, fail or give no verdict; since a passing head only raises
+    the passing fraction and a failing one only lowers it, every combination lies between
+    "all pending fail" and "all pending pass", so those two cases decide. `need` decisive
+    heads must already be in (`min_jurors`), or the jury could still end inconclusive."""
+    if len(heads) < max(1, need):
+        return None
+    low = weighted_quorum([*heads, *((w, False) for w in pending)], quorum).met
+    high = weighted_quorum([*heads, *((w, True) for w in pending)], quorum).met
+    return low if low == high else None
+
+
+def next_wave(heads: Sequence[tuple[float, bool]], pending: Sequence[float], quorum: float,
+              need: int = 1) -> int:
+    """How many of the `pending` jurors (in order) to ask next: the fewest whose unanimous
+    answer, either way, would settle the quorum; all of them when no smaller wave can."""
+    for k in range(1, len(pending)):
+        wave, rest = pending[:k], pending[k:]
+        for passed in (True, False):
+            if settled([*heads, *((w, passed) for w in wave)], rest, quorum, need) is not None:
+                return k
+    return len(pending)
+
+
+@dataclass(frozen=True)
+class Partial:
+    """What a jury with unreachable (deferred) heads may say (docs/jury.md, "Partial juries")."""
+
+    decided: bool
+    """No vote of the missing heads could change the verdict: decide on the heads present."""
+    why: str
+
+
+def partial(heads: Sequence[tuple[float, bool]], missing: Sequence[float], quorum: float,
+            min_heads: int | None = None) -> Partial:
+    """Whether the heads present settle the jury whatever the `missing` heads (their weights)
+    would have said: pass, fail or abstain.
+
+    The fraction is monotone in each missing vote, so it is enough to try all of them failing
+    and all of them passing (abstaining leaves today's fraction, which lies between). With
+    `min_heads`, too few decisive heads is inconclusive only if the missing ones could not
+    make up the number either; otherwise the jury waits for them.
+    """
+    if not missing:
+        return Partial(True, "")
+    n = len(missing)
+    if min_heads is not None and len(heads) < min_heads:
+        if len(heads) + n >= min_heads:
+            return Partial(False, f"{len(heads)} decisive juror(s) of the {min_heads} needed; "
+                                  f"the {n} deferred could make up the number")
+        return Partial(True, "")
+    now = weighted_quorum(heads, quorum).met
+    low = weighted_quorum([*heads, *((w, False) for w in missing)], quorum).met
+    high = weighted_quorum([*heads, *((w, True) for w in missing)], quorum).met
+    if low == high == now and heads:
+        return Partial(True, f"{n} juror(s) deferred; no vote of theirs could change the "
+                             "verdict")
+    return Partial(False, f"{n} juror(s) deferred and their votes could change the verdict "
+                          f"({'passes' if high else 'fails'} if they pass, "
+                          f"{'passes' if low else 'fails'} if they fail)")

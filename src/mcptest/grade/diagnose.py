@@ -3,7 +3,8 @@
 Every non-pass gets exactly one category, decided from the most basic cause upward: the CI
 environment, the server's transport and protocol, the tool's own error, a deterministic shape
 check, the budget, then the judges — unreliable judges (errors, abstentions, inconclusive or
-escalated juries) before a clear judgment. The advice shown per category lives with
+escalated juries), then judges whose calibration against human labels puts the failure in doubt,
+before a clear judgment. The advice shown per category lives with
 the reporters (`mcptest.reporters.display.GAP_ADVICE`).
 """
 
@@ -11,7 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcptest.report.models import AssertionResult, GapCategory, JudgeDetail, Status
+from mcptest.report.models import (
+    AssertionResult,
+    CalibrationNote,
+    GapCategory,
+    JudgeDetail,
+    Status,
+)
 
 BUDGET_PREFIX = "budget"
 JUDGED_KINDS = frozenset({"llm-judge", "llm-jury", "eval.rubric", "custom-judge"})
@@ -43,6 +50,18 @@ def _unreliable(detail: JudgeDetail | None, message: str | None) -> bool:
     return jury is not None and (jury.escalate or jury.verdict == "inconclusive")
 
 
+def miscalibrated(c: CalibrationNote | None) -> bool:
+    """A failure the judge's calibration puts in doubt: the judge had to be calibrated and is
+    not (--require-calibration), or its record shows a false-fail rate above the gate's bound
+    (docs/calibration.md)."""
+    if c is None:
+        return False
+    if c.state != "calibrated":
+        return True
+    return (c.false_fail_rate is not None and c.max_false_fail is not None
+            and c.false_fail_rate > c.max_false_fail)
+
+
 def _reads_jury(a: AssertionResult) -> bool:
     """`jury.*` targets check the judges' agreement, not the tool's answer."""
     return a.target.split(".", 1)[0].split("[", 1)[0] == "jury"
@@ -60,6 +79,7 @@ def classify(
     """One category for a non-passing test; None for passed, deferred and not-yet-available."""
     if status in ("passed", "deferred", "not_yet_available"):
         return None
+    assertions = [a for a in assertions if not a.outside_verdict]
     if environment_error:
         return "environment"
     if protocol_error:
@@ -89,6 +109,8 @@ def classify(
         return "judge-reliability"
     if any(a.status == "failed" and _reads_jury(a) for a in assertions):
         return "judge-reliability"  # e.g. `jury.agreement` below its bound: the judges split
+    if any(a.status == "failed" and miscalibrated(a.calibration) for a in judged):
+        return "judge-calibration"
     if any(a.status == "failed" for a in judged):
         return "judgment"
     if any(a.status == "error" for a in assertions):

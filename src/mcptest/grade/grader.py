@@ -124,14 +124,16 @@ def _grade_jury_reader(
     view = {**produced, "jury": analytics.model_dump(mode="json")}
     if p.assertion.target.startswith("jury.agreement") and analytics.agreement is None:
         return assertion_result(
-            p, "skipped", duration_ms=0.0,
-            message="jury.agreement is undefined with fewer than two decisive jurors")
+            p, "skipped", duration_ms=0.0, outside_verdict=True,
+            message="jury.agreement is undefined with fewer than two decisive jurors: "
+                    "skipped, the test's verdict comes from its other assertions")
     return grade_deterministic(p, view)
 
 
 def test_status(assertions: list[AssertionResult]) -> Status:
-    """A test's status from its assertions: the worst one wins."""
-    statuses = {a.status for a in assertions}
+    """A test's status from its assertions: the worst one wins. A skip outside the verdict
+    (an undefined `jury.agreement`, docs/jury.md) leaves it to the others."""
+    statuses = {a.status for a in assertions if not a.outside_verdict}
     for s in ("error", "failed", "not_yet_available", "skipped", "deferred"):
         if s in statuses:
             return s

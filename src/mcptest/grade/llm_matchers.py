@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from mcptest.grade.aggregate import Tally, vote, weighted_quorum
+from mcptest.grade.aggregate import Tally, next_wave, partial, settled, vote, weighted_quorum
 from mcptest.grade.jury import jury_analytics
 from mcptest.grade.rows import assertion_result
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
@@ -145,6 +145,11 @@ class _Seat:
         return statistics.median(s) if s else None
 
     @property
+    def deferred(self) -> bool:
+        """Unreachable: no verdict, and at least one of its calls could not be routed."""
+        return not self.scores and any(o.status == "deferred" for o in self.outcomes)
+
+    @property
     def failed_mechanically(self) -> bool:
         return not self.scores and all(o.status == "judge_error" for o in self.outcomes)
 
@@ -183,19 +188,50 @@ def _quorum(seats: list[_Seat], threshold: float, quorum: float) -> Tally:
                             if s.score is not None], quorum)
 
 
+def _heads(seats: list[_Seat], threshold: float) -> list[tuple[float, bool]]:
+    return [(s.juror.weight, s.score >= threshold) for s in seats if s.score is not None]
+
+
+async def _seat_jury(spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
+                     engine: JudgeEngine) -> tuple[list[_Seat], int]:
+    """Seat the jurors, a mechanical failure replaced from the spares in order; returns the
+    seats asked and how many jurors were not. All at once, or with `early_stop` in waves of
+    the fewest jurors that could settle the quorum, stopping once it is settled either way
+    (docs/jury.md, "Early stop")."""
+    seats: list[_Seat] = []
+    spare = list(spec.replacements)
+    pending = list(spec.jurors)
+    need = spec.min_jurors or 1
+    while pending:
+        k = len(pending)
+        if spec.early_stop and seats:
+            if any(o.status == "budget_skipped" for s in seats for o in s.outcomes):
+                break  # skipped whatever the others say
+            heads, weights = _heads(seats, spec.threshold), [j.weight for j in pending]
+            if settled(heads, weights, spec.quorum, need) is not None:
+                break
+            k = next_wave(heads, weights, spec.quorum, need)
+        elif spec.early_stop:
+            k = next_wave([], [j.weight for j in pending], spec.quorum, need)
+        wave, pending = pending[:k], pending[k:]
+        answers = await _seat_all(wave, spec, candidate, ctx, engine)
+        new = [_Seat(j, o) for j, o in zip(wave, answers, strict=True)]
+        failed = [s for s in new if s.failed_mechanically]
+        if failed and spare:
+            stand_ins, spare = spare[:len(failed)], spare[len(failed):]
+            subs = await _seat_all(stand_ins, spec, candidate, ctx, engine)
+            for seat, sub, outs in zip(failed, stand_ins, subs, strict=False):
+                seat.history = [(o, None) for o in seat.outcomes]
+                seat.replacement_for, seat.juror, seat.outcomes = seat.juror.model, sub, outs
+        seats += new
+    return seats, len(pending)
+
+
 async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
                 ctx: LlmContext, engine: JudgeEngine) -> AssertionResult:
     start = time.perf_counter()
-    first = await _seat_all(spec.jurors, spec, candidate, ctx, engine)
-    seats = [_Seat(j, o) for j, o in zip(spec.jurors, first, strict=True)]
-    spare = list(spec.replacements)
-    failed = [s for s in seats if s.failed_mechanically]
-    if failed and spare:
-        stand_ins = spare[:len(failed)]
-        answers = await _seat_all(stand_ins, spec, candidate, ctx, engine)
-        for seat, sub, outs in zip(failed, stand_ins, answers, strict=False):
-            seat.history = [(o, None) for o in seat.outcomes]
-            seat.replacement_for, seat.juror, seat.outcomes = seat.juror.model, sub, outs
+    seats, unasked = await _seat_jury(spec, candidate, ctx, engine)
+    saved = unasked * spec.repetitions
     outcomes = [o for s in seats for o, _ in s.history] + [o for s in seats for o in s.outcomes]
     votes = [_vote(o, spec.threshold, rf) for s in seats for o, rf in s.history] + [
         _vote(o, spec.threshold, s.replacement_for) for s in seats for o in s.outcomes]
@@ -215,9 +251,18 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
     if budget is not None:
         return _result(planned, "skipped", start, outcomes, detail(),
                        _unsent(budget, engine)[1])
-    if all(o.status == "deferred" for o in outcomes):
-        status, msg = _unsent(outcomes[0], engine)
-        return _result(planned, status, start, outcomes, detail(), msg)
+    missing = [s for s in seats if s.deferred]
+    if missing:
+        first_why = next(o for s in missing for o in s.outcomes if o.status == "deferred")
+        if engine.options.require_judge:
+            return _result(planned, "failed", start, outcomes, detail(),
+                           f"judge required but unavailable: {len(missing)} of {len(seats)} "
+                           f"juror(s) deferred: {first_why.message}")
+        heads = [(s.juror.weight, (s.score or 0.0) >= spec.threshold) for s in scored]
+        p = partial(heads, [s.juror.weight for s in missing], spec.quorum, spec.min_jurors)
+        if not p.decided:
+            return _result(planned, "deferred", start, outcomes, detail(),
+                           f"deferred: {p.why}: {first_why.message}")
 
     errors = [o for o in outcomes if o.status == "judge_error"]
     if decisive_n == 0 and errors and not any(o.status == "abstained" for o in outcomes):
@@ -231,13 +276,22 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
     analytics = jury_analytics(ratings, juror_models=[s.juror.model for s in seats],
                                generator_model=ctx.generator_model, quorum=spec.quorum,
                                passed_jurors=passed_n, decisive=decisive_n, verdict=verdict)
+    update: dict[str, Any] = {"deferred": len(missing)}
     if analytics.passed_fraction != fraction and fraction is not None:
-        analytics = analytics.model_copy(update={"passed_fraction": fraction})
+        update["passed_fraction"] = fraction
+    if spec.early_stop:
+        update.update(jurors_asked=len(seats), calls_saved=saved)
+    analytics = analytics.model_copy(update=update)
     tally = f"{passed_n}/{decisive_n} decisive jurors passed"
     if fraction is not None:
         tally += f" (fraction {fraction:.2f}, quorum {spec.quorum:.2f})"
     if errors:
         tally += f"; {len(errors)} judge error(s)"
+    if saved:
+        tally += (f"; early stop: settled by {len(seats)} of {len(spec.jurors)} jurors, "
+                  f"{saved} call(s) saved")
+    if missing and p.why:
+        tally += f"; {p.why}"
     if inconclusive:
         need = spec.min_jurors or 1
         return _result(planned, "failed", start, outcomes, detail(analytics),

@@ -103,8 +103,9 @@ def _not(m: NotMatcher, value: Any) -> Verdict:
     if inner.undecided:
         return inner
     if inner.passed:
+        negated = m.not_.model_dump(mode="json", by_alias=True, exclude_defaults=True)
         return Verdict(False, f"expected `{matcher_kind(m.not_)}` not to match, but it did "
-                              f"(value {shorten(value)})")
+                              f"(value {shorten(value)})", expected={"not": negated})
     return Verdict(True)
 
 

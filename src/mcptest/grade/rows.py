@@ -53,7 +53,7 @@ def assertion_result(
     planned: PlannedAssertion, status: Status, *, message: str | None = None,
     start: float | None = None, duration_ms: float | None = None, cost_usd: float = 0.0,
     cached: bool = False, judge: JudgeDetail | None = None, expected: Any = None,
-    actual: Any = None,
+    actual: Any = None, outside_verdict: bool = False,
 ) -> AssertionResult:
     """The row of one assertion; `start` (perf_counter) or `duration_ms` give its time."""
     a = planned.assertion
@@ -63,7 +63,7 @@ def assertion_result(
         status=status, message=message, user_message=a.message, location=planned.location,
         expected=expected, actual=actual,
         duration_ms=duration_ms if duration_ms is not None else since_ms(start),
-        cost_usd=cost_usd, cached=cached, judge=judge)
+        cost_usd=cost_usd, cached=cached, judge=judge, outside_verdict=outside_verdict)
 
 
 def _cell(test: PlannedTest) -> dict[str, str] | None:

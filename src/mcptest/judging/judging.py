@@ -11,10 +11,11 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
+from mcptest.calibrate.gate import CalibrationGating
 from mcptest.errors import SuiteError, SuiteErrors
 from mcptest.grade.agreement import run_agreement
 from mcptest.judging.graders import grader_for
-from mcptest.judging.projection import has_agent_rows, project
+from mcptest.judging.projection import has_agent_rows, needs_litellm, project
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.engine import JudgeEngine
 from mcptest.plan import Plan, PlannedAssertion, PlannedTest
@@ -30,8 +31,10 @@ class Judging:
     def __init__(self, plan: Plan, options: JudgeOptions) -> None:
         self.options = options
         self.engine = JudgeEngine(options)
+        self.calibration = CalibrationGating(require=options.require_calibration)
         self.projection, unpriced = project(plan, options.env)
         self._agent_rows = has_agent_rows(plan)
+        self._litellm = needs_litellm(plan, options.env)
         if options.max_cost is not None and unpriced:
             raise SuiteErrors([
                 SuiteError(
@@ -43,8 +46,9 @@ class Judging:
 
     async def start(self) -> None:
         """Start the litellm import in the background, unless nothing will need it (every call
-        deferred, or only custom judges): the engine still imports lazily if it must."""
-        if self.projection.calls or self._agent_rows:
+        deferred or on the fast OpenAI-compatible route, or only custom judges): the engine
+        still imports lazily if it must."""
+        if (self.projection.calls or self._agent_rows) and self._litellm:
             self.engine.start()
 
     def header(self) -> str:
@@ -62,7 +66,8 @@ class Judging:
         if self.options.redact_candidates:  # docs/judges.md: what the judge provider sees
             candidate = redact_value(candidate, self.options.secrets)
         grader = grader_for(planned.assertion.matcher)
-        return await grader(test, planned, candidate, self.engine)
+        result = await grader(test, planned, candidate, self.engine)
+        return self.calibration.apply(test, planned, result)
 
     def totals(self, tests: list[TestResult]) -> JudgeTotals:
         stats = self.engine.stats()
@@ -79,7 +84,8 @@ class Judging:
 
 
 def _run_agreement(tests: list[TestResult]) -> float | None:
-    """Alpha across every jury of the run: one unit per assertion, one row per juror seat."""
+    """Alpha across every jury, eval jury and panel of the run: one unit per assertion or eval
+    row, one row per juror seat (docs/jury.md, "Run-level agreement")."""
     per_assertion: list[list[list[float | None]]] = []
     for t in tests:
         for a in t.assertions:
@@ -91,6 +97,15 @@ def _run_agreement(tests: list[TestResult]) -> float | None:
                     seats.setdefault(v.replacement_for or v.model, []).append(v.score)
             if seats:
                 per_assertion.append([[statistics.median(s)] for s in seats.values()])
+        if t.judge is not None and t.judge.jury is not None:
+            # an eval jury or panel: one seat per grading (model, repetition), valued at the
+            # mean of its ratings (criteria, or the one holistic score)
+            gradings: dict[tuple[str, int], list[float]] = {}
+            for v in t.judge.votes:
+                if v.score is not None:
+                    gradings.setdefault((v.model, v.repetition), []).append(v.score)
+            if gradings:
+                per_assertion.append([[statistics.fmean(g)] for g in gradings.values()])
     return run_agreement(per_assertion) if per_assertion else None
 
 

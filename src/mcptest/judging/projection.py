@@ -14,7 +14,7 @@ from mcptest.errors import SourcePos
 from mcptest.evals.projection import project_agent_rubrics, project_eval
 from mcptest.llm.contracts import Projection
 from mcptest.llm.price_table import price_table
-from mcptest.llm.projection import PlannedCall, bound
+from mcptest.llm.projection import PlannedCall, bound, litellm_needed
 from mcptest.plan import Plan, PlannedAssertion, PlannedTest
 from mcptest.suite.models import AgentTest, EvalSpec, LlmJudgeMatcher, LlmJuryMatcher
 
@@ -67,3 +67,8 @@ def project(plan: Plan, env: Mapping[str, str]) -> tuple[Projection, dict[str, S
     """The plan's judge calls and cost bound, and model → first use of unpriced models."""
     calls = [c for t in plan.tests for c in test_calls(t)]
     return bound(calls, env, price_table())
+
+
+def needs_litellm(plan: Plan, env: Mapping[str, str]) -> bool:
+    """Whether any model call of the plan goes through litellm rather than the fast route."""
+    return litellm_needed((c for t in plan.tests for c in test_calls(t)), env)

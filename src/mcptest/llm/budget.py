@@ -8,7 +8,9 @@ from threads and tasks alike.
 
 `acquire` is what the model client uses (docs/judges.md, "Budget"): a call that does not fit only
 because others are in flight waits for them to settle (their actual cost is usually far below
-their worst case), and is refused only when it cannot fit even then.
+their worst case), and is refused only when it cannot fit even then. The first refusal stops the
+run's spending: from then on every new call is refused at once, even a cheaper one that would
+still fit (calls already in flight finish and count), so "budget stopped the run" is true.
 """
 
 from __future__ import annotations
@@ -93,12 +95,30 @@ class BudgetLedger:
         self._refused = 0
         self._overruns = 0
         self._settled: anyio.Event | None = None
+        self._stop: BudgetRefused | None = None
+
+    def _refuse(self, amount: float) -> BudgetRefused:
+        """Count a refusal for good and remember the first (caller holds the lock)."""
+        assert self.cap is not None
+        self._refused += 1
+        if self._stop is not None:
+            return BudgetRefused(amount, self._spent, self._reserved, self.cap, stopped=True)
+        self._stop = BudgetRefused(amount, self._spent, self._reserved, self.cap)
+        return self._stop
+
+    @property
+    def stopped(self) -> bool:
+        """A call was refused: no new call will be let through."""
+        with self._lock:
+            return self._stop is not None
 
     def reserve(self, amount: float) -> Reservation:
         """Hold `amount` for one request now, or raise `BudgetRefused` (no waiting)."""
         with self._lock:
+            if self._stop is not None:
+                raise self._refuse(amount)
             if self.cap is not None and self._spent + self._reserved + amount > self.cap:
-                self._refused += 1
+                self._refused += 1  # not for good: calls in flight may still free room
                 raise BudgetRefused(amount, self._spent, self._reserved, self.cap)
             self._reserved += amount
             return Reservation(amount)
@@ -108,12 +128,13 @@ class BudgetLedger:
         `BudgetRefused` when it cannot fit even after they settle."""
         while True:
             with self._lock:
+                if self._stop is not None:
+                    raise self._refuse(amount)
                 if self.cap is None or self._spent + self._reserved + amount <= self.cap:
                     self._reserved += amount
                     return Reservation(amount)
                 if self._reserved <= 1e-15:  # nothing in flight: it will never fit
-                    self._refused += 1
-                    raise BudgetRefused(amount, self._spent, self._reserved, self.cap)
+                    raise self._refuse(amount)
                 if self._settled is None:
                     self._settled = anyio.Event()
                 settled = self._settled

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -69,17 +70,26 @@ class AgentModel:
             return ChatReply(status="deferred", message=r.reason)
         tally = Tally()
         try:
-            litellm = await self.client.litellm()
-            price = lookup_price(r.model, self.settings.pricing, litellm.model_cost)
+            fast = self.client.fast(r)
+            litellm = None if fast else await self.client.litellm()
+            table = self.client.model_cost() if litellm is None else litellm.model_cost
+            price = lookup_price(r.model, self.settings.pricing, table)
             if price is None and self.client.options.max_cost is not None:
                 return ChatReply(status="error", message=(
                     f"no known price for agent model {r.model!r} with a cost cap set: add it "
                     "to the suite's judge.pricing"))
+
+            def once() -> Awaitable[ChatTurn]:
+                if litellm is None:  # the fast route (llm/openai_route.py)
+                    return self.client.openai.send_chat(
+                        r, messages, tools, timeout=timeout, max_tokens=self.max_tokens,
+                        temperature=self.settings.temperature)
+                return send_chat(litellm, r, messages, tools, timeout=timeout,
+                                 max_tokens=self.max_tokens,
+                                 temperature=self.settings.temperature)
+
             turn: ChatTurn = await self.client.request(
-                r.model,
-                lambda: send_chat(litellm, r, messages, tools, timeout=timeout,
-                                  max_tokens=self.max_tokens,
-                                  temperature=self.settings.temperature),
+                r.model, once,
                 price=price, prompt_tokens=_bound(messages, tools), max_tokens=self.max_tokens,
                 tally=tally)
         except BudgetRefused as e:

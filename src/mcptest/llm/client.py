@@ -20,6 +20,8 @@ from mcptest.errors import BudgetRefused
 from mcptest.llm.budget import BudgetLedger, Price
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.imports import LitellmLoader
+from mcptest.llm.models import Route
+from mcptest.llm.openai_route import OpenAIRoute, applies
 from mcptest.llm.pool import JudgePool
 from mcptest.llm.price_table import price_table
 from mcptest.llm.retry import RetryPolicy, classify, with_retries
@@ -63,11 +65,13 @@ class OverDeclared(Exception):
 
 
 class ModelClient:
-    """One per run: the pool, the ledger, the retry policy and the lazy litellm import."""
+    """One per run: the pool, the ledger, the retry policy, the lazy litellm import and the
+    fast OpenAI-compatible route (`llm/openai_route.py`)."""
 
     def __init__(self, options: JudgeOptions) -> None:
         self.options = options
         self.loader = LitellmLoader()
+        self.openai = OpenAIRoute(options.concurrency)
         self.pool = JudgePool(options.concurrency, options.per_model_concurrency)
         self.ledger = BudgetLedger(options.max_cost)
         self.policy = RetryPolicy(max_tries=options.max_tries, base_delay=options.retry_base_delay,
@@ -79,6 +83,10 @@ class ModelClient:
     def start(self) -> None:
         """Begin importing litellm in the background (once the plan shows model calls)."""
         self.loader.start()
+
+    def fast(self, r: Route) -> bool:
+        """Whether `r` goes over the fast route (no litellm) rather than through litellm."""
+        return applies(r, self.options.env)
 
     async def litellm(self) -> Any:
         return self.loader.get() if self.loader.loaded else await anyio.to_thread.run_sync(

@@ -24,6 +24,8 @@ class JudgeOptions(Frozen):
     cache_dir: Path | None = None
     """None disables the cache; the CLI passes `.mcptest/cache` unless --no-cache."""
     require_judge: bool = False
+    require_calibration: bool = False
+    """Fail verdicts of uncalibrated judges instead of reporting them as advisory."""
     timeout: float = Field(default=60.0, gt=0)
     env: dict[str, str] = Field(default_factory=dict, repr=False)
     defaults: JudgeDefaults | None = None

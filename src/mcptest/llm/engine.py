@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
 from mcptest.errors import BudgetRefused, ProviderError
@@ -21,6 +21,7 @@ from mcptest.llm.call import Reply, count_prompt_tokens, response_format, send
 from mcptest.llm.client import ModelClient, Tally
 from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest, JudgeStats, Projection
 from mcptest.llm.models import Route, Unroutable, route
+from mcptest.llm.openai_route import response_format as fast_format
 from mcptest.llm.projection import PROJECTED_PROMPT_TOKENS, PlannedCall, bound
 from mcptest.llm.prompt import build_messages, cache_messages, candidate_text, new_nonce, stricter
 from mcptest.llm.retry import RetriesExhausted
@@ -116,8 +117,10 @@ class JudgeEngine:
             return JudgeOutcome(status="deferred", model=r.model, message=r.reason,
                                 repetition=req.repetition)
 
-        litellm = await self.client.litellm()
-        price = lookup_price(r.model, settings.pricing, litellm.model_cost)
+        fast = self.client.fast(r)
+        litellm = None if fast else await self.client.litellm()
+        table = self.client.model_cost() if litellm is None else litellm.model_cost
+        price = lookup_price(r.model, settings.pricing, table)
         if price is None and self.options.max_cost is not None:
             self._count(errors=1)
             return JudgeOutcome(
@@ -126,7 +129,8 @@ class JudgeEngine:
                 message=f"no known price for {r.model!r} with a cost cap set: add it to the "
                         "suite's judge.pricing (USD per million tokens)")
         tally = Tally()
-        fmt = response_format(litellm, r, structured=True)
+        fmt = (fast_format(r, table, structured=settings.structured_output) if litellm is None
+               else response_format(litellm, r, structured=settings.structured_output))
         timeout = self._timeout(defaults)
         start = time.monotonic()
         try:
@@ -177,13 +181,14 @@ class JudgeEngine:
             cached=cached, requests_sent=t.sent, prompt_tokens=t.prompt_tokens,
             completion_tokens=t.completion_tokens, repetition=repetition)
 
-    async def _send(self, litellm: Any, r: Route, messages: list[dict[str, str]],
+    async def _send(self, litellm: Any | None, r: Route, messages: list[dict[str, str]],
                     fmt: dict[str, Any] | None, price: Price | None, settings: JudgeDefaults,
                     timeout: float, tally: Tally) -> Reply:
         """One judge request through the client; an endpoint that rejects `response_format`
         gets the same request once more without it."""
         counted = (count_prompt_tokens(litellm, r.model, messages)
-                   if self.options.max_cost is not None and price is not None else None)
+                   if litellm is not None and self.options.max_cost is not None
+                   and price is not None else None)
         state: dict[str, Any] = {"fmt": fmt}
 
         def drop_format(e: BaseException) -> bool:
@@ -192,9 +197,15 @@ class JudgeEngine:
                 return True
             return False
 
+        def once() -> Awaitable[Reply]:
+            if litellm is None:  # the fast route (llm/openai_route.py)
+                return self.client.openai.send(r, messages, timeout=timeout,
+                                               max_tokens=settings.max_tokens,
+                                               temperature=settings.temperature, fmt=state["fmt"])
+            return send(litellm, r, messages, timeout=timeout, max_tokens=settings.max_tokens,
+                        temperature=settings.temperature, fmt=state["fmt"])
+
         return await self.client.request(
-            r.model,
-            lambda: send(litellm, r, messages, timeout=timeout, max_tokens=settings.max_tokens,
-                         temperature=settings.temperature, fmt=state["fmt"]),
+            r.model, once,
             price=price, prompt_tokens=prompt_token_bound(messages, counted),
             max_tokens=settings.max_tokens, tally=tally, fallback=drop_format)

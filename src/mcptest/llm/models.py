@@ -119,4 +119,8 @@ def route(model: str | None, base_url: str | None, defaults: JudgeDefaults | Non
     if key is None:
         return Unroutable(model=name, reason=(
             f"no {key_name} and no MCPTEST_JUDGE_BASE_URL for judge {name!r}"))
+    if provider == "openai":  # litellm honours these for OpenAI; so does the fast route
+        base = _get(env, "OPENAI_BASE_URL") or _get(env, "OPENAI_API_BASE")
+        return Route(model=name, litellm_model=name, api_key=key,
+                     api_base=base.rstrip("/") if base else None)
     return Route(model=name, litellm_model=name, api_key=key)

@@ -15,6 +15,7 @@ from typing import Any
 from mcptest.llm.budget import lookup_price
 from mcptest.llm.contracts import Projection
 from mcptest.llm.models import Unroutable, route
+from mcptest.llm.openai_route import applies
 from mcptest.suite.models import JudgeDefaults
 
 PROJECTED_PROMPT_TOKENS = 2000
@@ -58,3 +59,13 @@ def bound(calls: Iterable[PlannedCall], env: Mapping[str, str], model_cost: Mapp
     projection = Projection(calls=sent, cost_bound_usd=None if unpriced else total,
                             unpriced=sorted(unpriced), deferred=deferred)
     return projection, unpriced
+
+
+def litellm_needed(calls: Iterable[PlannedCall], env: Mapping[str, str]) -> bool:
+    """Whether any call would go through litellm (the others take the fast OpenAI-compatible
+    route or are deferred), so a run that never needs it never starts its import."""
+    for c in calls:
+        r = route(c.model, c.base_url, c.defaults, env)
+        if not isinstance(r, Unroutable) and not applies(r, env):
+            return True
+    return False

@@ -11,6 +11,7 @@ from mcptest.report.models import (
     Counts,
     Report,
     ServerReport,
+    ShardInfo,
     Summary,
     TestResult,
     ToolInfo,
@@ -37,6 +38,12 @@ def count(tests: list[TestResult]) -> Counts:
         total=len(tests), passed=c["passed"], failed=c["failed"], error=c["error"],
         skipped=c["skipped"], deferred=c["deferred"], not_yet_available=c["not_yet_available"],
     )
+
+
+def deferred_judges(tests: list[TestResult]) -> int:
+    """Votes of judges that could not be reached, over every judged assertion and eval."""
+    details = [a.judge for t in tests for a in t.assertions] + [t.judge for t in tests]
+    return sum(1 for d in details if d is not None for v in d.votes if v.deferred)
 
 
 def exit_code_for(
@@ -78,6 +85,7 @@ def build_report(
     interrupted: str | None = None,
     internal_error: str | None = None,
     warnings: list[str] | None = None,
+    shard: ShardInfo | None = None,
 ) -> Report:
     counts = count(tests)
     gaps = Counter(t.gap for t in tests if t.gap)
@@ -97,10 +105,14 @@ def build_report(
         budget_stopped=judge.budget_stopped,
         judge_calls=judge.calls,
         cache_hits=judge.cache_hits,
+        deferred_judges=deferred_judges(tests),
         projected_judge_calls=judge.projected_calls,
         cost_bound_usd=judge.cost_bound_usd,
         gaps=dict(sorted(gaps.items(), key=lambda kv: (-kv[1], kv[0]))),
         run_agreement=judge.run_agreement,
+        uncalibrated=sum(1 for t in tests for c in (t.calibration,
+                                                    *(a.calibration for a in t.assertions))
+                         if c is not None and c.advisory),
         interrupted=interrupted,
         internal_error=internal_error,
     )
@@ -113,4 +125,5 @@ def build_report(
         tests=tests,
         summary=summary,
         warnings=warnings or [],
+        shard=shard,
     )

@@ -17,7 +17,7 @@ Status = Literal["passed", "failed", "error", "skipped", "deferred", "not_yet_av
 
 GapCategory = Literal[
     "transport", "protocol", "tool-error", "shape", "judgment", "judge-reliability",
-    "budget", "environment",
+    "judge-calibration", "budget", "environment",
 ]
 TestKind = Literal["tool", "eval", "agent", "resource", "prompt", "list"]
 Confidence = Literal["high", "medium", "low"]
@@ -50,6 +50,8 @@ class JudgeVote(Model):
     repetition: int = 0
     replacement_for: str | None = None
     """Set when this juror stood in for one that failed mechanically."""
+    deferred: bool = False
+    """The judge could not be reached (no key, no endpoint): no vote, counted in the summary."""
     cost_usd: float = 0.0
     latency_ms: float | None = None
     cached: bool = False
@@ -63,8 +65,9 @@ class JuryAnalytics(Model):
     agreement_raw: float | None
     units: int
     """Rated items alpha was computed over."""
-    confidence: Confidence
-    escalate: bool
+    confidence: Confidence | None = None
+    """None in reports written before the field existed (they load unchanged)."""
+    escalate: bool = False
     same_family: bool
     bias_warning: str | None = None
     decisive: int
@@ -73,6 +76,15 @@ class JuryAnalytics(Model):
     passed_fraction: float | None
     quorum: float
     verdict: Literal["passed", "failed", "inconclusive"]
+    jurors_asked: int | None = None
+    """With `early_stop`: the jurors asked (everything above rests on them); None: all were."""
+    calls_saved: int = 0
+    """With `early_stop`: judge calls not sent because the quorum was already settled."""
+    panel: bool = False
+    """An eval panel: decided by mean, median or majority, so it has no quorum to show."""
+    deferred: int = 0
+    """Jurors that could not be reached; the verdict stands only when their votes could not
+    have changed it (docs/jury.md, "Partial juries")."""
 
 
 class CriterionResult(Model):
@@ -109,6 +121,31 @@ class JudgeDetail(Model):
     vacuous: bool = False
 
 
+CalibrationState = Literal["calibrated", "missing", "stale", "below-floor", "too-few-labels",
+                           "unreadable"]
+
+
+class CalibrationNote(Model):
+    """How far a judged verdict can be trusted: its judge's agreement with human labels
+    (docs/calibration.md). `advisory` verdicts never fail a run unless --require-calibration."""
+
+    state: CalibrationState
+    advisory: bool
+    record: str
+    """The calibration record's path as the suite wrote it."""
+    verdict: Literal["passed", "failed"] | None = None
+    """What the judge said, kept when the row's status does not follow it (advisory)."""
+    reason: str | None = None
+    labels: int | None = None
+    kappa: float | None = None
+    alpha: float | None = None
+    accuracy: float | None = None
+    false_pass_rate: float | None = None
+    false_fail_rate: float | None = None
+    min_agreement: float | None = None
+    max_false_fail: float | None = None
+
+
 class AssertionResult(Model):
     index: int
     target: str
@@ -128,6 +165,11 @@ class AssertionResult(Model):
     cost_usd: float = 0.0
     cached: bool = False
     judge: JudgeDetail | None = None
+    calibration: CalibrationNote | None = None
+    """Set on judged assertions whose judge is gated by `calibration:`."""
+    outside_verdict: bool = False
+    """A skip with a note that leaves the test's verdict to its other assertions: a
+    `jury.agreement` check on a jury with fewer than two decisive jurors (docs/jury.md)."""
 
 
 class TestResult(Model):
@@ -157,6 +199,8 @@ class TestResult(Model):
     assertions: list[AssertionResult] = Field(default_factory=list)
     judge: JudgeDetail | None = None
     """Eval-level judging (evals and `eval.rubric`)."""
+    calibration: CalibrationNote | None = None
+    """Set on eval rows whose judge is gated by `calibration:`."""
     cost_usd: float = 0.0
     cache_hits: int = 0
 
@@ -197,9 +241,14 @@ class Summary(Model):
     judge_calls: int = 0
     """Judge requests actually sent (cache hits excluded)."""
     cache_hits: int = 0
+    deferred_judges: int = 0
+    """Judge votes that could not be sent because the judge was unreachable (jurors included),
+    whether or not their assertion was decided without them."""
     projected_judge_calls: int = 0
     cost_bound_usd: float | None = None
     gaps: dict[str, int] = Field(default_factory=dict)
+    uncalibrated: int = 0
+    """Judged verdicts that were advisory: their judge has no valid calibration record."""
     run_agreement: float | None = None
     """Krippendorff's alpha across all jury assertions of the run (units = assertions)."""
     interrupted: str | None = None
@@ -248,6 +297,15 @@ class ToolInfo(Model):
     version: str
 
 
+class ShardInfo(Model):
+    """Which slice of a sharded run this report holds (docs/action.md, "Shards")."""
+
+    index: int = Field(ge=1)
+    count: int = Field(ge=1)
+    plan: list[str] = Field(default_factory=list)
+    """Every test id of the whole (unsharded) selection, in run order."""
+
+
 class Report(Model):
     version: int = REPORT_VERSION
     tool: ToolInfo
@@ -261,3 +319,5 @@ class Report(Model):
     warnings: list[str] = Field(default_factory=list)
     lint: LintSection | None = None
     """Set by `mcptest lint`: protocol, quality and surface findings."""
+    shard: ShardInfo | None = None
+    """Set on the report of one shard; `mcptest merge` reads it and leaves it out."""

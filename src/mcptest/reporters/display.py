@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from mcptest.exit_codes import ExitCode
 from mcptest.report.models import (
     AssertionResult,
+    CalibrationNote,
     Confidence,
     JudgeDetail,
+    JuryAnalytics,
     Report,
     Status,
     TestResult,
@@ -31,7 +33,8 @@ STATUS_LABEL: dict[str, str] = {
     "passed": "passed", "failed": "failed", "error": "error", "skipped": "skipped",
     "deferred": "deferred", "not_yet_available": "not yet available", "escalated": "to review",
 }
-BAND_MARK: dict[Confidence, str] = {"high": "🟢", "medium": "🟡", "low": "🔴"}
+BAND_MARK: dict[Confidence | None, str] = {"high": "🟢", "medium": "🟡", "low": "🔴", None: "⚪"}
+"""None: a report written before juries had a confidence band."""
 BAND_LEGEND = (
     "🟢 high agreement (α ≥ 0.8) · 🟡 medium (0.667 ≤ α < 0.8) · "
     "🔴 low (α < 0.667 or undefined): the verdict stands, a person should look"
@@ -49,6 +52,8 @@ GAP_ADVICE: dict[str, str] = {
     "the rubric",
     "judge-reliability": "judges disagreed, abstained or errored: sharpen the rubric, add "
     "repetitions or jurors, and have a person review",
+    "judge-calibration": "the judge is uncalibrated or fails answers people pass too often: "
+    "add labels and run `mcptest calibrate`, then sharpen the rubric (docs/calibration.md)",
     "budget": "the --max-cost cap stopped judge calls: raise the cap or keep the cache "
     "between runs",
     "environment": "a key or command is missing: set the judge API key or install the "
@@ -89,6 +94,21 @@ def cost(usd: float | None) -> str:
 def num(value: float | None) -> str:
     """Scores, alpha, quorum: two decimals; `n/a` when undefined."""
     return "n/a" if value is None else f"{value:.2f}"
+
+
+def calibration_text(c: CalibrationNote | None) -> str:
+    """One line on how far a judged verdict can be trusted (docs/calibration.md)."""
+    if c is None:
+        return ""
+    if c.state == "calibrated":
+        figures = [f"κ {num(c.kappa)}", f"α {num(c.alpha)}", f"{c.labels} labels"]
+        if c.false_fail_rate is not None:
+            figures.append(f"false-fail {c.false_fail_rate:.0%}")
+        if c.false_pass_rate is not None:
+            figures.append(f"false-pass {c.false_pass_rate:.0%}")
+        return "calibrated: " + " · ".join(figures)
+    mode = "advisory" if c.advisory else "enforced"
+    return f"uncalibrated ({c.state}, {mode}): {c.reason or c.state}"
 
 
 def duration(ms: float) -> str:
@@ -159,7 +179,7 @@ class Finding:
             return f"{judge.kind} score {score}, threshold {num(judge.threshold)}"
         if judge and judge.jury:
             j = judge.jury
-            return f"{a.matcher} {j.passed_jurors}/{j.decisive}, quorum {num(j.quorum)}"
+            return f"{a.matcher} {j.passed_jurors}/{j.decisive}{quorum_text(j)}"
         if judge:
             score = judge.display_score or num(judge.score)
             return f"{a.matcher} score {score}, threshold {num(judge.threshold)}"
@@ -189,6 +209,11 @@ class Finding:
         if self.escalated and judge and judge.jury:
             text = f"{judge.jury.verdict}, escalated"
         return text
+
+
+def quorum_text(j: JuryAnalytics) -> str:
+    """`, quorum 0.50` for a jury; nothing for an eval panel, which has no quorum."""
+    return "" if j.panel else f", quorum {num(j.quorum)}"
 
 
 def test_findings(test: TestResult) -> list[Finding]:
@@ -240,6 +265,8 @@ def summary_bits(report: Report) -> list[str]:
         n = getattr(c, key)
         if n:
             bits.append(f"{n} {STATUS_LABEL[key]}")
+    if report.summary.uncalibrated:
+        bits.append(f"{report.summary.uncalibrated} uncalibrated (advisory)")
     return bits
 
 

@@ -91,5 +91,6 @@ def render(report: Report) -> str:
         num=display.num,
         duration=display.duration,
         value_text=display.value_text,
+        calibration_text=display.calibration_text,
         pretty_json=_pretty_json,
     )

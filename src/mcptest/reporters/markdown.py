@@ -51,9 +51,10 @@ def _jury(judge: JudgeDetail) -> dict[str, Any] | None:
     if j is None:
         return None
     return {
-        "band": j.confidence, "band_mark": display.BAND_MARK[j.confidence],
+        "band": j.confidence or "n/a", "band_mark": display.BAND_MARK[j.confidence],
         "alpha": display.num(j.agreement), "passed": j.passed_jurors, "decisive": j.decisive,
-        "quorum": display.num(j.quorum), "verdict": j.verdict, "escalate": j.escalate,
+        "quorum": None if j.panel else display.num(j.quorum), "verdict": j.verdict,
+        "escalate": j.escalate,
         "bias_warning": j.bias_warning,
     }
 
@@ -97,7 +98,7 @@ def _judges_cell(judge: JudgeDetail | None) -> str:
     if judge.jury:
         j = judge.jury
         review = " · ⚠ review" if j.escalate else ""
-        band = f"{display.BAND_MARK[j.confidence]} {j.confidence}"
+        band = f"{display.BAND_MARK[j.confidence]} {j.confidence or 'n/a'}"
         bias = " · ⚠ bias" if j.bias_warning else ""
         return f"{band} · α {display.num(j.agreement)}{review}{bias}"
     models = list(dict.fromkeys(v.model for v in judge.votes))
@@ -112,10 +113,13 @@ def _where(test: TestResult, finding: display.Finding | None = None) -> str:
 
 
 def _row(f: display.Finding) -> dict[str, Any]:
+    calibration = md_inline(display.calibration_text(
+        f.assertion.calibration if f.assertion else f.test.calibration), 160)
+    judges = "<br>".join(part for part in (_judges_cell(f.judge), calibration) if part)
     return {
         "mark": f.mark, "name": f.test.name, "check": f.check, "target": f.target,
         "result": f.result,
-        "judges": _judges_cell(f.judge), "cost": display.cost(f.cost_usd) if f.cost_usd else "",
+        "judges": judges, "cost": display.cost(f.cost_usd) if f.cost_usd else "",
     }
 
 

@@ -55,7 +55,9 @@ def _where(test: TestResult) -> str:
 
 
 def _vote_line(out: _Out, vote: JudgeVote) -> str:
-    if vote.error:
+    if vote.deferred:
+        mark, verdict = out.paint("~", "deferred"), _safe(vote.error or "deferred", 160)
+    elif vote.error:
         mark, verdict = out.paint("!", "error"), f"error: {_safe(vote.error, 160)}"
     elif vote.abstained:
         mark, verdict = out.paint("○", "dim"), "abstained"
@@ -72,11 +74,12 @@ def _vote_line(out: _Out, vote: JudgeVote) -> str:
 def _judge(out: _Out, judge: JudgeDetail, depth: int) -> None:
     if judge.jury:
         j = judge.jury
-        band = out.paint(j.confidence, j.confidence)
+        band = out.paint(j.confidence or "n/a", j.confidence or "dim")
         review = ", " + out.paint("escalated for review", "low") if j.escalate else ""
         out.add(
             f"jury: {band} · α {display.num(j.agreement)} · {j.passed_jurors}/{j.decisive} "
-            f"passed, quorum {display.num(j.quorum)} · verdict {j.verdict}{review}",
+            f"passed{f', {j.deferred} deferred' if j.deferred else ''}"
+            f"{display.quorum_text(j)} · verdict {j.verdict}{review}",
             depth,
         )
         if j.bias_warning:
@@ -114,6 +117,8 @@ def _assertion(out: _Out, a: AssertionResult, depth: int) -> None:
             out.add(line, depth + 1)
     if a.judge:
         _judge(out, a.judge, depth + 1)
+    if a.calibration:
+        out.add(_safe(display.calibration_text(a.calibration)), depth + 1)
 
 
 def _stderr(out: _Out, text: str, depth: int) -> None:
@@ -124,12 +129,23 @@ def _stderr(out: _Out, text: str, depth: int) -> None:
         out.add(out.paint("| ", "dim") + shorten(line, 200), depth)
 
 
+def _score(test: TestResult) -> str:
+    """`  score 0.92` when the test has exactly one judged score (an eval, or one judged
+    assertion): the PASS line then reads like the judge documents show it."""
+    details = [a.judge for a in test.assertions if a.judge] + ([test.judge] if test.judge else [])
+    scored = [d for d in details if d.score is not None]
+    if len(scored) != 1:
+        return ""
+    d = scored[0]
+    return f"  score {_safe(d.display_score or display.num(d.score), 20)}"
+
+
 def _test(out: _Out, test: TestResult) -> None:
     cost = f"  {display.cost(test.cost_usd)}" if test.cost_usd else ""
     cached = f"  {test.cache_hits} cached" if test.cache_hits else ""
     out.add(f"{out.paint(_WORD[test.status], test.status)} {_safe(test.name, 200)}  "
-            f"{out.paint(_where(test), 'dim')}  {display.duration(test.duration_ms)}"
-            f"{cost}{cached}")
+            f"{out.paint(_where(test), 'dim')}{_score(test)}  "
+            f"{display.duration(test.duration_ms)}{cost}{cached}")
     if test.status != "passed":
         gap = f"[{test.gap}] " if test.gap else ""
         if test.message:
@@ -140,6 +156,8 @@ def _test(out: _Out, test: TestResult) -> None:
             _assertion(out, a, 1)
     if test.judge and (test.status != "passed" or display.is_escalated(test.judge)):
         _judge(out, test.judge, 1)
+    if test.calibration and test.status != "passed":
+        out.add(_safe(display.calibration_text(test.calibration)), 1)
     if test.server_stderr and test.status == "error":
         _stderr(out, test.server_stderr, 1)
 
@@ -168,7 +186,9 @@ def _summary(out: _Out, report: Report) -> None:
     counts = ", ".join(display.summary_bits(report))
     out.add(out.paint(f"{counts} of {s.counts.total} in {display.duration(s.duration_ms)}", "bold"))
     stopped = " (budget stopped the run)" if s.budget_stopped else ""
-    out.add(f"{s.counts.deferred} deferred · {s.cache_hits} cache hit(s) · {s.judge_calls} judge "
+    unreachable = f" ({s.deferred_judges} judge vote(s) unreachable)" if s.deferred_judges else ""
+    out.add(f"{s.counts.deferred} deferred{unreachable} · {s.cache_hits} cache hit(s) · "
+            f"{s.judge_calls} judge "
             f"call(s) · cost {display.cost_line(report)}{stopped}")
     review = display.to_review(report)
     if review or s.run_agreement is not None:

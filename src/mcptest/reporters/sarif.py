@@ -65,6 +65,13 @@ RULES: dict[str, tuple[str, str, Level]] = {
                            "a JSON-RPC error.", "error"),
     "mcptest/judge-error": ("Judges could not decide", "Judge calls failed mechanically or the "
                             "jury was inconclusive.", "error"),
+    "mcptest/judge-calibration": ("Judge not calibrated for this failure", "The judge is not "
+                                  "calibrated against human labels (--require-calibration), or "
+                                  "its record shows a false-fail rate above the bound.",
+                                  "error"),
+    "mcptest/judge-advisory": ("Uncalibrated judge failed the answer (advisory)", "The judge has "
+                               "no valid calibration record, so its failing verdict is advisory "
+                               "and does not fail the run.", "warning"),
     "mcptest/test-error": ("Test errored", "The test could not be completed.", "error"),
     "mcptest/test-failed": ("Test failed", "The test failed.", "error"),
     "mcptest/budget": ("Judge call skipped by the budget cap", "The call's worst-case cost would "
@@ -110,6 +117,23 @@ def _escalated(test: TestResult) -> bool:
     return any(j is not None and j.jury is not None and j.jury.escalate for j in judges)
 
 
+def _advisory(test: TestResult) -> bool:
+    notes = [test.calibration, *(a.calibration for a in test.assertions)]
+    return any(c is not None and c.advisory for c in notes)
+
+
+def _calibration_props(test: TestResult, index: int) -> dict[str, Any] | None:
+    """The deciding assertion's calibration figures (docs/calibration.md), camelCased."""
+    a = next((a for a in test.assertions if a.index == index), None)
+    c = a.calibration if a is not None else test.calibration
+    if c is None:
+        return None
+    props = {"state": c.state, "advisory": c.advisory, "record": c.record, "labels": c.labels,
+             "kappa": c.kappa, "alpha": c.alpha, "accuracy": c.accuracy,
+             "falsePassRate": c.false_pass_rate, "falseFailRate": c.false_fail_rate}
+    return {k: v for k, v in props.items() if v is not None}
+
+
 def _matcher_rule(kind: str) -> str:
     return "mcptest/" + (_RULE_CHARS.sub("-", kind.lower()).strip("-") or "check")
 
@@ -119,7 +143,7 @@ def _rule_for(test: TestResult, not_ready: set[str], matcher: str | None) -> str
     if status == "not_yet_available":
         return "mcptest/not-yet-available"
     if status == "deferred":
-        return "mcptest/judge-deferred"
+        return "mcptest/judge-advisory" if _advisory(test) else "mcptest/judge-deferred"
     if status == "passed":
         return "mcptest/jury-escalated"
     if gap == "budget":
@@ -132,6 +156,8 @@ def _rule_for(test: TestResult, not_ready: set[str], matcher: str | None) -> str
         return f"mcptest/{gap}"
     if gap == "judge-reliability":
         return "mcptest/judge-error"
+    if gap == "judge-calibration":
+        return "mcptest/judge-calibration"
     if matcher:
         return _matcher_rule(matcher)
     if test.judge is not None:
@@ -151,7 +177,7 @@ def _finding(test: TestResult, not_ready: set[str]) -> Finding:
     jury = decider.judge.jury if decider and decider.judge else None
     if test.status == "passed" and jury is not None:
         agreement = "n/a" if jury.agreement is None else f"{jury.agreement:.2f}"
-        why = (f"jury agreement {agreement} ({jury.confidence} confidence); the verdict "
+        why = (f"jury agreement {agreement} ({jury.confidence or 'n/a'} confidence); the verdict "
                f"'{jury.verdict}' stands but needs a person to look")
     why = why or test.message or RULES.get(rule, _UNKNOWN_RULE)[0]
     label = "escalated" if test.status == "passed" else test.status.replace("_", " ")
@@ -204,6 +230,9 @@ def _result(f: Finding, rule_index: int) -> om.Result:
         props["costUsd"] = t.cost_usd
     if t.cache_hits:
         props["cacheHits"] = t.cache_hits
+    calibration = _calibration_props(t, f.assertion_index)
+    if calibration:
+        props["calibration"] = calibration
     return om.Result(
         rule_id=f.rule, rule_index=rule_index, level=f.level,
         message=om.Message(text=f.message[:4000]),
@@ -227,6 +256,7 @@ def build_log(report: Report) -> om.SarifLog:
         "budgetStopped": s.budget_stopped, "judgeCalls": s.judge_calls,
         "cacheHits": s.cache_hits, "deferred": s.counts.deferred,
         "runAgreement": s.run_agreement, "resultsOmitted": dropped,
+        "uncalibrated": s.uncalibrated or None,
     }
     lint_rules, lint_results = lint_parts(report, len(rule_ids))
     driver = om.ToolComponent(

@@ -23,7 +23,6 @@ from mcptest.grade.rows import server_report, since_ms, test_result
 from mcptest.grade.structural import StructuralTier
 from mcptest.plan import SERVER_KINDS
 from mcptest.report.models import ServerReport, TestResult
-from mcptest.run.surface_calls import produce, produced_of
 from mcptest.suite.models import ListTest, PromptTest, RemoteServer, ResourceTest, ToolTest
 
 if TYPE_CHECKING:
@@ -175,6 +174,8 @@ class Runner:
         self, test: PlannedTest, conn: ServerConnection, grading: anyio.abc.TaskGroup
     ) -> None:
         spec = test.spec
+        from mcptest.run.surface_calls import produce, produced_of  # MCP client: only with servers
+
         start = time.perf_counter()
         if isinstance(spec, ToolTest):
             outcome = await conn.call_tool(spec.tool, spec.args,

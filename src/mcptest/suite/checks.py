@@ -48,11 +48,9 @@ class _Checker:
         for i, test in self.tests("tools"):
             self.server_ref(test.get("server"), ("tools", i, "server"), servers)
         for i, test in self.tests("evals"):
+            # (no `response` and no `server`: deferred at run time, docs/decisions.md)
             if "server" in test and test["server"] is not None:
                 self.server_ref(test["server"], ("evals", i, "server"), servers)
-            elif test.get("response") is None:
-                self.error("an eval without `response` runs its prompt live as an agent and "
-                           "needs `server`", ("evals", i))
         for i, test in self.tests("agents"):
             refs = test.get("servers")
             for j, ref in enumerate(refs if isinstance(refs, list) else []):
@@ -70,6 +68,8 @@ class _Checker:
         self.jury_targets()
         self.judged_nesting()
         self.strict_panels()
+        self.impossible_juries()
+        self.strict_eval_panels()
         self.names_and_dirs(servers)
         return self.errors
 
@@ -185,6 +185,43 @@ class _Checker:
                             (*path, "llm-jury", "jurors", k, "model"),
                         )
 
+    def strict_eval_panels(self) -> None:
+        """`strict_panel: true` on an eval's `judge:` refuses a judge of the family of the model
+        that writes a live eval's answer (docs/jury.md)."""
+        from mcptest.suite.families import model_family
+
+        for i, test in self.tests("evals"):
+            judge = test.get("judge")
+            if not isinstance(judge, dict) or judge.get("strict_panel") is not True:
+                continue
+            families = {f: m for m in eval_generators(test)
+                        if (f := model_family(m)) is not None}
+            for path, model in eval_judges(judge, ("evals", i, "judge")):
+                family = model_family(model)
+                if family in families:
+                    self.error(f"judge `{model}` is from the {family} family, like the model "
+                               f"`{families[family]}` that writes this eval's answer; "
+                               "`strict_panel: true` forbids that", path)
+
+    def impossible_juries(self) -> None:
+        """`min_jurors` above the seats of the jury: every run would pay for calls that can
+        never decide (replacements take a failed juror's seat, they add none; docs/jury.md)."""
+        for key in ("tools", "agents"):
+            for path, matcher in self.matchers(key):
+                jury = matcher.get("llm-jury")
+                if not isinstance(jury, dict):
+                    continue
+                need, jurors = jury.get("min_jurors"), jury.get("jurors")
+                if not isinstance(need, int) or not isinstance(jurors, list):
+                    continue
+                if need > len(jurors):
+                    spare = jury.get("replacements")
+                    extra = (f" (its {len(spare)} replacement(s) only take a failed juror's "
+                             "seat)") if isinstance(spare, list) and spare else ""
+                    self.error(f"`min_jurors: {need}` can never be met: the jury has "
+                               f"{len(jurors)} juror(s){extra}; lower `min_jurors` or add "
+                               "jurors", (*path, "llm-jury", "min_jurors"))
+
     def names_and_dirs(self, servers: dict[str, Any]) -> None:
         for name in self.section("variables", dict):
             if not NAME.fullmatch(name):
@@ -217,6 +254,26 @@ class _Checker:
         if isinstance(value, str) and value and not ENV_NAME.fullmatch(value):
             self.error(f"`{value}` is not a valid environment variable name (letters, digits"
                        " and `_`, not starting with a digit)", path)
+
+
+def eval_generators(test: dict[str, Any]) -> list[str]:
+    """The models that write a live eval's answer (its `model`, its matrix models); none for a
+    fixed `response`."""
+    if test.get("response") is not None:
+        return []
+    matrix = test.get("matrix")
+    models = matrix.get("models") if isinstance(matrix, dict) else None
+    found = [test.get("model"), *(models if isinstance(models, list) else [])]
+    return [m for m in found if isinstance(m, str)]
+
+
+def eval_judges(judge: dict[str, Any], path: KeyPath) -> list[tuple[KeyPath, str]]:
+    """The judge models an eval's `judge:` names, with where each is written."""
+    panel = judge.get("panel")
+    if isinstance(panel, list):
+        return [((*path, "panel", k), m) for k, m in enumerate(panel) if isinstance(m, str)]
+    model = judge.get("model")
+    return [((*path, "model"), model)] if isinstance(model, str) else []
 
 
 def _is_jury_target(target: Any) -> bool:

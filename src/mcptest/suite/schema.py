@@ -17,8 +17,11 @@ from pathlib import Path
 from typing import Any
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
-SUITE_SCHEMA_ID = "https://mcptest.dev/schema/v1.json"
-REPORT_SCHEMA_ID = "https://mcptest.dev/schema/report-v1.json"
+# The files as served from this repository's default branch (docs/schemastore.md): an address
+# that resolves, so editors following the `$schema` comment get completion.
+SCHEMA_BASE = "https://raw.githubusercontent.com/mcptest/action/main/schema/"
+SUITE_SCHEMA_ID = SCHEMA_BASE + "v1.json"
+REPORT_SCHEMA_ID = SCHEMA_BASE + "report-v1.json"
 REGENERATE = ".venv/bin/python -m mcptest.suite.schema --write"
 
 _REPO = Path(__file__).resolve().parents[3]

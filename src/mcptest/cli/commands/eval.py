@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("eval", help="run rubric evals")
+    p = sub.add_parser("eval", help="run rubric evals and the judged assertions of tool tests")
     add_run_arguments(p)
     p.add_argument("--explain", action="store_true",
                    help="print the scoring plan and projected judge calls; call nothing")
@@ -25,7 +25,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.explain:
         return explain(args)
-    return execute(args, evals=True, tools=False, agents=False)
+    # the judge documents run `mcptest eval --max-cost 0.50 tests/judge.yml` on tool tests
+    # with llm-judge assertions: those tool tests run here too (docs/evals.md)
+    return execute(args, evals=True, tools=True, agents=False, judged_tools_only=True)
 
 
 def _who(model: str | None, base_url: str | None, test: PlannedTest,
@@ -79,10 +81,20 @@ def explain_lines(test: PlannedTest, env: Mapping[str, str]) -> list[str]:
     return lines
 
 
+def tool_lines(test: PlannedTest) -> list[str]:
+    """A tool test with judged assertions: which kinds it sends (its calls count in the total)."""
+    from mcptest.suite.models import matcher_kind
+
+    kinds = [matcher_kind(a.assertion.matcher) for a in test.assertions if a.is_llm]
+    return [f"{test.name}  ({test.location.file}:{test.location.line})",
+            f"  tool test: {len(kinds)} judged assertion(s): {', '.join(kinds)}"]
+
+
 def explain(args: argparse.Namespace) -> int:
     """The plan per eval, without starting a server or calling a provider."""
     import os
 
+    from mcptest.cli.shard_weights import read_weights
     from mcptest.judging.projection import project
     from mcptest.plan import build_plan, parse_shard
     from mcptest.suite.load import load_suites
@@ -91,15 +103,20 @@ def explain(args: argparse.Namespace) -> int:
     suites = load_suites(suite_files(args), env=env)
     plan = build_plan(suites, filter=args.filter, tags=args.tag, skip_tags=args.skip_tag,
                       shard=parse_shard(args.shard) if args.shard else None,
-                      tools=False, evals=True, agents=False)
+                      shard_weights=read_weights(args.shard_weights)
+                      if args.shard_weights else None,
+                      tools=True, evals=True, agents=False, judged_tools_only=True)
     out: list[str] = []
     for t in plan.tests:
-        out += explain_lines(t, env)
+        out += explain_lines(t, env) if t.kind == "eval" else tool_lines(t)
     proj, _ = project(plan, env)
     bound = "unknown (unpriced: " + ", ".join(sorted(proj.unpriced)) + ")" if proj.unpriced \
         else f"${proj.cost_bound_usd or 0.0:.4f}"
+    evals = sum(1 for t in plan.tests if t.kind == "eval")
+    tools = len(plan.tests) - evals
     cases = sum(1 for t in plan.tests if t.case is not None)
-    rows = f"{len(plan.tests)} eval row(s)" + (f" ({cases} from case tables)" if cases else "")
+    rows = (f"{evals} eval row(s)" + (f", {tools} judged tool test(s)" if tools else "")
+            + (f" ({cases} from case tables)" if cases else ""))
     total = f"total: {rows}, {proj.calls} judge call(s), cost bound {bound}"
     if proj.deferred:
         total += f"; {proj.deferred} call(s) would be deferred (no key or gateway)"

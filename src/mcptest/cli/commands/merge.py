@@ -7,8 +7,9 @@ from pathlib import Path
 
 from mcptest.cli.output import write_reports
 from mcptest.cli.output_paths import check_outputs
+from mcptest.errors import UsageError
 from mcptest.report.build import JudgeTotals, build_report
-from mcptest.report.models import TestResult
+from mcptest.report.models import Report, TestResult
 from mcptest.reporters import REPORTERS
 
 
@@ -20,18 +21,48 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
+def check_shards(reports: list[Report], paths: list[Path]) -> None:
+    """Shard reports must be the shards of one run, all of them: a missing shard is an error
+    (exit 2), not a smaller pass (docs/action.md, "Shards")."""
+    shards = [(r.shard, p) for r, p in zip(reports, paths, strict=True) if r.shard is not None]
+    if not shards:
+        return
+    if len(shards) != len(reports):
+        plain = [str(p) for r, p in zip(reports, paths, strict=True) if r.shard is None]
+        raise UsageError(f"merge: {', '.join(plain)} not from a sharded run, the others are")
+    counts = {s.count for s, _ in shards}
+    if len(counts) != 1:
+        raise UsageError(f"merge: the reports come from runs split differently ({sorted(counts)} "
+                         "shards)")
+    n = counts.pop()
+    missing = sorted(set(range(1, n + 1)) - {s.index for s, _ in shards})
+    if missing:
+        raise UsageError("merge: missing shard(s) " + ", ".join(f"{i}/{n}" for i in missing)
+                         + "; a merged run needs every shard's report")
+
+
+def in_plan_order(tests: list[TestResult], reports: list[Report]) -> list[TestResult]:
+    """The rows in the order of the unsharded run; rows it does not list keep their order
+    after them."""
+    order = {tid: k for r in reports if r.shard for k, tid in enumerate(r.shard.plan)}
+    if not order:
+        return tests
+    return sorted(tests, key=lambda t: order.get(t.id, len(order)))
+
+
 def run(args: argparse.Namespace) -> int:
     from mcptest.report.io import read_report
 
     check_outputs([(args.format, args.output)], [Path(p) for p in args.reports],
                   input_kind="a report being read")
     reports = [read_report(p) for p in args.reports]
+    check_shards(reports, args.reports)
     # a test present in two shards (overlapping runs) is kept once: the first one
     by_id: dict[str, TestResult] = {}
     for r in reports:
         for t in r.tests:
             by_id.setdefault(t.id, t)
-    tests = list(by_id.values())
+    tests = in_plan_order(list(by_id.values()), reports)
     caps = [r.summary.max_cost_usd for r in reports if r.summary.max_cost_usd is not None]
     merged = build_report(
         suites=sorted({s for r in reports for s in r.suites}),

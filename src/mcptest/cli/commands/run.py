@@ -8,9 +8,10 @@ import sys
 
 from mcptest.cli.options import add_run_arguments, reporter_outputs, suite_files
 from mcptest.cli.output import write_reports
+from mcptest.cli.progress import progress_for
+from mcptest.cli.shard_weights import read_weights
 from mcptest.exit_codes import ExitCode
 from mcptest.plan import build_plan, parse_shard
-from mcptest.report.models import TestResult
 
 INJECT_FAULT_ENV = "MCPTEST_INJECT_FAULT"
 """Set to 1 to make the run fail with an internal error after its first test (tests only)."""
@@ -31,11 +32,8 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def _progress_line(result: TestResult) -> None:
-    log(f"mcptest: {result.status:<8} {result.name} ({result.duration_ms:.0f} ms)")
-
-
-def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool) -> int:
+def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
+            judged_tools_only: bool = False) -> int:
     """The shared body of `run` and `eval`."""
     from mcptest.pipeline import RunOptions, run_plan
     from mcptest.suite.load import load_suites
@@ -46,16 +44,20 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool)
     plan = build_plan(
         suites, filter=args.filter, tags=args.tag, skip_tags=args.skip_tag,
         shard=parse_shard(args.shard) if args.shard else None,
-        tools=tools, evals=evals, agents=agents,
+        shard_weights=read_weights(args.shard_weights) if args.shard_weights else None,
+        tools=tools, evals=evals, agents=agents, judged_tools_only=judged_tools_only,
     )
+    progress = progress_for(args, plan)
     options = RunOptions(
         env=env, concurrency=args.concurrency, max_cost=args.max_cost,
         cache_dir=None if args.no_cache else args.cache_dir, require_judge=args.require_judge,
         redact_candidates=args.redact_candidates,
-        progress=_progress_line if args.verbose else None, log=log,
+        require_calibration=args.require_calibration,
+        progress=progress, log=progress.log,
         inject_fault=env.get(INJECT_FAULT_ENV) == "1",
     )
     outcome = run_plan(plan, options)
+    progress.close()
     report = outcome.report
     write_reports(report, outputs, secrets=outcome.secrets)
     if report.summary.internal_error is not None:

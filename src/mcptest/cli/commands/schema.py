@@ -1,10 +1,15 @@
-"""`mcptest schema [--report]`: print the suite (or report) JSON Schema shipped in the package."""
+"""`mcptest schema [--report] [--write [PATH]]`: the suite (or report) JSON Schema.
+
+Printed by default; `--write` keeps a local copy (docs/schemastore.md): in this repository the
+served `schema/v1.json`, in a user's project an offline target for the `$schema` comment.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from importlib import resources
+from pathlib import Path
 
 from mcptest.exit_codes import ExitCode
 
@@ -16,17 +21,28 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--report", action="store_true",
                    help="print the schema of the JSON report instead")
+    p.add_argument("--write", nargs="?", const="", default=None, metavar="PATH",
+                   help="write the schema to PATH instead of printing it (default "
+                        "schema/v1.json, or schema/report-v1.json with --report)")
     p.set_defaults(handler=run)
+
+
+def _text(report: bool) -> str:
+    """Generated from the installed models, so a written copy is never older than the code."""
+    from mcptest.suite.schema import render, report_json_schema, suite_json_schema
+
+    return render(report_json_schema() if report else suite_json_schema())
 
 
 def run(args: argparse.Namespace) -> int:
     name = "report-v1.json" if args.report else "v1.json"
+    if args.write is not None:
+        path = Path(args.write or Path("schema") / name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(_text(args.report), encoding="utf-8")
+        print(f"wrote {path}", file=sys.stderr)
+        return ExitCode.OK
     shipped = resources.files("mcptest") / "schemas" / name
-    if shipped.is_file():
-        text = shipped.read_text(encoding="utf-8")
-    else:  # a source tree where the files were never generated
-        from mcptest.suite.schema import render, report_json_schema, suite_json_schema
-
-        text = render(report_json_schema() if args.report else suite_json_schema())
+    text = shipped.read_text(encoding="utf-8") if shipped.is_file() else _text(args.report)
     sys.stdout.write(text)
     return ExitCode.OK

@@ -29,6 +29,7 @@ def _count(n: int, word: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mcptest.suite.advice import load_warnings
     from mcptest.suite.load import load_suite
 
     env = dict(os.environ)
@@ -42,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
                 print(" ".join(str(error).split()), file=sys.stderr)
             continue
         suite = loaded.suite
+        for warning in load_warnings(loaded):
+            print(f"warning: {warning}", file=sys.stderr)
         extra = "".join(f", {_count(n, word)}" for n, word in (
             (len(suite.resources), "resource test"), (len(suite.prompts), "prompt test"),
             (len(suite.lists), "list test"),

@@ -8,6 +8,7 @@ from mcptest.suite.models.base import (
     EnvRef,
     Strict,
 )
+from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.cases import (
     AgentTest,
     EvalSpec,
@@ -59,8 +60,10 @@ from mcptest.suite.models.servers import (
     BearerAuth,
     FromEnv,
     HttpSettings,
+    ReadyCheck,
     RemoteServer,
     Server,
+    StartSpec,
     StdioServer,
     Variable,
 )
@@ -95,6 +98,7 @@ __all__ = [
     "Assertion",
     "BearerAuth",
     "CalibrationExample",
+    "CalibrationGate",
     "CaseFile",
     "ContainsMatcher",
     "Criterion",
@@ -124,6 +128,7 @@ __all__ = [
     "NotMatcher",
     "Pricing",
     "PromptTest",
+    "ReadyCheck",
     "RegexMatcher",
     "RemoteServer",
     "ResourceTest",
@@ -133,6 +138,7 @@ __all__ = [
     "RubricRef",
     "SchemaMatcher",
     "Server",
+    "StartSpec",
     "StdioServer",
     "Strict",
     "Suite",

@@ -10,6 +10,7 @@ from pydantic import (
 
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict
+from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import EvalJudge, Matrix, Rubric
 from mcptest.suite.models.table import Cases, cases_field
@@ -41,6 +42,7 @@ class EvalSpec(Strict):
     max_turns: int = Field(default=8, ge=1, le=100)
     tags: list[str] = Field(default_factory=list)
     cases: Cases = cases_field()
+    calibration: CalibrationGate | None = None
 
 
 class AgentTest(Strict):

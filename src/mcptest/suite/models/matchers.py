@@ -16,6 +16,7 @@ from pydantic import (
 
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict, check_regex
+from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.rubrics import Rubric
 from mcptest.suite.models.trajectory import SimilarMatcher, ToolsCalledMatcher
 from mcptest.suite.schema_refs import unresolved_refs
@@ -32,6 +33,7 @@ class LlmJudgeSpec(Strict):
     threshold: float = Field(default=0.7, ge=0, le=1)
     model: str | None = None
     base_url: str | None = None
+    calibration: CalibrationGate | None = None
 
 
 class LlmJurySpec(Strict):
@@ -43,6 +45,10 @@ class LlmJurySpec(Strict):
     replacements: list[Juror] = Field(default_factory=list)
     min_jurors: int | None = Field(default=None, ge=1)
     strict_panel: bool = False
+    early_stop: bool = Field(default=False, description=(
+        "Ask jurors in waves and stop once the quorum is settled either way; the verdict is "
+        "the full jury's, the score and analytics rest on the jurors asked."))
+    calibration: CalibrationGate | None = None
 
 
 class ExactMatcher(Strict):

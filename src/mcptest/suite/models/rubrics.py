@@ -88,6 +88,13 @@ class RubricBody(Strict):
             raise ValueError("a rubric has either `criteria` or `tree`, never both")
         if self.criteria is None and self.tree is None:
             raise ValueError("a structured rubric needs `criteria` or `tree`")
+        if self.tree is not None:
+            given = [k for k in ("require_evidence", "aggregation")
+                     if k in self.model_fields_set]
+            if given:
+                raise ValueError(
+                    f"`{'` and `'.join(given)}` apply to `criteria`; a `tree` rubric scores "
+                    "the leaf it reaches (no criteria to aggregate or quote evidence for)")
         return self
 
 
@@ -105,6 +112,7 @@ PRESETS: tuple[str, ...] = get_args(PresetName)
 class RubricPreset(Strict):
     preset: PresetName
     threshold: float | None = Field(default=None, ge=0, le=1)
+    strict: bool = False
     criteria: list[Criterion] = Field(default_factory=list)
 
 
@@ -137,6 +145,18 @@ Rubric = Annotated[
 class JuryConfig(Strict):
     size: int = Field(ge=1, le=20)
     consensus: float = Field(default=0.5, ge=0, le=1)
+    temperature: float | None = Field(
+        default=None, ge=0, le=2,
+        description="Sampling temperature of the jury's gradings (default: the suite's "
+                    "judge.temperature when above 0, else 0.7; docs/evals.md).")
+
+    @model_validator(mode="after")
+    def _samples_differ(self) -> JuryConfig:
+        if self.size > 1 and self.temperature == 0:
+            raise ValueError(f"a jury of {self.size} gradings at temperature 0 pays "
+                             f"{self.size} times for one answer: give `temperature` above 0 "
+                             "(or leave it out for 0.7), or use `size: 1`")
+        return self
 
 
 class EvalJudge(Strict):
@@ -148,6 +168,10 @@ class EvalJudge(Strict):
     panel: list[str] | None = Field(default=None, min_length=1)
     aggregate: Literal["mean", "median", "majority"] = "mean"
     tie_break: Literal["fail", "pass"] = "fail"
+    strict_panel: bool = Field(
+        default=False,
+        description="Refuse (load error) a judge of the same vendor family as the model that "
+                    "writes a live eval's answer; without it that is a load warning.")
 
     @model_validator(mode="after")
     def _panel_or_jury(self) -> EvalJudge:

@@ -10,10 +10,11 @@ from pydantic import (
     Field,
     Tag,
     field_validator,
+    model_validator,
 )
 
 from mcptest.suite.durations import Duration
-from mcptest.suite.models.base import EnvRef, Strict
+from mcptest.suite.models.base import EnvRef, Strict, check_regex
 
 DEFAULT_MAX_RESULT_BYTES = 8 * 1024 * 1024
 ResultBound = Annotated[int, Field(
@@ -65,6 +66,64 @@ class HttpSettings(Strict):
     connect_timeout: Duration = Field(default=10.0, description="Connect timeout in seconds.")
 
 
+class ReadyCheck(Strict):
+    """When a started server counts as ready (docs/suites.md, "Servers mcptest starts")."""
+
+    url: str | None = Field(
+        default=None, pattern=r"^https?://",
+        description="Ready when this URL answers with any HTTP status below 500.",
+    )
+    log_regex: str | None = Field(
+        default=None, description="Ready when the server's output (stdout or stderr) matches.",
+    )
+    tcp: str | None = Field(
+        default=None, pattern=r"^[^\s:]+:\S+$",
+        description="Ready when host:port accepts a TCP connection.",
+    )
+
+    _regex = field_validator("log_regex")(check_regex)
+
+    @field_validator("tcp")
+    @classmethod
+    def _port(cls, v: str | None) -> str | None:
+        port = v.rpartition(":")[2] if v is not None else "1"
+        if not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError(f"tcp needs host:port with a port from 1 to 65535, got {v!r}")
+        return v
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> ReadyCheck:
+        given = [k for k in ("url", "log_regex", "tcp") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("ready needs exactly one of url, log_regex or tcp")
+        return self
+
+
+class StartSpec(Strict):
+    """A process mcptest starts before connecting to `url`, and stops (with its children) after."""
+
+    command: list[str] = Field(
+        min_length=1, description="argv; a string is split like a shell would split it."
+    )
+    env: dict[str, str | EnvRef] = Field(
+        default_factory=dict, description="Extra environment for the process (literal or {env})."
+    )
+    inherit_env: bool | list[str] = Field(
+        default=False,
+        description="As for stdio servers: true for all of our environment, or a list of names.",
+    )
+    cwd: str | None = Field(default=None, description="Working directory, relative to the suite.")
+    ready: ReadyCheck | None = Field(
+        default=None, description="Readiness check; default: the server's `url` answers.",
+    )
+    timeout: Duration = Field(default=30.0, description="Seconds the process has to become ready.")
+
+    @field_validator("command", mode="before")
+    @classmethod
+    def _split_string(cls, v: Any) -> Any:
+        return shlex.split(v) if isinstance(v, str) else v
+
+
 class RemoteServer(Strict):
     """A server reached over Streamable HTTP (default) or legacy SSE."""
 
@@ -76,6 +135,9 @@ class RemoteServer(Strict):
     protocol: Literal["auto", "legacy", "2026-07-28"] = "auto"
     startup_timeout: Duration = Field(default=30.0, description="Seconds to become ready.")
     max_result_bytes: ResultBound = DEFAULT_MAX_RESULT_BYTES
+    start: StartSpec | None = Field(
+        default=None, description="Start this process first; stop it and its children at the end.",
+    )
 
 
 def _server_kind(v: Any) -> str | None:

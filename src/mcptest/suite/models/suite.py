@@ -10,6 +10,7 @@ from pydantic import (
 
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict
+from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.cases import AgentTest, EvalSpec, ToolTest
 from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import RubricBody
@@ -33,6 +34,10 @@ class JudgeDefaults(Strict):
     per_model_concurrency: int | None = Field(default=None, ge=1, le=256)
     max_tokens: int = Field(default=1024, ge=16, le=65536)
     temperature: float = Field(default=0.0, ge=0, le=2)
+    structured_output: bool = Field(
+        default=True,
+        description="Ask for the verdict through the provider's structured-output (or JSON) "
+                    "mode; false sends the prompt alone, for endpoints that reject both.")
     pricing: dict[str, Pricing] = Field(default_factory=dict)
 
 
@@ -63,3 +68,5 @@ class Suite(Strict):
     surface: SurfaceCheck | None = None
     lint: LintSettings | None = None
     defaults: SuiteDefaults | None = None
+    calibration: CalibrationGate | None = None
+    """The gate of every `llm-judge`/`llm-jury` and eval without its own (docs/calibration.md)."""

@@ -1,0 +1,202 @@
+"""mcptest against promptfoo through their command lines, side by side, in one run.
+
+    .venv/bin/python bench/compare/run.py [--only W1,W2] [--reps 3] [--litellm-route]
+
+Installs promptfoo (pinned, `PROMPTFOO_VERSION`) with npm into a cache folder
+(`$MCPTEST_BENCH_CACHE`, default `~/.cache/mcptest-bench`) the first time, starts one loopback
+judge with a fixed latency (`judge.py`), and runs each workload (`workloads.py`) through both
+CLIs, alternating which goes first, `--reps` times. Each run is a whole process: wall time, CPU
+(user + system, its children included: the example server in W3) and peak RSS come from
+`wait4`. The judge's request counter is read around every run, so a run that did not really
+call the judge (a cache, a deferral) shows up. Prints medians and ratios (mcptest / promptfoo);
+`--json PATH` keeps them. Targets and results: docs/judges.md, "Speed".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from workloads import ROOT, WORKLOADS, Workload, mcptest_suite, promptfoo_config
+
+PROMPTFOO_VERSION = "0.121.20"
+"""The newest promptfoo that still runs on Node 20 (0.123 needs Node >= 22.22)."""
+CACHE = Path(os.environ.get("MCPTEST_BENCH_CACHE", Path.home() / ".cache" / "mcptest-bench"))
+HERE = Path(__file__).resolve().parent
+
+
+def promptfoo_bin() -> Path:
+    """promptfoo's CLI, installed from npm into the cache folder on first use."""
+    folder = CACHE / f"promptfoo-{PROMPTFOO_VERSION}"
+    exe = folder / "node_modules" / ".bin" / "promptfoo"
+    if not exe.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "package.json").write_text('{"private": true}\n', encoding="utf-8")
+        print(f"installing promptfoo {PROMPTFOO_VERSION} into {folder} …", flush=True)
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund",
+                        f"promptfoo@{PROMPTFOO_VERSION}"], cwd=folder, check=True,
+                       stdout=subprocess.DEVNULL)
+    return exe
+
+
+class Judge:
+    """The loopback judge in its own process (its CPU is not counted for either CLI)."""
+
+    def __init__(self, latency: float) -> None:
+        self.proc = subprocess.Popen([sys.executable, str(HERE / "judge.py"), "--latency",
+                                      str(latency)], stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        self.base_url = f"http://127.0.0.1:{int(line.split()[1])}/v1"
+
+    def count(self) -> int:
+        with urllib.request.urlopen(self.base_url + "/stats", timeout=10) as r:
+            return int(json.load(r)["requests"])
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+def measure(cmd: list[str], env: dict[str, str], cwd: Path) -> dict[str, Any]:
+    """Wall, CPU and peak RSS of one whole process (and the children it waited for)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
+            "rss_mib": usage.ru_maxrss / 1024, "rc": proc.returncode, "stderr": err[-2000:]}
+
+
+def mcptest_cmd(w: Workload, suite: Path, out: Path, concurrency: int) -> list[str]:
+    verb = "run" if w.jurors == 0 else "eval"
+    return [str(ROOT / ".venv" / "bin" / "mcptest"), verb, "--config", str(suite),
+            "--concurrency", str(concurrency), "--no-cache", "--reporter", "json",
+            "--output", str(out)]
+
+
+def promptfoo_cmd(exe: Path, cfg: Path, out: Path, concurrency: int) -> list[str]:
+    return [str(exe), "eval", "-c", str(cfg), "--no-cache", "-j", str(concurrency),
+            "--no-table", "--no-progress-bar", "-o", str(out)]
+
+
+def base_env(work: Path) -> dict[str, str]:
+    keep = ("PATH", "HOME", "LANG", "TMPDIR")
+    env = {k: os.environ[k] for k in keep if k in os.environ}
+    env.update(PROMPTFOO_DISABLE_TELEMETRY="1", PROMPTFOO_DISABLE_UPDATE="1",
+               PROMPTFOO_DISABLE_SHARING="1", PROMPTFOO_CONFIG_DIR=str(work / "promptfoo"),
+               PROMPTFOO_DISABLE_WAL_MODE="1")
+    return env
+
+
+def passed(out: Path) -> int:
+    """Tests that passed, from the run's JSON output (so a run that failed shows up)."""
+    try:
+        data = json.loads(out.read_text(encoding="utf-8"))
+        out.unlink()
+    except (OSError, ValueError):
+        return -1
+    if "results" in data:  # promptfoo
+        return int(data["results"]["stats"]["successes"])
+    return int(data["summary"]["counts"]["passed"])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", default="W0,W1,W2,W3")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--latency", type=float, default=0.2)
+    ap.add_argument("--concurrency", type=int, default=20)
+    ap.add_argument("--litellm-route", action="store_true",
+                    help="also run mcptest with MCPTEST_LLM_ROUTE=litellm")
+    ap.add_argument("--no-promptfoo", action="store_true")
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    exe = None if args.no_promptfoo else promptfoo_bin()
+    judge = Judge(args.latency)
+    results: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    try:
+        with tempfile.TemporaryDirectory(prefix="mcptest-compare-") as tmp:
+            work = Path(tmp)
+            env = base_env(work)
+            mcp_env = dict(env, MCPTEST_JUDGE_BASE_URL=judge.base_url,
+                           MCPTEST_JUDGE_API_KEY="bench")
+            for name in args.only.split(","):
+                w = WORKLOADS[name]
+                tools: dict[str, tuple[list[str], dict[str, str]]] = {
+                    "mcptest": (mcptest_cmd(w, mcptest_suite(w, work), work / "m.json",
+                                            args.concurrency), mcp_env)}
+                if args.litellm_route:
+                    tools["mcptest-litellm"] = (tools["mcptest"][0],
+                                                dict(mcp_env, MCPTEST_LLM_ROUTE="litellm"))
+                if exe is not None:
+                    tools["promptfoo"] = (promptfoo_cmd(exe, promptfoo_config(
+                        w, work, judge.base_url), work / "p.json", args.concurrency), env)
+                order = list(tools)
+                for rep in range(args.reps):
+                    for tool in (order if rep % 2 == 0 else order[::-1]):
+                        cmd, tool_env = tools[tool]
+                        before = judge.count()
+                        m = measure(cmd, tool_env, work)
+                        m["calls"] = judge.count() - before
+                        m["passed"] = passed(work / ("p.json" if tool == "promptfoo"
+                                                     else "m.json"))
+                        results.setdefault(name, {}).setdefault(tool, []).append(m)
+                        ok = "" if m["rc"] in (0, 100) else f" rc={m['rc']} {m['stderr'][-300:]}"
+                        print(f"{name} {tool:16} wall {m['wall']:6.2f}s  cpu {m['cpu']:6.2f}s  "
+                              f"rss {m['rss_mib']:5.0f} MiB  calls {m['calls']}  "
+                              f"passed {m['passed']}/{w.answers}{ok}", flush=True)
+    finally:
+        judge.close()
+    summary = report(results, args.latency, args.concurrency)
+    if args.json:
+        args.json.write_text(json.dumps({"runs": results, "summary": summary}, indent=1))
+    return 0
+
+
+def report(results: dict[str, dict[str, list[dict[str, Any]]]], latency: float,
+           concurrency: int) -> dict[str, Any]:
+    """Medians per workload and tool, and mcptest's ratios to promptfoo."""
+    summary: dict[str, Any] = {}
+    print("\n| workload | tool | wall (median) | CPU | peak RSS | judge calls | vs promptfoo |")
+    print("|---|---|---|---|---|---|---|")
+    for name, by_tool in results.items():
+        w = WORKLOADS[name]
+        med = {tool: {k: statistics.median(r[k] for r in runs)
+                      for k in ("wall", "cpu", "rss_mib", "calls")}
+               for tool, runs in by_tool.items()}
+        summary[name] = med
+        pf = med.get("promptfoo")
+        ideal = -(-w.calls // concurrency) * latency if w.jurors else None
+        for tool, m in med.items():
+            ratio = (f"wall {m['wall'] / pf['wall']:.2f}x, CPU {m['cpu'] / pf['cpu']:.2f}x, "
+                     f"RSS {m['rss_mib'] / pf['rss_mib']:.2f}x"
+                     if pf is not None and tool != "promptfoo" else "")
+            print(f"| {name} {w.what} | {tool} | {m['wall']:.2f} s | {m['cpu']:.2f} s | "
+                  f"{m['rss_mib']:.0f} MiB | {m['calls']:.0f} | {ratio} |")
+        if ideal:
+            print(f"|  | (ideal) | {ideal:.2f} s | | | {w.calls} | |")
+    for tool in ("mcptest", "mcptest-litellm"):
+        if all(n in summary and tool in summary[n] for n in ("W0", "W1")):
+            per = ((summary["W1"][tool]["cpu"] - summary["W0"][tool]["cpu"])
+                   / (WORKLOADS["W1"].calls - WORKLOADS["W0"].calls) * 1000)
+            summary[f"{tool}_cpu_ms_per_call"] = per
+            print(f"\n{tool}: CPU per judge call (W1 − W0, over 199 calls): {per:.2f} ms")
+    return summary
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,135 @@
+"""The calibration gate: a judged verdict counts only when its judge is calibrated.
+
+While a judge's record is missing, unreadable, stale (the rubric or judges changed since) or
+below its floor, its verdicts are advisory: a pass stays a pass, a fail is reported as
+`deferred` with the judge's score and never fails the run; with `--require-calibration` both
+fail instead. A calibrated verdict keeps its status and carries the record's figures
+(docs/calibration.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mcptest.calibrate.record import CalibrationRecord, JudgeIdentity, RecordError, read_record
+from mcptest.calibrate.target import (
+    eval_gate,
+    eval_identity,
+    gate_of,
+    identity_for,
+    record_path,
+)
+from mcptest.grade.diagnose import miscalibrated
+from mcptest.plan import PlannedAssertion, PlannedTest
+from mcptest.report.models import (
+    AssertionResult,
+    CalibrationNote,
+    CalibrationState,
+    Status,
+    TestResult,
+)
+from mcptest.suite.models import CalibrationGate
+
+_REASONS: dict[CalibrationState, str] = {
+    "missing": "no calibration record", "unreadable": "the calibration record is unreadable",
+    "stale": "the calibration record is stale (rubric, threshold, judges or prompt changed)",
+    "too-few-labels": "too few labels", "below-floor": "agreement below the floor",
+    "calibrated": "calibrated",
+}
+
+
+class CalibrationGating:
+    """Reads each record once per run (held here, not globally) and rewrites judged rows."""
+
+    def __init__(self, *, require: bool) -> None:
+        self.require = require
+        self._records: dict[Path, CalibrationRecord | str] = {}
+
+    def _record(self, path: Path) -> CalibrationRecord | str:
+        if path not in self._records:
+            try:
+                self._records[path] = read_record(path)
+            except FileNotFoundError:
+                self._records[path] = "missing"
+            except RecordError as e:
+                self._records[path] = f"unreadable: {e}"
+        return self._records[path]
+
+    def note(self, test: PlannedTest, planned: PlannedAssertion | None
+             ) -> CalibrationNote | None:
+        """The calibration of a judged assertion, or of an eval row (`planned` None)."""
+        if planned is None:
+            gate, identity = eval_gate(test), eval_identity(test)
+        else:
+            gate, identity = gate_of(test, planned), identity_for(test, planned)
+        path = record_path(test, gate)
+        if gate is None or path is None or identity is None:
+            return None
+        return self._state(gate, path, identity)
+
+    def _state(self, gate: CalibrationGate, path: Path, identity: JudgeIdentity
+               ) -> CalibrationNote:
+        found = self._record(path)
+        if isinstance(found, str):
+            state: CalibrationState = "missing" if found == "missing" else "unreadable"
+            return _note(gate, state, None, found if state == "unreadable" else None)
+        if found.identity_hash != identity.hash:
+            return _note(gate, "stale", found, None)
+        v = found.verdict
+        if v.labels < gate.min_labels:
+            return _note(gate, "too-few-labels", found,
+                         f"{v.labels} judged label(s), need {gate.min_labels}")
+        if v.kappa is None or v.kappa < gate.min_agreement:
+            kappa = "undefined" if v.kappa is None else f"{v.kappa:.3f}"
+            return _note(gate, "below-floor", found,
+                         f"kappa {kappa} < min_agreement {gate.min_agreement:g}")
+        return _note(gate, "calibrated", found, None)
+
+    def _decide(self, note: CalibrationNote, status: Status, message: str | None
+                ) -> dict[str, object]:
+        """The fields a gated row changes: status, message and its calibration note."""
+        if status not in ("passed", "failed") or note.state == "calibrated":
+            return {"calibration": note}
+        why = note.reason or _REASONS[note.state]
+        said = f"judge said {status}" + (f": {message}" if message else "")
+        if self.require:
+            return {"status": "failed", "message": f"calibration required: {why}; {said}",
+                    "calibration": note.model_copy(update={"verdict": status})}
+        return {"status": "passed" if status == "passed" else "deferred",
+                "message": f"advisory (uncalibrated: {why}); {said}",
+                "calibration": note.model_copy(update={"verdict": status, "advisory": True})}
+
+    def apply(self, test: PlannedTest, planned: PlannedAssertion, result: AssertionResult
+              ) -> AssertionResult:
+        note = self.note(test, planned)
+        if note is None:
+            return result
+        return result.model_copy(update=self._decide(note, result.status, result.message))
+
+    def apply_row(self, test: PlannedTest, row: TestResult) -> TestResult:
+        """An eval row: its own verdict is the judge's, so the row itself is gated."""
+        note = self.note(test, None)
+        if note is None:
+            return row
+        update = self._decide(note, row.status, row.message)
+        status = update.get("status", row.status)
+        if status == "deferred":
+            update["gap"] = None
+        else:
+            gated = update["calibration"]
+            assert isinstance(gated, CalibrationNote)
+            if status == "failed" and miscalibrated(gated):
+                update["gap"] = "judge-calibration"
+        return row.model_copy(update=update)
+
+
+def _note(gate: CalibrationGate, state: CalibrationState, record: CalibrationRecord | None,
+          reason: str | None) -> CalibrationNote:
+    v = record.verdict if record is not None else None
+    return CalibrationNote(
+        state=state, advisory=False, record=gate.file, reason=reason or _REASONS[state],
+        labels=v.labels if v else None, kappa=v.kappa if v else None,
+        alpha=v.alpha if v else None, accuracy=v.accuracy if v else None,
+        false_pass_rate=v.false_pass.rate if v else None,
+        false_fail_rate=v.false_fail.rate if v else None,
+        min_agreement=gate.min_agreement, max_false_fail=gate.max_false_fail)

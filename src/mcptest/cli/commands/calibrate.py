@@ -1,0 +1,109 @@
+"""`mcptest calibrate SUITE --labels FILE`: measure a judge against human labels.
+
+Runs the suite's judge (or jury) on every labelled candidate through the one model client
+(budget, cache), prints the confusion table, the figures and the disagreements, and writes the
+calibration record (JSON) and the same text as markdown (docs/calibration.md). `--check`
+measures nothing: it says whether the existing record still matches the suite (exit 1 if not).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from mcptest.cli.options import add_suite_arguments, suite_files
+from mcptest.errors import UsageError
+from mcptest.exit_codes import ExitCode
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("calibrate", help="measure a judge against human labels")
+    add_suite_arguments(p)
+    p.add_argument("--labels", type=Path, metavar="FILE",
+                   help="labels file (YAML `labels: [...]` or JSONL); required unless --check")
+    p.add_argument("--test", metavar="NAME",
+                   help="the test whose judge to calibrate, when the suite has several judges")
+    p.add_argument("--out", type=Path, metavar="FILE",
+                   help="record to write (default: the judge's `calibration.file`, else "
+                        "LABELS.calibration.json); the markdown goes beside it")
+    p.add_argument("--check", action="store_true",
+                   help="only check that the record matches the suite (exit 1 when stale)")
+    p.add_argument("--max-cost", type=float, metavar="USD", help="hard cap on judge spend")
+    p.add_argument("--concurrency", type=int, metavar="N", help="judge calls in flight")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+    p.add_argument("--cache-dir", type=Path, default=Path(".mcptest/cache"), metavar="DIR",
+                   help="judge verdict cache (default .mcptest/cache)")
+    p.set_defaults(handler=run)
+
+
+def _out_path(args: argparse.Namespace, default: Path | None) -> Path:
+    if args.out is not None:
+        return Path(args.out)
+    if default is not None:
+        return default
+    if args.labels is None:
+        raise UsageError("no record to check: give --out, or `calibration.file` in the suite")
+    return args.labels.with_name(args.labels.stem + ".calibration.json")
+
+
+def _check(out: Path, expected_hash: str) -> int:
+    from mcptest.calibrate.record import RecordError, read_record
+
+    try:
+        record = read_record(out)
+    except FileNotFoundError:
+        print(f"{out}: missing: no calibration record")
+        return int(ExitCode.TESTS_FAILED)
+    except RecordError as e:
+        print(f"{out}: unreadable: {e}")
+        return int(ExitCode.TESTS_FAILED)
+    if record.identity_hash != expected_hash:
+        print(f"{out}: stale: the rubric, threshold, judges or prompt changed since it was "
+              f"recorded ({record.identity_hash} ≠ {expected_hash}); run `mcptest calibrate` "
+              "again")
+        return int(ExitCode.TESTS_FAILED)
+    print(f"{out}: current ({record.labels} labels, κ {record.verdict.kappa})")
+    return int(ExitCode.OK)
+
+
+def run(args: argparse.Namespace) -> int:
+    import anyio
+
+    from mcptest.calibrate.labels import load_labels
+    from mcptest.calibrate.measure import build_record, judge_labels
+    from mcptest.calibrate.record import write_record
+    from mcptest.calibrate.render import plain, render_markdown
+    from mcptest.calibrate.target import select_target
+    from mcptest.judging.judging import pool_limits
+    from mcptest.llm.contracts import JudgeOptions
+    from mcptest.llm.engine import JudgeEngine
+    from mcptest.plan import build_plan
+    from mcptest.suite.load import load_suites
+
+    env = dict(os.environ)
+    plan = build_plan(load_suites(suite_files(args), env=env), tools=True, evals=True,
+                      agents=False)
+    target = select_target(plan, args.test)
+    out = _out_path(args, target.record_path)
+    if args.check:
+        return _check(out, target.identity.hash)
+    if args.labels is None:
+        raise UsageError("--labels FILE is required (or --check)")
+    labels = load_labels(args.labels)
+    concurrency, per_model = pool_limits(plan, args.concurrency)
+    engine = JudgeEngine(JudgeOptions(
+        concurrency=concurrency, per_model_concurrency=per_model, max_cost=args.max_cost,
+        cache_dir=None if args.no_cache else args.cache_dir, env=env))
+    engine.start()
+    judged = anyio.run(judge_labels, target, labels, engine)
+    if all(j.verdict is None for j in judged):
+        raise UsageError(f"the judge gave no verdict on any of {len(labels)} label(s) (no judge "
+                         "key or gateway, the budget, or judge errors); nothing was written")
+    record = build_record(target, labels, judged, args.labels.as_posix())
+    write_record(record, out)
+    out.with_suffix(".md").write_text(render_markdown(record), encoding="utf-8")
+    sys.stdout.write(render_markdown(record, plain))
+    print(f"\nwrote {out} and {out.with_suffix('.md')}", file=sys.stderr)
+    return int(ExitCode.OK)

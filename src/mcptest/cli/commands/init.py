@@ -1,0 +1,104 @@
+"""`mcptest init`: connect to a server, write a starter suite from what it lists, and with
+`--ci` a GitHub workflow that runs it (docs/init.md)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+from pydantic import ValidationError
+
+from mcptest.errors import UsageError
+from mcptest.exit_codes import ExitCode
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "init", help="write a starter suite from what a server lists",
+        description="Connect to a server, list its tools, resources and prompts, and write a "
+                    "starter suite: one test per tool (docs/init.md).",
+    )
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--command", metavar="CMD",
+                        help='a stdio server, e.g. "uvx mcp-server-time"')
+    source.add_argument("--url", metavar="URL", help="a Streamable HTTP server's MCP endpoint")
+    p.add_argument("--bearer-token-env", metavar="NAME",
+                   help="with --url: the variable holding the bearer token (never the token)")
+    p.add_argument("--output", type=Path, default=Path("mcptest.yml"), metavar="PATH",
+                   help="the suite to write (default mcptest.yml)")
+    p.add_argument("--name", metavar="KEY", help="the server's key in the suite "
+                   "(default: from the server's name)")
+    p.add_argument("--ci", action="store_true",
+                   help="also write .github/workflows/mcptest.yml (run from the repository root)")
+    p.add_argument("--force", action="store_true", help="overwrite files that exist")
+    p.set_defaults(handler=run)
+
+
+def _spec(args: argparse.Namespace) -> dict[str, Any]:
+    if args.command is not None:
+        try:
+            command = shlex.split(args.command)
+        except ValueError as e:
+            raise UsageError(f"--command: {e}") from None
+        if not command:
+            raise UsageError("--command is empty")
+        return {"command": command}
+    if args.bearer_token_env is not None:
+        return {"url": args.url, "auth": {"bearer_token_env": args.bearer_token_env}}
+    return {"url": args.url}
+
+
+def _refuse_overwrite(path: Path, force: bool) -> None:
+    if path.exists() and not force:
+        raise UsageError(f"{path} exists; pass --force to overwrite it")
+
+
+def run(args: argparse.Namespace) -> int:
+    from mcptest.starter.discover import discover
+    from mcptest.starter.suite import render_suite, server_key
+    from mcptest.starter.workflow import WORKFLOW_PATH, render_workflow
+    from mcptest.suite.load import load_suites
+    from mcptest.suite.models import RemoteServer, StdioServer
+
+    if args.bearer_token_env is not None and args.url is None:
+        raise UsageError("--bearer-token-env goes with --url")
+    output: Path = args.output
+    workflow = Path(WORKFLOW_PATH)
+    _refuse_overwrite(output, args.force)
+    suite_ref = ""
+    if args.ci:
+        _refuse_overwrite(workflow, args.force)
+        suite_ref = Path(os.path.relpath(output.absolute(), Path.cwd())).as_posix()
+        if suite_ref.startswith("../"):
+            raise UsageError(f"--ci: {output} is outside this folder; run from the repository "
+                             "root with an --output inside it")
+    spec = _spec(args)
+    try:
+        model = StdioServer.model_validate(spec) if "command" in spec else \
+            RemoteServer.model_validate(spec)
+    except ValidationError as e:
+        raise UsageError(f"--{'command' if 'command' in spec else 'url'}: "
+                         f"{e.errors()[0]['msg']}") from None
+
+    env = dict(os.environ)
+    base_dir = output.absolute().parent  # where the written suite resolves relative paths
+    catalog = anyio.run(lambda: discover("server", model, base_dir=base_dir, env=env))
+    key = args.name or server_key(catalog.server_name)
+    source = f"--command {shlex.quote(args.command)}" if args.command else f"--url {args.url}"
+    text, tests, todo = render_suite(key, spec, catalog, source)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text, encoding="utf-8")
+    load_suites([output], env=env)  # what we wrote must load; a failure here is our bug
+    print(f"mcptest init: wrote {output}: {tests} test(s) for {len(catalog.tools)} tool(s), "
+          f"{len(catalog.resources)} resource(s) and {len(catalog.prompts)} prompt(s); "
+          f"{todo} marked TODO", file=sys.stderr)
+    if args.ci:
+        workflow.parent.mkdir(parents=True, exist_ok=True)
+        workflow.write_text(render_workflow(suite_ref), encoding="utf-8")
+        print(f"mcptest init: wrote {workflow}", file=sys.stderr)
+    return ExitCode.OK

@@ -1,0 +1,194 @@
+"""The fast route: OpenAI-compatible endpoints over plain httpx, without importing litellm.
+
+Any `base_url`/gateway and OpenAI itself speak the same `POST /chat/completions`; for them
+`import litellm` (seconds of CPU) and its per-call work (about 4 ms of CPU) buy nothing. httpx
+imports in about 0.15 s, the official `openai` SDK in about 1 s and costs more CPU per call on the
+same seam (docs/judges.md, "Speed"), so this route is plain httpx. Its failures become the same
+`ProviderError`s as `mcptest.llm.call` makes of litellm's, so retries, budget and reports do not
+know which route answered. Every other provider stays on litellm (`mcptest.llm.call`).
+
+One `OpenAIRoute` per `ModelClient`: one connection pool per event loop, kept alive, sized to the
+run's judge concurrency.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from mcptest.errors import ProviderError
+from mcptest.llm.call import ChatTurn, Reply, ToolCall
+from mcptest.llm.models import Route, provider_of
+from mcptest.llm.prompt import VERDICT_SCHEMA
+
+if TYPE_CHECKING:
+    import httpx
+
+OPENAI_BASE = "https://api.openai.com/v1"
+ROUTE_ENV = "MCPTEST_LLM_ROUTE"
+"""`litellm` sends every call through litellm (the escape hatch, and how tests run both routes);
+anything else (default `auto`) takes this route where it applies."""
+_REASONING = ("o1", "o3", "o4", "gpt-5")
+
+
+def applies(r: Route, env: Mapping[str, str]) -> bool:
+    """True when `r` is an OpenAI-compatible endpoint this route can reach directly."""
+    if env.get(ROUTE_ENV, "auto").strip().lower() == "litellm" or not r.api_key:
+        return False
+    return r.gateway or provider_of(r.model) == "openai"
+
+
+def _native_name(r: Route) -> str:
+    return r.model.split("/", 1)[1] if r.model.lower().startswith("openai/") else r.model
+
+
+def response_format(r: Route, model_cost: Mapping[str, Any],
+                    structured: bool) -> dict[str, Any] | None:
+    """Structured output where the price table says OpenAI's model supports it, else JSON mode
+    (what `mcptest.llm.call.response_format` picks through litellm)."""
+    if not structured:
+        return None
+    entry = model_cost.get(_native_name(r)) if not r.gateway else None
+    if isinstance(entry, dict) and entry.get("supports_response_schema"):
+        return {"type": "json_schema",
+                "json_schema": {"name": "verdict", "schema": VERDICT_SCHEMA, "strict": True}}
+    return {"type": "json_object"}
+
+
+class OpenAIRoute:
+    """Sends chat completions to one OpenAI-compatible endpoint per route, pooled per loop."""
+
+    def __init__(self, concurrency: int) -> None:
+        self.concurrency = concurrency
+        self._clients: dict[object, httpx.AsyncClient] = {}
+
+    def _client(self) -> httpx.AsyncClient:
+        import anyio.lowlevel
+        import httpx
+
+        token = anyio.lowlevel.current_token()  # a pool is bound to the event loop that made it
+        client = self._clients.get(token)
+        if client is None:
+            limits = httpx.Limits(max_connections=self.concurrency,
+                                  max_keepalive_connections=self.concurrency,
+                                  keepalive_expiry=30.0)
+            client = self._clients[token] = httpx.AsyncClient(limits=limits, trust_env=False)
+        return client
+
+    async def aclose(self) -> None:
+        """Close the pool of the current event loop (the others close with their loops)."""
+        import anyio.lowlevel
+
+        client = self._clients.pop(anyio.lowlevel.current_token(), None)
+        if client is not None:
+            await client.aclose()
+
+    async def _post(self, r: Route, body: dict[str, Any], timeout: float) -> dict[str, Any]:
+        import httpx
+
+        base = (r.api_base or OPENAI_BASE).rstrip("/")
+        try:
+            resp = await self._client().post(
+                f"{base}/chat/completions", json=body, timeout=timeout,
+                headers={"Authorization": f"Bearer {r.api_key}"})
+        except httpx.TimeoutException as e:
+            raise ProviderError("timeout", "timeout") from e
+        except httpx.TransportError as e:
+            raise ProviderError("transport", f"{type(e).__name__}: {e}"[:300]) from e
+        if resp.status_code >= 400:
+            raise _status_error(resp)
+        try:
+            data = resp.json()
+            if not isinstance(data, dict) or not data.get("choices"):
+                raise ValueError("no choices")
+        except ValueError as e:
+            raise ProviderError("server", f"malformed reply: {e}"[:300],
+                                status=resp.status_code) from e
+        return data
+
+    def _body(self, r: Route, messages: list[dict[str, Any]], max_tokens: int,
+              temperature: float) -> dict[str, Any]:
+        body: dict[str, Any] = {"model": r.model if r.gateway else _native_name(r),
+                                "messages": messages}
+        if r.gateway:
+            body.update(max_tokens=max_tokens, temperature=temperature)
+        else:  # OpenAI itself: its current parameter, and no temperature for reasoning models
+            body["max_completion_tokens"] = max_tokens
+            if not body["model"].lower().startswith(_REASONING):
+                body["temperature"] = temperature
+        return body
+
+    async def send(self, r: Route, messages: list[dict[str, str]], *, timeout: float,
+                   max_tokens: int, temperature: float, fmt: dict[str, Any] | None) -> Reply:
+        """Send once (the caller retries), like `mcptest.llm.call.send`."""
+        body = self._body(r, list(messages), max_tokens, temperature)
+        if fmt is not None:
+            body["response_format"] = fmt
+        data = await self._post(r, body, timeout)
+        message = _message(data)
+        refusal = message.get("refusal")
+        content = message.get("content")
+        return Reply(content=content if isinstance(content, str) else None,
+                     refusal=refusal if isinstance(refusal, str) and refusal else None,
+                     **_usage(data))
+
+    async def send_chat(self, r: Route, messages: list[dict[str, Any]],
+                        tools: list[dict[str, Any]], *, timeout: float, max_tokens: int,
+                        temperature: float) -> ChatTurn:
+        """One tool-calling request, like `mcptest.llm.call.send_chat`."""
+        body = self._body(r, messages, max_tokens, temperature)
+        if tools:
+            body["tools"] = tools
+        data = await self._post(r, body, timeout)
+        message = _message(data)
+        content = message.get("content")
+        calls = []
+        for k, tc in enumerate(message.get("tool_calls") or []):
+            if not isinstance(tc, dict):
+                continue
+            fn = tc.get("function")
+            fn = fn if isinstance(fn, dict) else {}
+            calls.append(ToolCall(id=str(tc.get("id") or f"call_{k}"), name=str(fn.get("name")),
+                                  arguments=fn.get("arguments") or "{}"))
+        return ChatTurn(content=content if isinstance(content, str) else None,
+                        tool_calls=calls, **_usage(data))
+
+
+def _message(data: dict[str, Any]) -> dict[str, Any]:
+    choice = data["choices"][0] if isinstance(data["choices"], list) else {}
+    message = choice.get("message") if isinstance(choice, dict) else None
+    return message if isinstance(message, dict) else {}
+
+
+def _usage(data: dict[str, Any]) -> dict[str, Any]:
+    usage = data.get("usage")
+    usage = usage if isinstance(usage, dict) else {}
+    cost = usage.get("cost")
+    return {"prompt_tokens": int(usage.get("prompt_tokens") or 0),
+            "completion_tokens": int(usage.get("completion_tokens") or 0),
+            "reported_cost": float(cost) if isinstance(cost, int | float) else None}
+
+
+def _retry_after(resp: httpx.Response) -> float | None:
+    value = resp.headers.get("retry-after")
+    try:
+        return None if value is None else max(0.0, float(value))
+    except ValueError:
+        return None  # an HTTP date: our own backoff applies
+
+
+def _status_error(resp: httpx.Response) -> ProviderError:
+    """The same kinds `mcptest.llm.call.provider_error` gives litellm's status errors."""
+    status = resp.status_code
+    if status == 429:
+        return ProviderError("rate_limit", "rate limited (429)", status=429,
+                             retry_after=_retry_after(resp))
+    if status >= 500:
+        return ProviderError("server", f"server error ({status})", status=status,
+                             retry_after=_retry_after(resp))
+    try:
+        detail = json.dumps(resp.json().get("error", {}).get("message", ""))
+    except (ValueError, AttributeError):
+        detail = resp.text[:200]
+    return ProviderError("client", f"request rejected ({status}): {detail}"[:300], status=status)

@@ -1,0 +1,226 @@
+"""The life of a `ServerConnection`: spawn or dial, negotiate, list tools, hold the connection
+open in a task of its own, and close; plus what the server said on stderr (run/session.py adds
+the calls). A server dying mid-run ends its calls, never the code inside `async with`."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any, Literal, Self
+
+import anyio
+from mcp import ClientSession
+
+from mcptest.errors import ServerNotReadyError
+from mcptest.run.call_faults import (
+    closed_message,
+    lost_message,
+    startup_timeout_message,
+    unparsed_output,
+)
+from mcptest.run.connect import (
+    HttpStatusLog,
+    StderrLog,
+    describe,
+    enter_remote,
+    enter_stdio,
+    flatten,
+    one_line,
+    plan_remote,
+    plan_stdio,
+    root_cause,
+    startup_failure,
+)
+from mcptest.run.negotiate import NEGOTIATION_PHASES, RACE_AFTER_S, client_info, negotiate
+from mcptest.run.requests import list_tools_raw
+from mcptest.run.sdk_logging import quiet_sdk_logging
+from mcptest.run.start import start_budget, start_server
+from mcptest.run.wire import TapReader, TapWriter, WireLog
+from mcptest.suite.models import RemoteServer, StdioServer
+
+Transport = Literal["stdio", "streamable-http", "sse"]
+
+
+class Lifecycle:
+    """State and lifecycle of one connection (see `ServerConnection`)."""
+
+    def __init__(
+        self, name: str, spec: StdioServer | RemoteServer, wire: WireLog | None = None
+    ) -> None:
+        self.name = name
+        self.wire = wire
+        self.spec = spec
+        self.transport: Transport = (
+            "stdio" if isinstance(spec, StdioServer) else spec.transport
+        )
+        self.tools: list[dict[str, Any]] = []
+        self.protocol_version: str | None = None
+        self.capabilities: dict[str, Any] = {}
+        self.server_name: str | None = None
+        self.server_version: str | None = None
+        self.startup_ms: float = 0.0
+        self._secrets: list[str] = []
+        self._session: ClientSession | None = None
+        self._stderr: StderrLog | None = None
+        self._http_log = HttpStatusLog()
+        self._dead: str | None = None
+        self._failure: ServerNotReadyError | None = None
+        self._noise: str | None = None
+        self._phase = "starting the server"
+        self._owner_done = anyio.Event()
+        self._call_numbers = itertools.count()
+        self._in_flight: dict[int, anyio.CancelScope] = {}
+        self._garbled: dict[int, str] = {}
+
+    # -- opening -------------------------------------------------------------------------------
+
+    @classmethod
+    @asynccontextmanager
+    async def open(
+        cls,
+        name: str,
+        spec: StdioServer | RemoteServer,
+        *,
+        base_dir: Path,
+        env: Mapping[str, str],
+        wire: WireLog | None = None,
+    ) -> AsyncIterator[Self]:
+        """Yield a ready connection, or raise `ServerNotReadyError` with a one-line cause.
+
+        The transport and session live in a task of their own that swallows every failure: a
+        server dying mid-run must end its calls, never cancel the code inside `async with`.
+        With `wire`, every message the server sends is recorded there (run/wire.py).
+        """
+        quiet_sdk_logging(env)
+        conn = cls(name, spec, wire)
+        ready, stop = anyio.Event(), anyio.Event()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(conn._own, base_dir, env, ready, stop)
+            await ready.wait()
+            if conn._failure is None:
+                try:
+                    yield conn
+                finally:
+                    stop.set()
+        if conn._failure is not None:
+            raise conn._failure
+
+    async def _own(
+        self, base_dir: Path, env: Mapping[str, str], ready: anyio.Event, stop: anyio.Event
+    ) -> None:
+        """Connect within `startup_timeout`, then hold the connection open until `stop`."""
+        started = time.perf_counter()
+        budget = self.spec.startup_timeout + start_budget(getattr(self.spec, "start", None))
+        scope = anyio.CancelScope(deadline=anyio.current_time() + budget)
+        try:
+            with scope:
+                async with AsyncExitStack() as stack:
+                    stack.callback(self._close_stderr)
+                    await self._connect(stack, base_dir, env)
+                    self.startup_ms = (time.perf_counter() - started) * 1000
+                    scope.deadline = math.inf  # ready: the startup bound no longer applies
+                    ready.set()
+                    await stop.wait()
+        except BaseException as exc:
+            cancelled = anyio.get_cancelled_exc_class()
+            if not scope.cancel_called and all(isinstance(e, cancelled) for e in flatten(exc)):
+                raise  # cancelled from outside: not ours to judge
+            if not ready.is_set():
+                self._failure = (
+                    exc if isinstance(exc, ServerNotReadyError)
+                    else ServerNotReadyError(self._timeout_message()) if scope.cancel_called
+                    else ServerNotReadyError(startup_failure(
+                        self.spec, exc, self._stderr_lines(3), self._http_log.last_error
+                    ))
+                )
+                self._failure.__cause__ = None if exc is self._failure else exc
+            elif self._dead is None:
+                self._dead = lost_message(root_cause(exc), self.spec)
+        finally:
+            if not ready.is_set() and self._failure is None:
+                self._failure = ServerNotReadyError(self._timeout_message())
+            if self._dead is None:
+                self._dead = closed_message(self.transport, self._stderr_lines(3))
+            ready.set()
+            self._owner_done.set()
+
+    async def _connect(self, stack: AsyncExitStack, base_dir: Path, env: Mapping[str, str]) -> None:
+        spec = self.spec
+        if isinstance(spec, StdioServer):
+            plan = plan_stdio(self.name, spec, base_dir, env)
+            self._secrets = plan.secrets
+            self._stderr = StderrLog()
+            read, write = await enter_stdio(stack, plan, self._stderr, spec.max_result_bytes)
+            race_after: float | None = RACE_AFTER_S
+        else:
+            remote = plan_remote(self.name, spec, env)
+            self._secrets = remote.secrets
+            if spec.start is not None:  # its output is this server's "stderr" in reports
+                self._phase = "starting the server process"
+                self._stderr = StderrLog()
+                self._secrets += await start_server(stack, self.name, spec, base_dir, env,
+                                                    self._stderr)
+            self._phase = "connecting"
+            read, write, *_ = await enter_remote(stack, spec, remote, self._http_log)
+            race_after = None  # every HTTP request gets an answer; no silent-drop trap
+        if self.wire is not None:
+            read, write = TapReader(read, self.wire), TapWriter(write, self.wire)
+        session = ClientSession(
+            read, write, client_info=client_info(), message_handler=self._on_message
+        )
+        self._session = await stack.enter_async_context(session)
+        self._phase = NEGOTIATION_PHASES[spec.protocol]
+        await negotiate(session, spec.protocol, race_after=race_after)
+        self._phase = "listing tools"
+        self.protocol_version = session.protocol_version
+        caps = session.server_capabilities
+        self.capabilities = caps.model_dump(by_alias=True, exclude_none=True) if caps else {}
+        info = session.server_info
+        if info is not None:
+            self.server_name, self.server_version = info.name, info.version or None
+        self.tools = await list_tools_raw(session)
+
+    async def _on_message(self, message: Any) -> None:
+        """A message the transport could not parse ends every call in flight on this connection
+        as a protocol error (stdio allows nothing but JSON-RPC on stdout; the answer may never
+        come); other transport faults reach the calls by themselves."""
+        shown = unparsed_output(message)
+        if shown is None:
+            if isinstance(message, Exception):
+                self._noise = one_line(describe(message), 160)
+            return
+        self._noise = shown
+        for number, scope in list(self._in_flight.items()):
+            self._garbled.setdefault(number, shown)
+            scope.cancel()
+
+    # -- diagnostics -----------------------------------------------------------------------------
+
+    def stderr_tail(self, max_chars: int = 2000) -> str:
+        """The server's captured stderr (stdio), "" for HTTP servers."""
+        return self._stderr.tail(max_chars) if self._stderr is not None else ""
+
+    @property
+    def session(self) -> ClientSession | None:
+        """The live MCP session, for callers that list more than tools (`mcptest init`)."""
+        return self._session
+
+    def secrets(self) -> list[str]:
+        """Secret values this connection used (bearer token, `{env}` headers and long `{env}`
+        stdio values), so reporters can redact them."""
+        return list(self._secrets)
+
+    def _close_stderr(self) -> None:
+        if self._stderr is not None:
+            self._stderr.retire()
+
+    def _stderr_lines(self, n: int) -> str:
+        return self._stderr.last_lines(n) if self._stderr is not None else ""
+
+    def _timeout_message(self) -> str:
+        return startup_timeout_message(self.spec.startup_timeout, self._phase,
+                                       self._http_log.last_error, self._stderr_lines(3))

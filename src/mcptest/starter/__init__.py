@@ -1,0 +1,2 @@
+"""`mcptest init`: a starter suite (and CI workflow) from what a live server lists
+(docs/init.md)."""

@@ -1,0 +1,49 @@
+"""Connect to a server the way the written suite will, and list its tools, resources and prompts.
+
+Everything listed is server output: untrusted data, only ever written as YAML values or as
+sanitized one-line comments (see `starter.suite`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mcp.shared.exceptions import MCPError
+
+from mcptest.run.session import ServerConnection
+from mcptest.suite.models import RemoteServer, StdioServer
+
+
+@dataclass
+class Catalog:
+    server_name: str | None
+    tools: list[dict[str, Any]]
+    resources: list[dict[str, Any]] = field(default_factory=list)
+    prompts: list[dict[str, Any]] = field(default_factory=list)
+
+
+async def discover(
+    name: str, spec: StdioServer | RemoteServer, *, base_dir: Path, env: Mapping[str, str],
+) -> Catalog:
+    """What the server lists; a server without resources or prompts lists none of them."""
+    async with ServerConnection.open(name, spec, base_dir=base_dir, env=env) as conn:
+        session = conn.session
+        resources: list[dict[str, Any]] = []
+        prompts: list[dict[str, Any]] = []
+        if session is not None:
+            try:
+                listed = await session.list_resources()
+                resources = [r.model_dump(mode="json", by_alias=True) for r in listed.resources]
+            except MCPError:
+                pass  # no resources/list: nothing to mention
+            try:
+                listed_prompts = await session.list_prompts()
+                prompts = [p.model_dump(mode="json", by_alias=True)
+                           for p in listed_prompts.prompts]
+            except MCPError:
+                pass
+        return Catalog(server_name=conn.server_name, tools=list(conn.tools),
+                       resources=resources, prompts=prompts)

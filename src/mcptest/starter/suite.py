@@ -1,0 +1,148 @@
+"""The starter suite's text: a `$schema` first line, the server, one test per tool, resource
+and prompt. docs/init.md describes the choices."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from mcptest.starter.arguments import arguments_for
+from mcptest.starter.discover import Catalog
+from mcptest.starter.surface import prompt_test, resource_test
+from mcptest.suite.schema import SUITE_SCHEMA_ID
+
+TODO_TAG = "todo"
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u0085]+")
+
+
+def comment_text(text: Any, limit: int = 100) -> str:
+    """Server text fit for one YAML comment line: no line breaks, no control characters."""
+    flat = " ".join(_UNPRINTABLE.sub(" ", str(text)).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def escape(value: Any) -> Any:
+    """`${` → `$${` in every string, so server text is never interpolated by our loader."""
+    if isinstance(value, str):
+        return value.replace("${", "$${")
+    if isinstance(value, list):
+        return [escape(v) for v in value]
+    if isinstance(value, dict):
+        return {k: escape(v) for k, v in value.items()}
+    return value
+
+
+def server_key(name: str | None) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", (name or "").lower()).strip("-")[:40]
+    return slug or "server"
+
+
+def _hint(tool: dict[str, Any], name: str) -> bool:
+    """Only an explicit `true` counts: the spec's defaults would flag every plain tool."""
+    hints = tool.get("annotations")
+    return isinstance(hints, dict) and hints.get(name) is True
+
+
+def destructive(tool: dict[str, Any]) -> bool:
+    return _hint(tool, "destructiveHint")
+
+
+def review_notes(tool: dict[str, Any]) -> list[str]:
+    """Why a tool's test cannot be trusted to pass as written, from what the tool declares."""
+    notes = []
+    if destructive(tool):
+        notes.append("destructive (annotations.destructiveHint): check before running it")
+    if _hint(tool, "openWorldHint"):
+        notes.append("reaches outside (annotations.openWorldHint): check CI can reach it")
+    execution = tool.get("execution")
+    if isinstance(execution, dict) and execution.get("taskSupport") == "required":
+        notes.append("runs only as a task (execution.taskSupport), which tool tests do not request")
+    return notes
+
+
+def tool_test(server: str, tool: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """One test for one tool; True when it is marked TODO (placeholder arguments, or what the
+    tool declares, see `review_notes`): named `TODO …` and tagged `todo`."""
+    name = str(tool.get("name", ""))
+    args = arguments_for(tool.get("inputSchema"))
+    # `isError` may be absent (it then means false): the schema accepts both
+    expect: list[dict[str, Any]] = [{"target": "result", "matcher": {
+        "schema": {"type": "object", "properties": {"isError": {"const": False}}}}}]
+    output = tool.get("outputSchema")
+    if isinstance(output, dict) and output:
+        expect.append({"target": "result.structuredContent", "matcher": {"schema": output}})
+    todo = [f"set {', '.join(args.todo)}"] if args.todo else []
+    todo += review_notes(tool)
+    title = f"TODO {name}: {'; '.join(todo)}" if todo else f"{name} answers"
+    test: dict[str, Any] = {"name": title, "server": server, "tool": name}
+    if args.values:
+        test["args"] = args.values
+    if todo:
+        test["tags"] = [TODO_TAG]
+    test["expect"] = expect
+    return escape(test), bool(todo)
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block style with list items indented under their key, as people write YAML."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        super().increase_indent(flow, False)
+
+
+def render_suite(
+    server: str, spec: dict[str, Any], catalog: Catalog, source: str,
+) -> tuple[str, int, int]:
+    """The suite file's text, its number of tests and of TODO tests. `source` is how the server
+    was given (`--command …`). Destructive tools come last: they may take the server down."""
+    tools = [t for t in catalog.tools
+             if isinstance(t, dict) and isinstance(t.get("name"), str) and t["name"]]
+    tests, todo = [], 0
+    for tool in (t for t in tools if not destructive(t)):
+        test, has_todo = tool_test(server, tool)
+        tests.append(test)
+        todo += has_todo
+    # never called by a generated suite: written as comments, for the user to enable
+    held = [tool_test(server, t)[0] for t in tools if destructive(t)]
+    resources = [r for r in (resource_test(server, x) for x in catalog.resources) if r]
+    prompts = []
+    for listed in catalog.prompts:
+        prompt, has_todo = prompt_test(server, listed)
+        if prompt is not None:
+            prompts.append(prompt)
+            todo += has_todo
+    count = len(tests) + len(resources) + len(prompts)
+    todo += len(held)
+    head = [
+        f"# yaml-language-server: $schema={SUITE_SCHEMA_ID}",
+        "#",
+        f"# Starter suite for {comment_text(catalog.server_name or server)}, written by",
+        f"#   mcptest init {comment_text(source, 200)}",
+        f"# One test per tool, resource and prompt. The {todo} test(s) tagged `{TODO_TAG}` need "
+        "you:",
+        "# set their placeholder arguments (search for TODO), then drop the tag. Then add matchers",
+        "# on what each should answer (docs/suites.md); these only check the shape. Meanwhile:",
+        f"#   mcptest run THIS_FILE --skip-tag {TODO_TAG}",
+    ]
+    data: dict[str, Any] = {"servers": {server: escape(spec)}, "tools": tests}
+    if resources:
+        data["resources"] = escape(resources)
+    if prompts:
+        data["prompts"] = escape(prompts)
+    body = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    if held:
+        body += _commented(held)
+    return "\n".join(head) + "\n\n" + body, count, todo
+
+
+def _commented(tests: list[dict[str, Any]]) -> str:
+    """Tests of destructive tools as YAML comments: every line prefixed, so no server text can
+    end the comment; uncommented, they go under `tools:`."""
+    text = yaml.dump(tests, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    lines = ["", "# Tools that declare themselves destructive (annotations.destructiveHint) are",
+             "# not called by this starter suite. Their tests, to move under `tools:` once you",
+             "# know what calling them does:"]
+    lines += ["#   " + line for line in text.splitlines()]
+    return "\n".join(lines) + "\n"

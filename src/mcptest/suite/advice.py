@@ -1,0 +1,83 @@
+"""Load warnings: a suite that is valid but says something twice, and what we do about it.
+
+Unlike `checks` these never stop a run; `validate` prints them and every report carries them
+(`report.warnings`), each positioned as `file:line:col: key.path: message`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mcptest.suite.models import LlmJuryMatcher, RubricBody, RubricPreset, RubricRef
+from mcptest.suite.positions import format_path
+
+if TYPE_CHECKING:
+    from mcptest.suite.load import LoadedSuite
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+def _family_warnings(loaded: LoadedSuite) -> list[str]:
+    """A judge of the same vendor family as the model that wrote the answer may favour it: a
+    warning, unless `strict_panel: true` already made it a load error (docs/jury.md)."""
+    from mcptest.suite.checks import eval_generators, eval_judges
+    from mcptest.suite.families import model_family
+
+    places: list[tuple[tuple[str | int, ...], str, list[str]]] = []
+    for i, agent in enumerate(loaded.suite.agents):
+        for j, a in enumerate(agent.expect):
+            m = a.matcher
+            if isinstance(m, LlmJuryMatcher) and not m.llm_jury.strict_panel:
+                for k, juror in enumerate(m.llm_jury.jurors):
+                    places.append((("agents", i, "expect", j, "matcher", "llm-jury", "jurors", k,
+                                    "model"), juror.model, agent.models))
+    for i, spec in enumerate(loaded.suite.evals):
+        if spec.judge is None or spec.judge.strict_panel:
+            continue
+        raw = spec.model_dump(mode="json", by_alias=True, exclude_none=True)
+        for path, model in eval_judges(raw.get("judge", {}), ("evals", i, "judge")):
+            places.append((path, model, eval_generators(raw)))
+    out: list[str] = []
+    for path, model, generators in places:
+        family = model_family(model)
+        twin = next((g for g in generators if family and model_family(g) == family), None)
+        if twin is None:
+            continue
+        pos = loaded.positions.value(path)
+        out.append(f"{pos}: {format_path(path)}: judge `{model}` is from the {family} family, "
+                   f"like `{twin}` that writes the answer, and may favour it; prefer another "
+                   "family (`strict_panel: true` makes this an error)")
+    return out
+
+
+def load_warnings(loaded: LoadedSuite) -> list[str]:
+    """Every warning of one loaded suite: thresholds set twice, then same-family judges."""
+    out: list[str] = []
+    rubrics = loaded.suite.rubrics
+    for i, spec in enumerate(loaded.suite.evals):
+        if spec.threshold is None:
+            continue
+        rubric = spec.rubric
+        own: float | None = None
+        eval_wins = True
+        where = "its rubric's"
+        if isinstance(rubric, RubricRef):
+            body = rubrics.get(rubric.ref)
+            if rubric.threshold is not None:
+                own, eval_wins, where = rubric.threshold, False, "the rubric reference's"
+            elif body is not None and body.threshold is not None:
+                own, where = body.threshold, f"rubric `{rubric.ref}`'s"
+        elif isinstance(rubric, RubricPreset | RubricBody) and rubric.threshold is not None:
+            own, eval_wins = rubric.threshold, not isinstance(rubric, RubricPreset)
+        if own is None or own == spec.threshold:
+            continue
+        winner = (f"the eval's {_num(spec.threshold)} wins" if eval_wins
+                  else f"{where} {_num(own)} wins")
+        path = ("evals", i, "threshold")
+        pos = loaded.positions.value(path)
+        out.append(f"{pos}: {format_path(path)}: both the eval's `threshold` "
+                   f"({_num(spec.threshold)}) and {where} ({_num(own)}) are set; {winner} "
+                   "(docs/evals.md, Thresholds)")
+    return out + _family_warnings(loaded)

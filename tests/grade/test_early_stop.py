@@ -1,0 +1,151 @@
+"""`early_stop: true` on juries (docs/jury.md, "Early stop"): fewer calls, the same verdict.
+
+The quorum arithmetic is checked against brute force over every outcome of the jurors not yet
+asked; the jury itself runs against the loopback judge server, once with the full jury and once
+with early stop, and must reach the same verdict while the server sees the calls saved as
+fewer requests.
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import anyio
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support.judge_server import Fault, JudgeServer, Verdict
+
+from mcptest.grade.aggregate import next_wave, settled, weighted_quorum
+from mcptest.grade.llm_matchers import LlmContext, jury_assertion
+from mcptest.llm.contracts import JudgeOptions
+from mcptest.llm.engine import JudgeEngine
+from mcptest.plan import PlannedAssertion
+from mcptest.report.models import AssertionResult, Location
+from mcptest.suite.models import Assertion
+
+weights = st.sampled_from([0.5, 1.0, 1.0, 1.0, 2.0])
+heads = st.lists(st.tuples(weights, st.booleans()), max_size=4)
+quorums = st.sampled_from([0.0, 0.34, 0.5, 0.6, 0.67, 0.75, 1.0])
+
+
+def _full(h: list[tuple[float, bool]], pending: list[float], outcome: tuple[Any, ...],
+          quorum: float, need: int) -> bool | None:
+    """The quorum after every pending juror answered `outcome` (True/False/None = no verdict);
+    None when too few decisive heads (inconclusive)."""
+    final = [*h, *((w, o) for w, o in zip(pending, outcome, strict=True) if o is not None)]
+    return weighted_quorum(final, quorum).met if len(final) >= need else None
+
+
+@settings(max_examples=400, deadline=None)
+@given(h=heads, pending=st.lists(weights, max_size=4), quorum=quorums,
+       need=st.integers(1, 3))
+def test_settled_means_no_pending_answer_changes_the_quorum(
+        h: list[tuple[float, bool]], pending: list[float], quorum: float, need: int) -> None:
+    answers = {_full(h, pending, o, quorum, need)
+               for o in itertools.product((True, False, None), repeat=len(pending))}
+    verdict = settled(h, pending, quorum, need)
+    if verdict is not None:
+        assert answers == {verdict}
+    elif len(h) >= need:
+        assert len(answers) > 1  # not settled only when some answers really disagree
+
+
+@settings(max_examples=200, deadline=None)
+@given(h=heads, pending=st.lists(weights, min_size=1, max_size=5), quorum=quorums)
+def test_next_wave_is_the_smallest_that_can_settle(
+        h: list[tuple[float, bool]], pending: list[float], quorum: float) -> None:
+    k = next_wave(h, pending, quorum)
+    assert 1 <= k <= len(pending)
+    for smaller in range(1, k):
+        for vote in (True, False):
+            grown = [*h, *((w, vote) for w in pending[:smaller])]
+            assert settled(grown, pending[smaller:], quorum) is None
+
+
+# ------------------------------------------------------------- the jury, against the server
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[JudgeServer]:
+    with JudgeServer() as js:
+        yield js
+
+
+STEPS = {"pass": Verdict(score=0.9), "fail": Verdict(score=0.1),
+         "abstain": Verdict(score=None, abstain=True), "error": Fault.server_error(500)}
+answers = st.sampled_from(["pass", "pass", "fail", "fail", "abstain", "error"])
+
+
+def _grade(js: JudgeServer, spec: dict[str, Any], candidate: str) -> AssertionResult:
+    engine = JudgeEngine(JudgeOptions(env=js.gateway_env(), max_tries=1, retry_base_delay=0))
+    assertion = Assertion.model_validate({"target": "result", "matcher": {"llm-jury": spec}})
+    planned = PlannedAssertion(0, assertion, Location(file="s.yml", line=3))
+    return anyio.run(jury_assertion, planned, candidate, LlmContext(), engine)
+
+
+@pytest.mark.slow  # 80 juries against the loopback judge
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(jurors=st.lists(st.tuples(answers, weights), min_size=1, max_size=5),
+       spares=st.lists(answers, max_size=2), quorum=quorums,
+       min_jurors=st.sampled_from([None, 1, 2, 3]), repetitions=st.sampled_from([1, 1, 2]))
+def test_early_stop_never_changes_the_verdict(
+        server: JudgeServer, jurors: list[tuple[str, float]], spares: list[str],
+        quorum: float, min_jurors: int | None, repetitions: int) -> None:
+    tag = uuid.uuid4().hex[:8]
+    names = [f"j{i}-{tag}" for i in range(len(jurors))]
+    spare_names = [f"s{i}-{tag}" for i in range(len(spares))]
+    for name, (answer, _) in zip(names, jurors, strict=True):
+        server.script(name, STEPS[answer])
+    for name, answer in zip(spare_names, spares, strict=True):
+        server.script(name, STEPS[answer])
+    spec = {"rubric": "Reads as a deployment note.", "quorum": quorum, "threshold": 0.5,
+            "jurors": [{"model": n, "weight": w} for n, (_, w) in zip(names, jurors,
+                                                                     strict=True)],
+            "replacements": [{"model": n} for n in spare_names], "min_jurors": min_jurors,
+            "repetitions": repetitions}
+    before = server.count()
+    full = _grade(server, spec, f"full {tag}")
+    full_calls = server.count() - before
+    early = _grade(server, {**spec, "early_stop": True}, f"early {tag}")
+    early_calls = server.count() - before - full_calls
+    assert early.status == full.status, (full.message, early.message)
+    assert early_calls <= full_calls
+    analytics = early.judge.jury if early.judge is not None else None
+    if analytics is not None:
+        saved = full_calls - early_calls
+        # calls saved are counted on jurors; a spare a skipped juror would have needed is
+        # saved too without being counted
+        assert analytics.calls_saved <= saved
+        assert analytics.jurors_asked is not None and analytics.jurors_asked <= len(jurors)
+
+
+def test_agreeing_first_jurors_settle_a_three_juror_majority(server: JudgeServer) -> None:
+    tag = uuid.uuid4().hex[:8]
+    names = [f"a{i}-{tag}" for i in range(3)]
+    for name in names:
+        server.script(name, Verdict(score=0.9))
+    spec = {"rubric": "r", "jurors": [{"model": n} for n in names], "early_stop": True}
+    result = _grade(server, spec, "note")
+    assert result.status == "passed"
+    assert [server.count(n) for n in names] == [1, 1, 0]
+    assert result.judge is not None and result.judge.jury is not None
+    assert (result.judge.jury.jurors_asked, result.judge.jury.calls_saved) == (2, 1)
+    assert "early stop: settled by 2 of 3 jurors, 1 call(s) saved" in (result.message or "")
+    assert [v.model for v in result.judge.votes] == names[:2]
+
+
+def test_split_first_jurors_ask_the_third(server: JudgeServer) -> None:
+    tag = uuid.uuid4().hex[:8]
+    names = [f"b{i}-{tag}" for i in range(3)]
+    for name, score in zip(names, (0.9, 0.1, 0.2), strict=True):
+        server.script(name, Verdict(score=score))
+    spec = {"rubric": "r", "jurors": [{"model": n} for n in names], "early_stop": True,
+            "quorum": 0.6}
+    result = _grade(server, spec, "note")
+    assert result.status == "failed" and [server.count(n) for n in names] == [1, 1, 1]
+    assert result.judge is not None and result.judge.jury is not None
+    assert result.judge.jury.calls_saved == 0

@@ -1,0 +1,45 @@
+"""The fast route to OpenAI itself (docs/judges.md, "Where the request goes"): what it sends.
+
+OpenAI's models with `OPENAI_API_KEY` skip litellm; `OPENAI_BASE_URL` points them at the loopback
+judge server here, the way litellm honours it too.
+"""
+
+from __future__ import annotations
+
+import anyio
+from support.judge_server import Fault, JudgeServer, Verdict
+
+from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest
+from mcptest.llm.engine import JudgeEngine
+
+
+def _judge(js: JudgeServer, model: str) -> JudgeOutcome:
+    env = {"OPENAI_API_KEY": "sk-test-openai", "OPENAI_BASE_URL": js.base_url}
+    engine = JudgeEngine(JudgeOptions(env=env, retry_base_delay=0.01))
+    return anyio.run(engine.judge, JudgeRequest(rubric="r", candidate="c", model=model))
+
+
+def test_openai_models_get_their_own_name_a_schema_and_max_completion_tokens() -> None:
+    with JudgeServer() as js:
+        js.script("gpt-4o-mini", Verdict(score=0.6))
+        o = _judge(js, "openai/gpt-4o-mini")
+        assert o.status == "verdict" and o.score == 0.6
+        body = js.requests("gpt-4o-mini")[0]
+        assert body["max_completion_tokens"] == 1024 and "max_tokens" not in body
+        assert body["temperature"] == 0.0
+        assert body["response_format"]["type"] == "json_schema"  # the price table says so
+        assert js.request_headers()[0]["authorization"] == "Bearer sk-test-openai"
+
+
+def test_reasoning_models_get_no_temperature() -> None:
+    with JudgeServer() as js:
+        js.script("o3-mini", Verdict(score=0.9))
+        assert _judge(js, "o3-mini").status == "verdict"
+        assert "temperature" not in js.requests("o3-mini")[0]
+
+
+def test_a_rate_limit_is_retried_after_its_retry_after() -> None:
+    with JudgeServer() as js:
+        js.script("gpt-4o-mini", [Fault.rate_limit(retry_after=0.1), Verdict(score=0.7)])
+        o = _judge(js, "gpt-4o-mini")
+        assert o.status == "verdict" and js.count("gpt-4o-mini") == 2

@@ -1,0 +1,85 @@
+"""The package as users install it: sdist and wheel built with `python -m build`, the wheel
+installed into a fresh venv, and `make demo`'s suites run with that install (docs/releasing.md).
+
+Slow (one build, one venv with the runtime closure from pip's cache): about a minute.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+DATA = ("mcptest/schemas/v1.json", "mcptest/schemas/report-v1.json", "mcptest/py.typed")
+JUDGE_KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
+              "MISTRAL_API_KEY", "MCPTEST_JUDGE_API_KEY", "MCPTEST_JUDGE_BASE_URL")
+
+pytestmark = pytest.mark.slow
+
+
+def _run(argv: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, **kw)  # type: ignore[call-overload]
+    assert done.returncode == 0, f"{argv} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """bin/ of a fresh venv holding only the built wheel and its dependencies."""
+    work = tmp_path_factory.mktemp("wheel")
+    dist = work / "dist"
+    _run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(dist), str(ROOT)])
+    (wheel,) = dist.glob("mcptest-*.whl")
+    (sdist,) = dist.glob("mcptest-*.tar.gz")
+    assert wheel.name.startswith(f"mcptest-{VERSION}-")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    templates = sorted(p.name for p in (ROOT / "src/mcptest/reporters/templates").iterdir())
+    for name in (*DATA, *(f"mcptest/reporters/templates/{t}" for t in templates)):
+        assert name in names, f"{name} is missing from {wheel.name}"
+    with tarfile.open(sdist) as tar:
+        members = {m.split("/", 1)[1] for m in tar.getnames() if "/" in m}
+    for name in DATA:
+        assert f"src/{name}" in members, f"src/{name} is missing from {sdist.name}"
+
+    venv = work / "venv"
+    _run([sys.executable, "-m", "venv", str(venv)])
+    _run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+          "--disable-pip-version-check", "-c", str(ROOT / "constraints.txt"), str(wheel)])
+    return venv / "bin"
+
+
+def test_version_agrees_between_script_and_module(installed: Path, tmp_path: Path) -> None:
+    script = _run([str(installed / "mcptest"), "--version"], cwd=tmp_path).stdout.strip()
+    module = _run([str(installed / "python"), "-m", "mcptest", "--version"],
+                  cwd=tmp_path).stdout.strip()
+    assert script == module == f"mcptest {VERSION}"
+    where = _run([str(installed / "python"), "-c", "import mcptest; print(mcptest.__file__)"],
+                 cwd=tmp_path).stdout.strip()
+    assert Path(where).is_relative_to(installed.parent), f"imported from {where}, not the venv"
+
+
+def test_packaged_schema_is_the_published_one(installed: Path, tmp_path: Path) -> None:
+    out = _run([str(installed / "mcptest"), "schema"], cwd=tmp_path).stdout
+    assert out == (ROOT / "schema" / "v1.json").read_text(encoding="utf-8")
+
+
+def test_demo_suites_run_with_the_installed_wheel(installed: Path, tmp_path: Path) -> None:
+    """`examples/demo.sh` (what `make demo` runs) in a copy outside the source tree."""
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    env = {k: v for k, v in os.environ.items() if k not in JUDGE_KEYS}
+    env["BIN"] = str(installed)
+    done = subprocess.run(["bash", "examples/demo.sh"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, f"demo exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
+    assert "exit code 0" in done.stdout
+    for report in ("run.json", "summary.md", "report.html", "mcptest.sarif", "junit.xml"):
+        assert (tmp_path / ".mcptest" / "demo" / report).stat().st_size > 0, report

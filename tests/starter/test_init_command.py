@@ -1,0 +1,113 @@
+"""`mcptest init` against real servers: the written suite validates and runs, and only tests
+marked TODO may fail; `--ci` writes a workflow actionlint accepts (docs/init.md)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+import yaml
+from support.actionlint import assert_lints_clean
+from support.servers import HTTP_TOKEN, everything_command, example_command, example_http_server
+
+from mcptest.cli.main import main
+from mcptest.suite.schema import SUITE_SCHEMA_ID
+
+pytestmark = pytest.mark.slow
+
+
+def _init_and_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *source: str) -> dict:
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", *source, "--output", "tests/mcp/suite.yml", "--ci"]) == 0
+    suite = tmp_path / "tests" / "mcp" / "suite.yml"
+    text = suite.read_text(encoding="utf-8")
+    assert text.splitlines()[0] == f"# yaml-language-server: $schema={SUITE_SCHEMA_ID}"
+    assert main(["validate", str(suite)]) == 0
+    code = main(["run", str(suite), "--reporter", "json", "--output", "run.json"])
+    report = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
+    not_passed = [t for t in report["tests"] if t["status"] != "passed"]
+    for t in not_passed:
+        assert t["name"].startswith("TODO ") and "todo" in t["tags"], t["name"]
+    assert code == (1 if not_passed else 0)
+    workflow = tmp_path / ".github" / "workflows" / "mcptest.yml"
+    assert_lints_clean(workflow)
+    steps = yaml.safe_load(workflow.read_text(encoding="utf-8"))["jobs"]["mcptest"]["steps"]
+    action = next(s for s in steps if s.get("uses") == "mcptest/action@v1")
+    assert action["with"]["suites"] == "tests/mcp/suite.yml"
+    return {"report": report, "text": text}
+
+
+def test_init_on_the_example_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    got = _init_and_run(tmp_path, monkeypatch, "--command", shlex.join(example_command()))
+    by_tool = {t["name"].split()[1 if t["name"].startswith("TODO") else 0].rstrip(":"): t
+               for t in got["report"]["tests"]}
+    assert {"greet", "add", "forecast", "divide"} <= set(by_tool)
+    assert "crash" not in by_tool  # destructive: written as a comment, never called
+    assert "#   - name: 'TODO crash: destructive (annotations.destructiveHint)" in got["text"]
+    kinds = {t["kind"] for t in got["report"]["tests"]}
+    assert {"tool", "resource", "prompt"} <= kinds
+    suite = yaml.safe_load(got["text"])
+    greet = next(t for t in suite["tools"] if t["tool"] == "greet")
+    assert greet["args"] == {"name": "TODO: name"}
+    assert greet["expect"][1]["matcher"]["schema"]["required"] == ["result"]  # output schema
+
+
+def test_init_on_server_everything(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    got = _init_and_run(tmp_path, monkeypatch, "--command", shlex.join(everything_command()))
+    tests = got["report"]["tests"]
+    plain = [t for t in tests if not t["name"].startswith("TODO")]
+    assert len(plain) >= 5 and all(t["status"] == "passed" for t in plain)
+    kinds = {t["kind"] for t in plain}
+    assert {"tool", "resource", "prompt"} <= kinds  # every kind the server lists is tested
+    suite = yaml.safe_load(got["text"])
+    assert {"tools", "resources", "prompts"} <= set(suite)
+    args_prompt = next(p for p in suite["prompts"] if p["prompt"] == "args-prompt")
+    assert args_prompt["args"] == {"city": "TODO: city"} and args_prompt["tags"] == ["todo"]
+
+
+def test_init_over_http_with_a_bearer_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("MCPTEST_INIT_TOKEN", HTTP_TOKEN)
+    with example_http_server(token=HTTP_TOKEN) as server:
+        got = _init_and_run(tmp_path, monkeypatch, "--url", server.url,
+                            "--bearer-token-env", "MCPTEST_INIT_TOKEN")
+    (spec,) = yaml.safe_load(got["text"])["servers"].values()
+    assert spec == {"url": server.url, "auth": {"bearer_token_env": "MCPTEST_INIT_TOKEN"}}
+    assert HTTP_TOKEN not in got["text"]
+
+
+def test_init_refuses_to_overwrite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mcptest.yml").write_text("keep me\n")
+    assert main(["init", "--command", shlex.join(example_command())]) == 2
+    assert "mcptest.yml exists; pass --force" in capsys.readouterr().err
+    assert (tmp_path / "mcptest.yml").read_text() == "keep me\n"
+
+
+def test_init_on_a_server_that_never_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", "--command", "no-such-program-here --stdio"]) == 3
+    assert "command not found: no-such-program-here" in capsys.readouterr().err
+    assert not (tmp_path / "mcptest.yml").exists()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--url", "ftp://host/mcp"], "--url: String should match pattern"),
+    (["--command", "server 'unclosed"], "--command: No closing quotation"),
+    (["--command", "srv", "--bearer-token-env", "T"], "--bearer-token-env goes with --url"),
+])
+def test_init_usage_errors(
+    argv: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", *argv]) == 2
+    assert message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,39 @@
+"""Running the CLI as a user does, for tests that drive it against the loopback judge server:
+a subprocess with no provider keys (unless a test gives some), the example server's suite head,
+and the JSON report read back."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+SERVER = REPO / "examples" / "server" / "example_server.py"
+HEAD = f"""servers:
+  ex:
+    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
+"""
+KEYLESS = {k: v for k, v in os.environ.items()
+           if not k.endswith("_API_KEY") and not k.startswith("MCPTEST_JUDGE")}
+
+
+def mcptest(*args: str | Path, cwd: Path | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`python -m mcptest ARGS` without provider keys, plus `env`."""
+    return subprocess.run([sys.executable, "-m", "mcptest", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=120,
+                          env={**KEYLESS, **(env or {})})
+
+
+def run_json(path: Path, *args: str, env: dict[str, str] | None = None,
+             ) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    """`mcptest run PATH` with the pretty report on stdout and the JSON report read back."""
+    out = path.with_suffix(".json")
+    r = mcptest("run", path, "--no-cache", "--reporter", "pretty", "--reporter", "json",
+                "--output", out, *args, env=env)
+    assert out.is_file(), r.stderr
+    return r, json.loads(out.read_text(encoding="utf-8"))
