@@ -87,8 +87,10 @@ def judge_options(plan: Plan, options: RunOptions) -> JudgeOptions:
 
 
 def header(plan: Plan, judging: Judging | None) -> str:
-    line = (f"mcptest: {len(plan.tests)} of {plan.selected_from} tests from "
-            f"{len(plan.suites)} file(s), {len(plan.server_keys())} server(s)")
+    cases = sum(1 for t in plan.tests if t.case is not None)
+    line = (f"mcptest: {len(plan.tests)} of {plan.selected_from} tests"
+            + (f" ({cases} from case tables)" if cases else "")
+            + f" from {len(plan.suites)} file(s), {len(plan.server_keys())} server(s)")
     return line + (f"; {judging.header()}" if judging is not None else "")
 
 

@@ -65,6 +65,8 @@ class PlannedTest:
     """The row's model: the agent model, or the matrix model of an eval cell."""
     prompt: str | None = None
     """The row's prompt when a matrix varies it (else the spec's own)."""
+    case: str | None = None
+    """The name of the row's case when the test has `cases:` (docs/suites.md#tables-of-cases)."""
 
     @property
     def suite_file(self) -> str:
@@ -131,30 +133,49 @@ def _tests_of(suite: LoadedSuite, *, evals: bool, agents: bool, tools: bool) -> 
         groups.append(("eval", "evals", suite.suite.evals))
     if agents:
         groups.append(("agent", "agents", suite.suite.agents))
+    given = suite.suite.defaults
     for kind, key, specs in groups:
-        for i, spec in enumerate(specs):
-            expect = getattr(spec, "expect", [])
-            assertions = tuple(
-                PlannedAssertion(j, a, _location(suite, key, i, "expect", j))
-                for j, a in enumerate(expect)
-            )
-            for cell, model, prompt in _cells(spec):
-                label = ", ".join(f"{k}={v}" for k, v in cell)
-                out.append(PlannedTest(
-                    id=f"{suite.display_path}::{kind}::{spec.name}" + (f"[{label}]" if cell
-                                                                        else ""),
-                    kind=kind,
-                    name=spec.name + (f" [{label}]" if cell else ""),
-                    suite=suite,
-                    spec=spec,
-                    location=_location(suite, key, i),
-                    assertions=assertions,
-                    tags=tuple(spec.tags),
-                    cell=cell,
-                    model=model,
-                    prompt=prompt,
-                ))
+        defaults = given.expect if given is not None and kind in given.kinds else []
+        for i, template in enumerate(specs):
+            for case, spec, location in _variants(suite, key, i, template):
+                expect = getattr(spec, "expect", None)
+                assertions = () if expect is None else tuple(
+                    PlannedAssertion(j, a, _location(suite, key, i, "expect", j))
+                    for j, a in enumerate(expect)
+                ) + tuple(
+                    PlannedAssertion(len(expect) + j, a, _location(suite, "defaults", "expect", j))
+                    for j, a in enumerate(defaults)
+                )
+                for cell, model, prompt in _cells(spec):
+                    cell = ((("case", case),) if case is not None else ()) + cell
+                    label = ", ".join(f"{k}={v}" for k, v in cell)
+                    out.append(PlannedTest(
+                        id=f"{suite.display_path}::{kind}::{spec.name}" + (
+                            f"[{label}]" if cell else ""),
+                        kind=kind,
+                        name=spec.name + (f" [{label}]" if cell else ""),
+                        suite=suite,
+                        spec=spec,
+                        location=location,
+                        assertions=assertions,
+                        tags=tuple(spec.tags),
+                        cell=cell,
+                        model=model,
+                        prompt=prompt,
+                        case=case,
+                    ))
     return out
+
+
+def _variants(suite: LoadedSuite, key: str, i: int, spec: Spec
+              ) -> list[tuple[str | None, Spec, Location]]:
+    """The test itself, or one test per case of its table (located at the case's row)."""
+    table = suite.cases.get((key, i))
+    if table is None:
+        return [(None, spec, _location(suite, key, i))]
+    return [(c.row.name, c.spec,
+             Location(file=c.row.pos.file, line=c.row.pos.line, column=c.row.pos.column))
+            for c in table]
 
 
 def _cells(spec: Spec

@@ -20,6 +20,8 @@ from mcptest.cli.output import write_reports
 from mcptest.errors import McpTestError
 from mcptest.report.io import read_report
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+
 REPO = Path(__file__).resolve().parents[2]
 SERVER = REPO / "examples" / "server" / "example_server.py"
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses

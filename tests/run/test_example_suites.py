@@ -94,3 +94,26 @@ def test_judges_example_defers_without_a_judge(tmp_path: Path) -> None:
         assert first["matcher"] in ("regex", "exact") and first["status"] == "passed"
         llm = [a for a in test["assertions"] if a["matcher"] in ("llm-judge", "llm-jury")]
         assert llm and {a["status"] for a in llm} == {"deferred"}
+
+
+@pytest.mark.slow
+def test_cases_example_runs_its_table_latency_bound_and_trajectory(tmp_path: Path) -> None:
+    from support.judge_server import Fault, JudgeServer, ToolCalls
+
+    code, report = run_cli("cases.yml", tmp_path)  # no model: the agent row is deferred
+    assert code == 0
+    rows = {t["name"]: t for t in report["tests"]}
+    assert rows["searches the catalog [case=nothing]"]["location"]["file"] == (
+        "examples/cases/search.csv")
+    assert sum(1 for t in report["tests"] if t["cell"] and "case" in t["cell"]) == 6
+    assert rows["searches before answering"]["status"] == "deferred"
+    assert all(t["assertions"][-1]["target"] == "duration_ms" for t in rows.values()
+               if t["status"] == "passed")
+    with JudgeServer() as js:
+        js.script("gpt-4o-mini", [ToolCalls(("search_services", {"query": "payments"})),
+                                  Fault.text("The payments team owns billing and checkout.")])
+        code, report = run_cli("cases.yml", tmp_path, **js.gateway_env())
+    agent = next(t for t in report["tests"] if t["kind"] == "agent")
+    assert "duration_ms" not in [a["target"] for a in agent["assertions"]]  # defaults.kinds
+    assert agent["status"] == "passed", [(a["target"], a["message"]) for a in agent["assertions"]]
+    assert code == 0

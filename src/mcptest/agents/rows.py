@@ -74,7 +74,9 @@ async def run_agent_row(test: PlannedTest, engine: JudgeEngine, llm: LlmGrading,
     if early is not None:
         return early
     produced = t.produced()
-    assertions = await grade_test(test, produced, llm)
+    # `duration_ms`: the agent run's own time (model turns and tool calls), as a target
+    measured = {**produced, "duration_ms": round((time.perf_counter() - start) * 1000, 3)}
+    assertions = await grade_test(test, measured, llm)
     status: Status = test_status(assertions)
     message: str | None = None
     if t.stop == "max_turns":

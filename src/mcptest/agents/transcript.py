@@ -48,6 +48,7 @@ class Transcript(BaseModel):
                            "total": self.prompt_tokens + self.completion_tokens},
                 "stop": self.stop,
                 "model": self.model,
+                "cost_usd": round(self.cost_usd, 8),
             },
             "transcript": self.text(),
         }

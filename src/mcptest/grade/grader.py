@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio
 
 from mcptest.grade.matchers import evaluate, shorten
+from mcptest.grade.measured import judge_measures, reads_judge
 from mcptest.grade.rows import assertion_result
 from mcptest.grade.targets import Missing, resolve
 from mcptest.report.models import AssertionResult, Status
@@ -55,16 +56,18 @@ async def grade_test(
 ) -> list[AssertionResult]:
     """All assertion results of one test, in the order they were written."""
     results: dict[int, AssertionResult] = {}
-    deterministic = [p for p in test.assertions if not p.is_llm and not p.reads_jury]
+    deterministic = [p for p in test.assertions
+                     if not p.is_llm and not p.reads_jury and not reads_judge(p)]
     judged = [p for p in test.assertions if p.is_llm]
     jury_readers = [p for p in test.assertions if p.reads_jury and not p.is_llm]
+    judge_readers = [p for p in test.assertions if reads_judge(p) and not p.is_llm]
 
     for p in deterministic:
         results[p.index] = grade_deterministic(p, produced)
     shape_failed = any(r.status != "passed" for r in results.values())
 
     if shape_failed:
-        for p in judged + jury_readers:
+        for p in judged + jury_readers + judge_readers:
             results[p.index] = assertion_result(p, "skipped", message=SKIP_AFTER_SHAPE,
                                                 duration_ms=0.0)
         return [results[i] for i in sorted(results)]
@@ -90,6 +93,10 @@ async def grade_test(
 
     for p in jury_readers:
         results[p.index] = _grade_jury_reader(p, test, results, produced)
+    if judge_readers:  # after the judges: what they cost is known now
+        view = {**produced, **judge_measures([results[p.index] for p in judged])}
+        for p in judge_readers:
+            results[p.index] = grade_deterministic(p, view)
     return [results[i] for i in sorted(results)]
 
 

@@ -111,8 +111,10 @@ def _assertion(out: _Out, a: AssertionResult, depth: int) -> None:
     ):
         out.add(f"expected: {_safe(display.value_text(a.expected))}", depth + 1)
         out.add(f"actual:   {_safe(display.value_text(a.actual))}", depth + 1)
-    if a.message:
-        out.add(_safe(a.message), depth + 1)
+    if a.message:  # a multi-line message (an aligned trajectory) keeps its lines
+        text = shorten(a.message, _TEXT_LIMIT * 4)
+        for line in terminal(text, keep_newlines=True).split("\n"):
+            out.add(line, depth + 1)
     if a.judge:
         _judge(out, a.judge, depth + 1)
     if a.calibration:

@@ -209,7 +209,8 @@ class Runner:
                 p.is_llm for p in test.assertions):
             tool = next((x for x in conn.tools if x.get("name") == spec.tool), None)
             llm = StructuralTier(llm, produced, tool)  # tier 2 between matchers and judges
-        assertions = await grade_test(test, produced, llm)
+        # `duration_ms`: the request's own time, a target like any other (docs/suites.md)
+        assertions = await grade_test(test, {**produced, "duration_ms": round(call_ms, 3)}, llm)
         status, message = test_status(assertions), None
         if not assertions and is_tool_error(produced):
             # With nothing to check, an error answer is the one thing we can call a failure.

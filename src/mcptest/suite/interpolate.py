@@ -59,12 +59,14 @@ class Interpolator:
 
     def __init__(
         self, variables: dict[str, Any], declared: set[str], positions: Positions,
-        errors: list[SuiteError],
+        errors: list[SuiteError], deferred: Mapping[KeyPath, frozenset[str]] | None = None,
     ) -> None:
         self.variables = variables
         self.declared = declared
         self.positions = positions
         self.errors = errors
+        self.deferred = deferred or {}
+        """Per test (`("tools", 3)`): the names its `cases:` fill, left here for the case."""
 
     def apply(self, data: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -72,13 +74,15 @@ class Interpolator:
             for key, value in data.items()
         }
 
-    def _walk(self, value: Any, path: KeyPath) -> Any:
+    def _walk(self, value: Any, path: KeyPath, keep: frozenset[str] = frozenset()) -> Any:
+        if len(path) == 2 and path in self.deferred:
+            keep = self.deferred[path]
         if isinstance(value, str):
-            return self._string(value, path) if "${" in value else value
+            return self._string(value, path, keep) if "${" in value else value
         if isinstance(value, dict):
-            return {k: self._walk(v, (*path, k)) for k, v in value.items()}
+            return {k: self._walk(v, (*path, k), keep) for k, v in value.items()}
         if isinstance(value, list):
-            return [self._walk(v, (*path, i)) for i, v in enumerate(value)]
+            return [self._walk(v, (*path, i), keep) for i, v in enumerate(value)]
         return value
 
     def _error(self, message: str, path: KeyPath) -> None:
@@ -99,8 +103,10 @@ class Interpolator:
             return None
         return value
 
-    def _string(self, text: str, path: KeyPath) -> Any:
+    def _string(self, text: str, path: KeyPath, keep: frozenset[str] = frozenset()) -> Any:
         whole = _WHOLE.fullmatch(text)
+        if whole and whole.group(1) in keep:
+            return text
         if whole:
             value = self._lookup(whole.group(1), path)
             return text if value is None else value
@@ -112,7 +118,9 @@ class Interpolator:
             last = m.end()
             token = m.group(0)
             if token == "$${":
-                out.append("${")
+                out.append("$${" if keep else "${")  # the case fills, then unescapes
+            elif m.group(1) in keep:
+                out.append(token)
             elif token == "${":
                 self._error("unterminated `${` (write `$${` for a literal `${`)", path)
                 failed = True
@@ -141,10 +149,11 @@ def env_values(raw: Any, env: Mapping[str, str]) -> set[str]:
 
 def interpolate(
     data: dict[str, Any], env: Mapping[str, str], positions: Positions,
-    errors: list[SuiteError],
+    errors: list[SuiteError], deferred: Mapping[KeyPath, frozenset[str]] | None = None,
 ) -> dict[str, Any]:
-    """Return `data` with every `${name}` below the top level replaced; errors are appended."""
+    """Return `data` with every `${name}` below the top level replaced; errors are appended.
+    Names in `deferred[("tools", i)]` are the test's case variables: left for its cases."""
     raw = data.get("variables")
     declared = set(raw) if isinstance(raw, dict) else set()
     variables = resolve_variables(raw, env)
-    return Interpolator(variables, declared, positions, errors).apply(data)
+    return Interpolator(variables, declared, positions, errors, deferred).apply(data)

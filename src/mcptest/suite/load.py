@@ -15,6 +15,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from mcptest.errors import SourcePos, SuiteError, SuiteErrors
+from mcptest.suite.case_rows import Case, expand, owned_by_cases, read_tables, reread_inline
 from mcptest.suite.checks import cross_check
 from mcptest.suite.interpolate import env_values, interpolate
 from mcptest.suite.models import StdioServer, Suite
@@ -38,6 +39,9 @@ class LoadedSuite:
     """The path as reports show it: relative to the working directory when inside it, posix."""
     suite: Suite
     positions: Positions = field(repr=False, compare=False)
+    cases: dict[tuple[str | int, ...], tuple[Case, ...]] = field(
+        default_factory=dict, repr=False, compare=False)
+    """Tests with `cases:`, by key path (`("tools", 3)`): one validated test per case."""
 
     def pos(self, *key_path: str | int) -> SourcePos:
         """Position of a node by its YAML key path, e.g. `pos("tools", 3, "expect", 1)`.
@@ -128,12 +132,17 @@ def load_suite(path: Path, *, env: Mapping[str, str]) -> LoadedSuite:
     except SuiteError as e:
         raise SuiteErrors([e]) from None
     base_dir = Path(os.path.abspath(path)).parent
-    data = interpolate(data, env, positions, errors)
+    tables = read_tables(data, positions, base_dir, _read, display_path, errors)
+    deferred = {base: table.variables for base, table in tables.items()}
+    data = interpolate(data, env, positions, errors, deferred)
+    tables = reread_inline(data, tables, positions)
+    data, cases = expand(data, tables, positions, errors)
     suite: Suite | None = None
     try:
         suite = Suite.model_validate(data)
     except ValidationError as e:
-        errors.extend(suite_errors(e, data, positions, Suite))
+        errors.extend(x for x in suite_errors(e, data, positions, Suite)
+                      if not owned_by_cases(x, tables))
     errors.extend(cross_check(data, positions, base_dir))
     if errors or suite is None:
         hidden = env_values(data.get("variables"), env)
@@ -142,7 +151,8 @@ def load_suite(path: Path, *, env: Mapping[str, str]) -> LoadedSuite:
         errors.sort(key=lambda e: (e.pos.line, e.pos.column) if e.pos else (0, 0))
         raise SuiteErrors(errors)
     _resolve_paths(suite, base_dir)
-    return LoadedSuite(path=path, display_path=shown, suite=suite, positions=positions)
+    return LoadedSuite(path=path, display_path=shown, suite=suite, positions=positions,
+                       cases=cases)
 
 
 def load_suites(paths: Sequence[Path], *, env: Mapping[str, str]) -> list[LoadedSuite]:

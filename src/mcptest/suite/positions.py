@@ -131,6 +131,17 @@ def parse_yaml(text: str, file: str) -> tuple[dict[str, Any], Positions, list[Su
     Raises `SuiteError` when nothing useful can be built (syntax error, empty file, top level
     not a mapping); returns the recoverable errors (duplicate keys) alongside the data.
     """
+    data, positions, errors = _parse(text, file, list_top=False)
+    return data, positions, errors
+
+
+def parse_yaml_list(text: str, file: str) -> tuple[list[Any], Positions, list[SuiteError]]:
+    """Parse a YAML file whose top level is a list (a table of cases, docs/suites.md)."""
+    data, positions, errors = _parse(text, file, list_top=True)
+    return data, positions, errors
+
+
+def _parse(text: str, file: str, *, list_top: bool) -> tuple[Any, Positions, list[SuiteError]]:
     check_bounds(text, file, _Loader)
     loader = _Loader(text)
     try:
@@ -146,10 +157,14 @@ def parse_yaml(text: str, file: str) -> tuple[dict[str, Any], Positions, list[Su
     except yaml.YAMLError as e:
         raise SuiteError(f"invalid YAML: {' '.join(str(e).split())}",
                          SourcePos(file, 1, 1)) from None
-    if root is None or (isinstance(root, yaml.ScalarNode) and root.tag.endswith(":null")):
+    if list_top:
+        if root is None or not isinstance(root, yaml.SequenceNode):
+            raise SuiteError("a YAML case file is a list of mappings (`- {city: Oslo}`)",
+                             SourcePos(file, *(_mark(root) if root is not None else (1, 1))))
+    elif root is None or (isinstance(root, yaml.ScalarNode) and root.tag.endswith(":null")):
         raise SuiteError("the file is empty; a suite is a mapping with `servers:`, `tools:`, …",
                          SourcePos(file, 1, 1))
-    if not isinstance(root, yaml.MappingNode):
+    elif not isinstance(root, yaml.MappingNode):
         kind = "a list" if isinstance(root, yaml.SequenceNode) else "a single value"
         raise SuiteError(
             f"the top level must be a mapping (`servers:`, `tools:`, …), got {kind}",

@@ -114,7 +114,9 @@ def explain(args: argparse.Namespace) -> int:
         else f"${proj.cost_bound_usd or 0.0:.4f}"
     evals = sum(1 for t in plan.tests if t.kind == "eval")
     tools = len(plan.tests) - evals
-    rows = f"{evals} eval row(s)" + (f", {tools} judged tool test(s)" if tools else "")
+    cases = sum(1 for t in plan.tests if t.case is not None)
+    rows = (f"{evals} eval row(s)" + (f", {tools} judged tool test(s)" if tools else "")
+            + (f" ({cases} from case tables)" if cases else ""))
     total = f"total: {rows}, {proj.calls} judge call(s), cost bound {bound}"
     if proj.deferred:
         total += f"; {proj.deferred} call(s) would be deferred (no key or gateway)"

@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"warning: {warning}", file=sys.stderr)
         extra = "".join(f", {_count(n, word)}" for n, word in (
             (len(suite.resources), "resource test"), (len(suite.prompts), "prompt test"),
-            (len(suite.lists), "list test")) if n)
+            (len(suite.lists), "list test"),
+            (sum(len(c) for c in loaded.cases.values()), "case row")) if n)
         print(f"ok: {loaded.display_path} ({_count(len(suite.tools), 'tool')}, "
               f"{_count(len(suite.evals), 'eval')}, {_count(len(suite.agents), 'agent')}"
               f"{extra})")

@@ -71,6 +71,7 @@ from mcptest.suite.models.suite import (
     JudgeDefaults,
     Pricing,
     Suite,
+    SuiteDefaults,
 )
 from mcptest.suite.models.surface import (
     LintIgnore,
@@ -83,6 +84,7 @@ from mcptest.suite.models.surface_cases import (
     PromptTest,
     ResourceTest,
 )
+from mcptest.suite.models.table import CaseFile
 
 __all__ = [
     "LIST_METHODS",
@@ -97,6 +99,7 @@ __all__ = [
     "BearerAuth",
     "CalibrationExample",
     "CalibrationGate",
+    "CaseFile",
     "ContainsMatcher",
     "Criterion",
     "CustomJudgeMatcher",
@@ -139,6 +142,7 @@ __all__ = [
     "StdioServer",
     "Strict",
     "Suite",
+    "SuiteDefaults",
     "SurfaceCheck",
     "ToolTest",
     "TreeLeaf",

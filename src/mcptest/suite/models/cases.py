@@ -13,6 +13,7 @@ from mcptest.suite.models.base import Strict
 from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import EvalJudge, Matrix, Rubric
+from mcptest.suite.models.table import Cases, cases_field
 
 
 class ToolTest(Strict):
@@ -23,6 +24,7 @@ class ToolTest(Strict):
     tags: list[str] = Field(default_factory=list)
     timeout: Duration | None = None
     expect: list[Assertion] = Field(default_factory=list)
+    cases: Cases = cases_field()
 
 
 class EvalSpec(Strict):
@@ -39,6 +41,7 @@ class EvalSpec(Strict):
     matrix: Matrix | None = None
     max_turns: int = Field(default=8, ge=1, le=100)
     tags: list[str] = Field(default_factory=list)
+    cases: Cases = cases_field()
     calibration: CalibrationGate | None = None
 
 
@@ -52,3 +55,4 @@ class AgentTest(Strict):
     timeout: Duration | None = None
     tags: list[str] = Field(default_factory=list)
     expect: list[Assertion] = Field(default_factory=list)
+    cases: Cases = cases_field()

@@ -18,6 +18,7 @@ from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict, check_regex
 from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.rubrics import Rubric
+from mcptest.suite.models.trajectory import SimilarMatcher, ToolsCalledMatcher
 from mcptest.suite.schema_refs import unresolved_refs
 
 
@@ -153,7 +154,7 @@ class EvalRubricMatcher(Strict):
 
 
 MATCHER_KINDS: tuple[str, ...] = (
-    "exact", "contains", "regex", "schema", "not", "all", "any",
+    "exact", "contains", "regex", "schema", "not", "all", "any", "tools_called", "similar",
     "llm-judge", "llm-jury", "eval.rubric", "custom-judge",
 )
 LLM_MATCHER_KINDS: frozenset[str] = frozenset(
@@ -179,6 +180,8 @@ Matcher = Annotated[
     | Annotated[NotMatcher, Tag("not")]
     | Annotated[AllMatcher, Tag("all")]
     | Annotated[AnyMatcher, Tag("any")]
+    | Annotated[ToolsCalledMatcher, Tag("tools_called")]
+    | Annotated[SimilarMatcher, Tag("similar")]
     | Annotated[LlmJudgeMatcher, Tag("llm-judge")]
     | Annotated[LlmJuryMatcher, Tag("llm-jury")]
     | Annotated[EvalRubricMatcher, Tag("eval.rubric")]
@@ -195,6 +198,7 @@ Matcher = Annotated[
 _KIND_BY_TYPE: dict[type, str] = {
     ExactMatcher: "exact", ContainsMatcher: "contains", RegexMatcher: "regex",
     SchemaMatcher: "schema", NotMatcher: "not", AllMatcher: "all", AnyMatcher: "any",
+    ToolsCalledMatcher: "tools_called", SimilarMatcher: "similar",
     LlmJudgeMatcher: "llm-judge", LlmJuryMatcher: "llm-jury", EvalRubricMatcher: "eval.rubric",
     CustomJudgeMatcher: "custom-judge",
 }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import (
     Field,
 )
@@ -10,6 +12,7 @@ from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict
 from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.cases import AgentTest, EvalSpec, ToolTest
+from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import RubricBody
 from mcptest.suite.models.servers import Server, Variable
 from mcptest.suite.models.surface import LintSettings, SurfaceCheck
@@ -38,6 +41,17 @@ class JudgeDefaults(Strict):
     pricing: dict[str, Pricing] = Field(default_factory=dict)
 
 
+class SuiteDefaults(Strict):
+    """What every test of the file gets without repeating it (docs/suites.md#defaults)."""
+
+    expect: list[Assertion] = Field(
+        default_factory=list,
+        description="Checked after each tool, resource, prompt, list and agent test's own expect.")
+    kinds: list[Literal["tool", "resource", "prompt", "list", "agent"]] = Field(
+        default=["tool", "resource", "prompt", "list", "agent"], min_length=1,
+        description="Which kinds of test get them (an agent's `duration_ms` includes its model).")
+
+
 class Suite(Strict):
     """One suite file."""
 
@@ -53,5 +67,6 @@ class Suite(Strict):
     judge: JudgeDefaults | None = None
     surface: SurfaceCheck | None = None
     lint: LintSettings | None = None
+    defaults: SuiteDefaults | None = None
     calibration: CalibrationGate | None = None
     """The gate of every `llm-judge`/`llm-jury` and eval without its own (docs/calibration.md)."""

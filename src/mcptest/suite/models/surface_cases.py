@@ -14,6 +14,7 @@ from pydantic import Field, model_validator
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict
 from mcptest.suite.models.matchers import Assertion
+from mcptest.suite.models.table import Cases, cases_field
 
 ListName = Literal["tools", "resources", "templates", "prompts"]
 LIST_METHODS: dict[str, str] = {
@@ -35,6 +36,7 @@ class ResourceTest(Strict):
     tags: list[str] = Field(default_factory=list)
     timeout: Duration | None = None
     expect: list[Assertion] = Field(default_factory=list)
+    cases: Cases = cases_field()
 
     @model_validator(mode="after")
     def _one_source(self) -> ResourceTest:
@@ -55,6 +57,7 @@ class PromptTest(Strict):
     tags: list[str] = Field(default_factory=list)
     timeout: Duration | None = None
     expect: list[Assertion] = Field(default_factory=list)
+    cases: Cases = cases_field()
 
 
 class ListTest(Strict):
