@@ -18,12 +18,12 @@ from mcptest.reporters.escape import shorten, terminal
 
 _WORD = {
     "passed": "✓ PASS ", "failed": "✗ FAIL ", "error": "! ERROR", "skipped": "- SKIP ",
-    "deferred": "~ DEFER", "not_yet_available": "… NYA  ",
+    "deferred": "~ DEFER", "not_yet_available": "… NYA  ", "flaky": "? FLAKY",
 }
 _COLOUR = {
     "passed": "32", "failed": "31", "error": "31;1", "skipped": "33", "deferred": "36",
-    "not_yet_available": "35", "high": "32", "medium": "33", "low": "31", "dim": "2",
-    "bold": "1",
+    "not_yet_available": "35", "flaky": "33;1", "high": "32", "medium": "33", "low": "31",
+    "dim": "2", "bold": "1",
 }
 _INDENT = "    "
 _TEXT_LIMIT = 400
