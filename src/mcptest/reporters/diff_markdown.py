@@ -6,25 +6,11 @@ of thousands of regressions still leaves room for the rest of the comment.
 
 from __future__ import annotations
 
-from mcptest.report.models import Comparison, Report, RowComparison
+from mcptest.report.models import Report, RowComparison
+from mcptest.reporters.comparison import LEADING, signed_money, summary_line
 from mcptest.reporters.escape import md_inline
 
 MAX_ROWS_PER_CLASS = 20
-LEADING = (
-    ("regressed", "❌", "Regressed"), ("newly_flaky", "🎲", "Newly flaky"),
-    ("fixed", "✅", "Fixed"), ("changed", "✏️", "Changed (not comparable)"),
-    ("insufficient_data", "❔", "Dropped, not significant (insufficient data)"),
-    ("new", "🆕", "New"), ("removed", "➖", "Removed"), ("still_failing", "🔁", "Still failing"),
-)
-
-
-def money(usd: float | None) -> str:
-    """A cost as the reader sees it: `unknown` when a side had an unpriced model, never $0."""
-    return "unknown" if usd is None else f"${usd:.4f}"
-
-
-def signed_money(usd: float | None) -> str:
-    return "unknown" if usd is None else f"{'+' if usd >= 0 else '−'}${abs(usd):.4f}"
 
 
 def _rate(r: RowComparison) -> str:
@@ -40,14 +26,6 @@ def _row(r: RowComparison) -> str:
         else signed_money(r.cost_delta_usd)
     status = f"{r.old_status or '—'} → {r.new_status or '—'}"
     return (f"| {md_inline(r.name, 100)} | {status} | {_rate(r)} | {score} | {cost} |")
-
-
-def summary_line(c: Comparison) -> str:
-    n = c.counts
-    bits = [f"{n.get(key, 0)} {label.split(' (')[0].lower()}" for key, _, label in LEADING[:4]]
-    cost = (f"cost {money(c.new_cost_usd)} vs {money(c.old_cost_usd)} "
-            f"({signed_money(c.cost_delta_usd)})")
-    return ", ".join(bits) + f"; {cost}"
 
 
 def diff_block(report: Report) -> str:
