@@ -52,6 +52,8 @@ def add_run_compare_arguments(p: argparse.ArgumentParser) -> None:
                    help="let repetitions after the first read the judge cache")
     p.add_argument("--baseline", type=Path, metavar="REPORT",
                    help="compare with this JSON report of an earlier run")
+    p.add_argument("--baseline-note", metavar="TEXT",
+                   help="one line the reports show about the baseline (where, how stale)")
     add_compare_arguments(p)
 
 
@@ -77,7 +79,8 @@ def apply_baseline(report: Report, old: Report | None, args: argparse.Namespace)
 
     if old is None:
         return report
-    return with_baseline(report, old, compare_options(args), source=str(args.baseline))
+    return with_baseline(report, old, compare_options(args), source=str(args.baseline),
+                         note=args.baseline_note or None)
 
 
 def repeat_options(args: argparse.Namespace) -> RepeatOptions:
