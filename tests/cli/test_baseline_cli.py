@@ -153,3 +153,14 @@ def test_a_bad_baseline_is_exit_2_before_anything_runs(tmp_path: Path) -> None:
     r = mcptest("run", suite, "--fail-on", "regressed", flag="on")
     assert r.returncode == 2
     assert "--baseline" in r.stderr
+
+
+def test_a_suites_max_score_drop_is_carried_on_its_rows(tmp_path: Path) -> None:
+    body = OLD.replace("tools:", "max_score_drop: 0.1\ntools:", 1).replace(
+        "    args: {name: Ada}\n", "    args: {name: Ada}\n    max_score_drop: 0.3\n", 1)
+    out = tmp_path / "r.json"
+    mcptest("run", checkout(tmp_path, body), "--reporter", "json", "--output", out, flag="on",
+            cwd=tmp_path)
+    rows = {t["name"]: t for t in json.loads(out.read_text(encoding="utf-8"))["tests"]}
+    assert rows["greets Ada"]["max_score_drop"] == 0.3
+    assert rows["flag is on"]["max_score_drop"] == 0.1

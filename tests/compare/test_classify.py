@@ -116,3 +116,11 @@ def test_a_report_compared_with_itself_has_no_regression(tests: list[Row]) -> No
     # "tests failed" turns into a pass: nothing regressed against itself
     assert with_baseline(r, r, CompareOptions(fail_on="regressed"), source="self"
                          ).summary.exit_code != 1
+
+
+def test_a_rows_own_gate_wins_over_the_command_line() -> None:
+    old = report(row("t", score=0.9), row("u", score=0.9))
+    strict = row("t", score=0.8).model_copy(update={"max_score_drop": 0.05})
+    new = report(strict, row("u", score=0.8))
+    c = compare_reports(old, new, CompareOptions(max_score_drop=0.5), source="o")
+    assert [(r.id, r.gated) for r in c.rows] == [("t", True)]

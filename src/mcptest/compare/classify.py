@@ -27,7 +27,8 @@ class CompareOptions:
     alpha: float = DEFAULT_ALPHA
     fail_on: FailOn = "any-failure"
     max_score_drop: float | None = None
-    """A comparable row whose judged score fell by more than this fails the gate."""
+    """A comparable row whose judged score fell by more than this fails the gate (a row's own
+    `max_score_drop`, from its test or suite, wins)."""
 
 
 def _statistical(old: Measure, new: Measure, alpha: float) -> tuple[Change, float | None]:
@@ -88,8 +89,8 @@ def compare_row(old: TestResult | None, new: TestResult | None,
     else:
         change = _by_outcome(o, n)
     delta = None if o.score is None or n.score is None else round(n.score - o.score, 6)
-    gated = (options.max_score_drop is not None and delta is not None
-             and -delta > options.max_score_drop)
+    gate = new.max_score_drop if new.max_score_drop is not None else options.max_score_drop
+    gated = gate is not None and delta is not None and -delta > gate
     return base.model_copy(update={"change": change, "p_value": p, "score_delta": delta,
                                    "gated": gated})
 

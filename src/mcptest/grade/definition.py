@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from mcptest.plan import PlannedAssertion, PlannedTest
 
-_NOT_DEFINITION = {"name", "tags", "timeout", "repeat", "min_pass_rate", "message"}
+_NOT_DEFINITION = {"name", "tags", "timeout", "repeat", "min_pass_rate", "max_score_drop",
+                   "message"}
 _JUDGE_FIELDS = {"model", "base_url", "max_tokens", "temperature"}
 
 

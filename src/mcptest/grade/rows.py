@@ -123,6 +123,8 @@ def test_result(
         cost_known=all(v.cost_known for v in votes),
         cache_hits=sum(1 for a in done if a.cached) + cache_hits,
         definition_hash=test_hash(test),
+        max_score_drop=(spec.max_score_drop if spec.max_score_drop is not None
+                        else test.suite.suite.max_score_drop),
     )
 
 

@@ -199,6 +199,9 @@ class TestResult(Model):
     """Every repetition of a repeated test, in order (each without repetitions of its own)."""
     baseline: RowComparison | None = None
     """Set by `--baseline` and `mcptest diff`: how this row compares with the baseline's."""
+    max_score_drop: float | None = None
+    """The suite's gate on this row's judged score against a baseline (the test's own, else the
+    suite's); `--max-score-drop` applies where it is None."""
 
 
 class RowComparison(Model):

@@ -19,8 +19,9 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, allow_inf_nan=False)
 
 
-class Repeated(Strict):
-    """`repeat:` and `min_pass_rate:`, shared by every kind of test (docs/baseline.md)."""
+class CasePolicy(Strict):
+    """`repeat:`, `min_pass_rate:` and `max_score_drop:`, shared by every kind of test
+    (docs/baseline.md)."""
 
     repeat: int | None = Field(
         default=None, ge=1, le=100,
@@ -28,6 +29,9 @@ class Repeated(Strict):
     min_pass_rate: float | None = Field(
         default=None, ge=0, le=1,
         description="Share of repetitions that must pass (default 1.0, or --min-pass-rate).")
+    max_score_drop: float | None = Field(
+        default=None, ge=0, le=1,
+        description="Against a baseline: fail when the judged score fell by more than this.")
 
 
 def check_regex(cls: Any, value: str) -> str:

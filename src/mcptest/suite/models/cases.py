@@ -9,12 +9,12 @@ from pydantic import (
 )
 
 from mcptest.suite.durations import Duration
-from mcptest.suite.models.base import Repeated
+from mcptest.suite.models.base import CasePolicy
 from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import EvalJudge, Matrix, Rubric
 
 
-class ToolTest(Repeated):
+class ToolTest(CasePolicy):
     name: str = Field(min_length=1)
     server: str = Field(min_length=1)
     tool: str = Field(min_length=1)
@@ -24,7 +24,7 @@ class ToolTest(Repeated):
     expect: list[Assertion] = Field(default_factory=list)
 
 
-class EvalSpec(Repeated):
+class EvalSpec(CasePolicy):
     name: str = Field(min_length=1)
     server: str | None = None
     prompt: str = Field(min_length=1)
@@ -40,7 +40,7 @@ class EvalSpec(Repeated):
     tags: list[str] = Field(default_factory=list)
 
 
-class AgentTest(Repeated):
+class AgentTest(CasePolicy):
     name: str = Field(min_length=1)
     models: list[str] = Field(min_length=1)
     servers: list[str] = Field(min_length=1)
