@@ -76,5 +76,6 @@ evals:
     }
     assert all(t.status != "passed" for t in report.tests)
     assert report.summary.gaps == {g: 1 for g in gaps.values()}
-    assert set(GAP_ADVICE) == set(gaps.values())
+    # `flaky` needs repeats: tests/cli/test_repeat_cli.py produces it through the CLI
+    assert set(GAP_ADVICE) - {"flaky"} == set(gaps.values())
     assert js.count("pricey-judge") == 0
