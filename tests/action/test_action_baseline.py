@@ -10,11 +10,13 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
 from conftest import PR, TOKEN, Runner
 from support.github_server import GitHubServer
 
 from mcptest.action.main import run_action
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 SERVER = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
 SUITE = f"""
 servers:

@@ -10,8 +10,10 @@ import sys
 from pathlib import Path
 
 import cmarkgfm
+import pytest
 from cmarkgfm.cmark import Options
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 REPO = Path(__file__).resolve().parents[2]
 SERVER = REPO / "examples" / "server" / "example_server.py"
 

@@ -9,8 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from support.judge_server import JudgeServer, Verdict
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 REPO = Path(__file__).resolve().parents[2]
 SERVER = REPO / "examples" / "server" / "example_server.py"
 PASS, FAIL = Verdict(0.9, reason="polite"), Verdict(0.1, reason="rude")
