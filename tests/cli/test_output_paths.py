@@ -21,11 +21,11 @@ from mcptest.errors import McpTestError
 from mcptest.report.io import read_report
 
 REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 SERVER = REPO / "examples" / "server" / "example_server.py"
 MARKER_SERVER = """\
 import pathlib, runpy, sys
 
-pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 pathlib.Path(sys.argv[1]).write_text("started")
 sys.argv = sys.argv[2:]
 runpy.run_path(sys.argv[0], run_name="__main__")

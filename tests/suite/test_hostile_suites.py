@@ -16,6 +16,7 @@ import pytest
 
 from mcptest.suite.yaml_bounds import MAX_FILE_BYTES, MAX_VALUES
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 DATA = Path(__file__).resolve().parents[1] / "data" / "hostile"
 FILES = sorted(DATA.glob("*.yml"))
 POSITIONED = re.compile(r"^(?P<file>\S+?):(?P<line>\d+):(?P<col>\d+): \S.*$")
@@ -29,7 +30,6 @@ HAS_PROC = Path("/proc/self/status").exists()
 MEASURED = """
 import runpy, sys
 
-pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 out = sys.argv.pop(1)
 sys.argv[0] = "mcptest"
 try:
