@@ -21,6 +21,7 @@ from mcptest.errors import McpTestError
 from mcptest.report.io import read_report
 
 REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 SERVER = REPO / "examples" / "server" / "example_server.py"
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 

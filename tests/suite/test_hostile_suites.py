@@ -16,6 +16,7 @@ import pytest
 
 from mcptest.suite.yaml_bounds import MAX_FILE_BYTES, MAX_VALUES
 
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 DATA = Path(__file__).resolve().parents[1] / "data" / "hostile"
 FILES = sorted(DATA.glob("*.yml"))
 POSITIONED = re.compile(r"^(?P<file>\S+?):(?P<line>\d+):(?P<col>\d+): \S.*$")

@@ -9,13 +9,13 @@ from pydantic import (
 )
 
 from mcptest.suite.durations import Duration
-from mcptest.suite.models.base import Strict
+from mcptest.suite.models.base import CasePolicy
 from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import EvalJudge, Matrix, Rubric
 
 
-class ToolTest(Strict):
+class ToolTest(CasePolicy):
     name: str = Field(min_length=1)
     server: str = Field(min_length=1)
     tool: str = Field(min_length=1)
@@ -25,7 +25,7 @@ class ToolTest(Strict):
     expect: list[Assertion] = Field(default_factory=list)
 
 
-class EvalSpec(Strict):
+class EvalSpec(CasePolicy):
     name: str = Field(min_length=1)
     server: str | None = None
     prompt: str = Field(min_length=1)
@@ -42,7 +42,7 @@ class EvalSpec(Strict):
     calibration: CalibrationGate | None = None
 
 
-class AgentTest(Strict):
+class AgentTest(CasePolicy):
     name: str = Field(min_length=1)
     models: list[str] = Field(min_length=1)
     servers: list[str] = Field(min_length=1)
