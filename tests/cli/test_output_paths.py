@@ -23,6 +23,7 @@ from mcptest.report.io import read_report
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
 REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 SERVER = REPO / "examples" / "server" / "example_server.py"
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 

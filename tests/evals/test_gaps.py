@@ -95,5 +95,6 @@ evals:
     assert all(t.status != "passed" for t in report.tests + stopped.tests)
     assert report.summary.gaps == {g: 1 for g in gaps.values() if g != "budget"}
     assert stopped.summary.gaps == {"budget": 1}
-    assert set(GAP_ADVICE) == set(gaps.values())
+    # `flaky` needs repeats: tests/cli/test_repeat_cli.py produces it through the CLI
+    assert set(GAP_ADVICE) - {"flaky"} == set(gaps.values())
     assert js.count("pricey-judge") == 0

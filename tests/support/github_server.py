@@ -16,6 +16,8 @@ Endpoints: `GET /user`, `GET|POST /repos/{o}/{r}/issues/{n}/comments` (listing i
 PR's token; `prefix="/api/v3"` serves under a path like GitHub Enterprise Server does. Comments
 and issues live in memory; `seed()` adds a comment and `seed_issue()` an issue (or a pull request,
 which GitHub's issue listing also returns) as another user; `issues()` lists them.
+The compare, commits, artifacts and artifact download endpoints a baseline is found through
+are in `github_baseline.py` (`gh.baseline`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from support.github_baseline import BaselineState, route, unauthenticated
 
 _LIST = re.compile(r"^/repos/([^/]+)/([^/]+)/issues/(\d+)/comments$")
 _ONE = re.compile(r"^/repos/([^/]+)/([^/]+)/issues/comments/(\d+)$")
@@ -49,6 +53,7 @@ class _State:
     next_id: int = 1000
     next_issue: int = 100
     lock: threading.Lock = field(default_factory=threading.Lock)
+    baseline: BaselineState = field(default_factory=BaselineState)
 
 
 class GitHubServer:
@@ -75,6 +80,11 @@ class GitHubServer:
     def __exit__(self, *exc: object) -> None:
         self._httpd.shutdown()
         self._httpd.server_close()
+
+    @property
+    def baseline(self) -> BaselineState:
+        """History, merge-base and stored artifacts for `baseline: auto` (github_baseline.py)."""
+        return self.state.baseline
 
     def seed(self, number: int, body: str, login: str, repo: str = "octo/repo") -> int:
         """Add a comment written by someone else (or by us, in an earlier run)."""
@@ -156,6 +166,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _send_bytes(self, status: int, data: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/zip")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
     def _body(self) -> dict[str, Any]:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b"{}"
@@ -173,8 +190,13 @@ class _Handler(BaseHTTPRequestHandler):
             state.requests.append((method, self.path))
             if body:
                 state.bodies.append(body)
+        if blob := unauthenticated(state.baseline, parts.path, self.headers.get("Authorization")):
+            return self._send_bytes(*blob)
         if self.headers.get("Authorization") != f"Bearer {state.token}":
             return self._send(401, {"message": "Bad credentials"})
+        if found := route(state.baseline, parts.path, parse_qs(parts.query),
+                          self.headers.get("Host", "127.0.0.1"), state.prefix):
+            return self._send(*found)
         forbidden = {"message": "Resource not accessible by integration"}
         if parts.path == "/user" and method == "GET":
             if state.actions_token:

@@ -48,6 +48,10 @@ class ActionInputs(BaseModel):
     working_directory: str = "."
     report_to: list[str] = Field(default_factory=list)
     issue_label: str = "mcptest"
+    baseline: str = ""
+    """`auto`, a report path, or "" (docs/baseline.md)."""
+    baseline_artifact: str = "mcptest-report"
+    fail_on: Literal["regressed", "any-failure"] = "any-failure"
 
     @property
     def wants_comment(self) -> bool:
@@ -130,6 +134,10 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         if "\n" in value or "\x00" in value:
             raise UsageError(f"input '{name}' must be a single path")
 
+    fail_on = _raw(env, "fail-on") or "any-failure"
+    if fail_on not in ("regressed", "any-failure"):
+        raise UsageError(f"input 'fail-on' must be regressed or any-failure, got {fail_on!r}")
+
     return ActionInputs(
         suites=suites,
         max_cost=max_cost,
@@ -147,4 +155,7 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         working_directory=working_directory,
         report_to=list(dict.fromkeys(report_to)),
         issue_label=issue_label,
+        baseline=_raw(env, "baseline"),
+        baseline_artifact=_raw(env, "baseline-artifact") or "mcptest-report",
+        fail_on=fail_on,
     )

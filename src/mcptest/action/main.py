@@ -17,6 +17,7 @@ from io import BufferedReader
 from pathlib import Path
 from typing import TextIO, cast
 
+from mcptest.action.baseline import resolve_baseline
 from mcptest.action.commands import annotations_for, command, stop_commands
 from mcptest.action.comment import compose_body, marker, post_sticky_comment, pr_number
 from mcptest.action.groups import write_server_groups
@@ -183,6 +184,8 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
             raise UsageError(f"input 'working-directory': {inputs.working_directory!r} "
                              "is not a directory")
         suites = expand_suites(inputs.suites, workdir)
+        baseline = resolve_baseline(inputs.baseline, inputs.baseline_artifact, env, workdir,
+                                    inputs.output_dir, inputs.github_token)
     except UsageError as error:
         out.write(command("error", str(error), title="mcptest: invalid input") + "\n")
         if outputs_file:
@@ -198,7 +201,10 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
     for stale in (report_json, sarif):  # a run that ends early must not leave last run's files
         if stale:
             (workdir / stale).unlink(missing_ok=True)
-    argv = cli_arguments(inputs, suites, report_json, sarif, out)
+    argv = cli_arguments(inputs, suites, report_json, sarif, out) + baseline.arguments(
+        inputs.fail_on)
+    if baseline.note:
+        out.write(f"mcptest: {baseline.note}\n")
     out.write(f"mcptest {' '.join(argv)}\n")
     exit_code = run_cli(cli, argv, workdir, env, out)
     report = _load_report(workdir / report_json, out)
@@ -214,7 +220,7 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
             lint_sarif = _shown(inputs.working_directory,
                                 str(Path(inputs.output_dir) / LINT_SARIF))
 
-    markdown = _markdown(report, exit_code, inputs.suites, out)
+    markdown = baseline.annotate(_markdown(report, exit_code, inputs.suites, out))
     if summary_file := env.get("GITHUB_STEP_SUMMARY"):
         try:
             write_summary(summary_file, markdown)

@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schema": ("mcptest.cli.commands.schema", "print the JSON Schema of suites or reports"),
     "report": ("mcptest.cli.commands.report", "re-render a saved JSON report"),
     "merge": ("mcptest.cli.commands.merge", "combine shard reports into one"),
+    "diff": ("mcptest.cli.commands.diff", "compare two saved reports: regressions, fixes, flaky"),
     "surface": ("mcptest.cli.commands.surface", "snapshot a server's surface, or diff two"),
     "lint": ("mcptest.cli.commands.lint", "check servers against protocol and quality rules"),
     "init": ("mcptest.cli.commands.init", "write a starter suite from what a server lists"),

@@ -28,8 +28,8 @@ def vote(o: JudgeOutcome, passed: bool | None, replacement_for: str | None = Non
         model=model, family=model_family(model) if o.model else None, score=o.score,
         passed=passed if o.score is not None else None, abstained=o.status == "abstained",
         error=error, reason=o.reason, evidence=o.evidence, repetition=o.repetition,
-        replacement_for=replacement_for, cost_usd=o.cost_usd, latency_ms=o.latency_ms,
-        cached=o.cached, deferred=o.status == "deferred")
+        replacement_for=replacement_for, cost_usd=o.cost_usd, cost_known=o.cost_known,
+        latency_ms=o.latency_ms, cached=o.cached, deferred=o.status == "deferred")
 
 
 @dataclass(frozen=True)

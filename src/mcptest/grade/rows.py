@@ -11,6 +11,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+from mcptest.grade.definition import assertion_hash, test_hash
 from mcptest.report.models import (
     AssertionResult,
     JudgeDetail,
@@ -103,7 +104,12 @@ def test_result(
     (`extra_cost_usd`: an eval's judges, an agent's model turns; `cache_hits` likewise).
     """
     spec = test.spec
-    done = assertions or []
+    by_index = {p.index: p for p in test.assertions}
+    done = [a if a.index not in by_index else
+            a.model_copy(update={"definition_hash": assertion_hash(test, by_index[a.index])})
+            for a in assertions or []]
+    votes = [v for a in done if a.judge for v in a.judge.votes] + (
+        list(judge.votes) if judge is not None else [])
     return TestResult(
         id=test.id, name=test.name, kind=test.kind, suite_file=test.suite_file,
         server=getattr(spec, "server", None), tool=_subject(spec),
@@ -114,7 +120,11 @@ def test_result(
         response=response_for_report(response),
         server_stderr=stderr or None, assertions=done, judge=judge,
         cost_usd=round(sum(a.cost_usd for a in done) + extra_cost_usd, 8),
+        cost_known=all(v.cost_known for v in votes),
         cache_hits=sum(1 for a in done if a.cached) + cache_hits,
+        definition_hash=test_hash(test),
+        max_score_drop=(spec.max_score_drop if spec.max_score_drop is not None
+                        else test.suite.suite.max_score_drop),
     )
 
 

@@ -37,6 +37,7 @@ def count(tests: list[TestResult]) -> Counts:
     return Counts(
         total=len(tests), passed=c["passed"], failed=c["failed"], error=c["error"],
         skipped=c["skipped"], deferred=c["deferred"], not_yet_available=c["not_yet_available"],
+        flaky=c["flaky"],
     )
 
 
@@ -46,9 +47,14 @@ def deferred_judges(tests: list[TestResult]) -> int:
     return sum(1 for d in details if d is not None for v in d.votes if v.deferred)
 
 
+def flaky_failed(tests: list[TestResult]) -> bool:
+    """A flaky row fails the run when its pass rate is below its `min_pass_rate`."""
+    return any(t.status == "flaky" and (t.repeat is None or not t.repeat.met) for t in tests)
+
+
 def exit_code_for(
     counts: Counts, *, servers_not_ready: bool, budget_stopped: bool, interrupted: bool = False,
-    internal_error: bool = False,
+    internal_error: bool = False, flaky_failed: bool = False,
 ) -> ExitCode:
     """docs/decisions.md "Exit codes": internal error (70), interrupted (130), not ready (3),
     failed (1), budget (5), skipped (4).
@@ -64,7 +70,7 @@ def exit_code_for(
         return ExitCode.NO_TESTS
     if servers_not_ready:
         return ExitCode.SERVER_NOT_READY
-    if counts.failed or counts.error:
+    if counts.failed or counts.error or flaky_failed:
         return ExitCode.TESTS_FAILED
     if budget_stopped:
         return ExitCode.POLICY_STOP
@@ -95,6 +101,7 @@ def build_report(
         budget_stopped=judge.budget_stopped,
         interrupted=interrupted is not None,
         internal_error=internal_error is not None,
+        flaky_failed=flaky_failed(tests),
     )
     summary = Summary(
         counts=counts,

@@ -12,12 +12,22 @@ from pydantic import BaseModel, ConfigDict, Field
 
 REPORT_VERSION = 1
 
-Status = Literal["passed", "failed", "error", "skipped", "deferred", "not_yet_available"]
-"""`deferred`: a judge could not be reached (no key); counts as passed unless --require-judge."""
+Status = Literal[
+    "passed", "failed", "error", "skipped", "deferred", "not_yet_available", "flaky",
+]
+"""`deferred`: a judge could not be reached (no key); counts as passed unless --require-judge.
+`flaky`: the repetitions of a repeated test disagreed; `repeat.met` says whether its pass rate
+reached `min_pass_rate` (docs/baseline.md)."""
+
+Change = Literal[
+    "regressed", "fixed", "still_failing", "newly_flaky", "new", "removed", "changed",
+    "unchanged", "insufficient_data",
+]
+"""How a row compares with the baseline's row of the same id (docs/baseline.md)."""
 
 GapCategory = Literal[
     "transport", "protocol", "tool-error", "shape", "judgment", "judge-reliability",
-    "judge-calibration", "budget", "environment",
+    "judge-calibration", "budget", "environment", "flaky",
 ]
 TestKind = Literal["tool", "eval", "agent", "resource", "prompt", "list"]
 Confidence = Literal["high", "medium", "low"]
@@ -53,6 +63,8 @@ class JudgeVote(Model):
     deferred: bool = False
     """The judge could not be reached (no key, no endpoint): no vote, counted in the summary."""
     cost_usd: float = 0.0
+    cost_known: bool = True
+    """False when the model had no known price and the provider reported no cost."""
     latency_ms: float | None = None
     cached: bool = False
 
@@ -170,6 +182,25 @@ class AssertionResult(Model):
     outside_verdict: bool = False
     """A skip with a note that leaves the test's verdict to its other assertions: a
     `jury.agreement` check on a jury with fewer than two decisive jurors (docs/jury.md)."""
+    definition_hash: str | None = None
+    """Hash of the assertion as it ran (target, matcher, rubric, judge models, thresholds):
+    rows of two runs are compared only when it matches."""
+
+
+class RepeatStats(Model):
+    """A repeated test: its pass count and rate, and the spread of its judged score."""
+
+    runs: int
+    passed: int
+    pass_rate: float
+    min_pass_rate: float
+    met: bool
+    """`pass_rate >= min_pass_rate`: the verdict under repeats."""
+    score_mean: float | None = None
+    score_min: float | None = None
+    score_max: float | None = None
+    score_stdev: float | None = None
+    """Sample standard deviation; None with fewer than two scores."""
 
 
 class TestResult(Model):
@@ -202,7 +233,61 @@ class TestResult(Model):
     calibration: CalibrationNote | None = None
     """Set on eval rows whose judge is gated by `calibration:`."""
     cost_usd: float = 0.0
+    cost_known: bool = True
+    """False when a judge or agent model had no known price: `cost_usd` is then a lower bound."""
     cache_hits: int = 0
+    definition_hash: str | None = None
+    """Hash of the test as it ran (tool, args, matchers, rubric, judge models, thresholds)."""
+    repeat: RepeatStats | None = None
+    repetitions: list[TestResult] = Field(default_factory=list)
+    """Every repetition of a repeated test, in order (each without repetitions of its own)."""
+    baseline: RowComparison | None = None
+    """Set by `--baseline` and `mcptest diff`: how this row compares with the baseline's."""
+    max_score_drop: float | None = None
+    """The suite's gate on this row's judged score against a baseline (the test's own, else the
+    suite's); `--max-score-drop` applies where it is None."""
+
+
+class RowComparison(Model):
+    """One row of a comparison with a baseline run (docs/baseline.md)."""
+
+    id: str
+    name: str
+    change: Change
+    old_status: Status | None = None
+    new_status: Status | None = None
+    old_pass_rate: float | None = None
+    new_pass_rate: float | None = None
+    p_value: float | None = None
+    """One-sided Fisher exact test on pass counts, when both sides were repeated."""
+    score_delta: float | None = None
+    old_cost_usd: float | None = None
+    new_cost_usd: float | None = None
+    """None when that side's cost is unknown (never shown as 0)."""
+    cost_delta_usd: float | None = None
+    duration_delta_ms: float | None = None
+    gated: bool = False
+    """The score dropped by more than `max_score_drop`."""
+
+
+class Comparison(Model):
+    """A run compared with a baseline run: per-row changes and the totals."""
+
+    baseline: str
+    """Where the baseline came from (a path, or `artifact <name> @ <sha>`)."""
+    baseline_started_at: str | None = None
+    note: str | None = None
+    """One line for the reader (how stale the baseline is, why there is none)."""
+    alpha: float
+    fail_on: Literal["regressed", "any-failure"]
+    max_score_drop: float | None = None
+    counts: dict[str, int] = Field(default_factory=dict)
+    rows: list[RowComparison] = Field(default_factory=list)
+    """Every row that is not `unchanged`, baseline rows that are gone included."""
+    old_cost_usd: float | None = None
+    new_cost_usd: float | None = None
+    cost_delta_usd: float | None = None
+    duration_delta_ms: float | None = None
 
 
 class ServerReport(Model):
@@ -229,6 +314,7 @@ class Counts(Model):
     skipped: int = 0
     deferred: int = 0
     not_yet_available: int = 0
+    flaky: int = 0
 
 
 class Summary(Model):
@@ -321,3 +407,5 @@ class Report(Model):
     """Set by `mcptest lint`: protocol, quality and surface findings."""
     shard: ShardInfo | None = None
     """Set on the report of one shard; `mcptest merge` reads it and leaves it out."""
+    comparison: Comparison | None = None
+    """Set by `--baseline` and `mcptest diff` (docs/baseline.md)."""

@@ -23,15 +23,16 @@ from mcptest.report.models import (
 )
 
 STATUS_ORDER: tuple[Status, ...] = (
-    "failed", "error", "not_yet_available", "skipped", "deferred", "passed",
+    "failed", "flaky", "error", "not_yet_available", "skipped", "deferred", "passed",
 )
 STATUS_MARK: dict[str, str] = {
     "passed": "✅", "failed": "❌", "error": "💥", "skipped": "⏭️", "deferred": "⏸️",
-    "not_yet_available": "🚧", "escalated": "⚠️",
+    "not_yet_available": "🚧", "escalated": "⚠️", "flaky": "🎲",
 }
 STATUS_LABEL: dict[str, str] = {
     "passed": "passed", "failed": "failed", "error": "error", "skipped": "skipped",
     "deferred": "deferred", "not_yet_available": "not yet available", "escalated": "to review",
+    "flaky": "flaky",
 }
 BAND_MARK: dict[Confidence | None, str] = {"high": "🟢", "medium": "🟡", "low": "🔴", None: "⚪"}
 """None: a report written before juries had a confidence band."""
@@ -58,6 +59,8 @@ GAP_ADVICE: dict[str, str] = {
     "between runs",
     "environment": "a key or command is missing: set the judge API key or install the "
     "server's command",
+    "flaky": "repetitions disagreed: read the failing repetition, sharpen the rubric or the "
+    "check, or set min_pass_rate for a test that is allowed to wobble",
 }
 LEADING_GAPS = 3
 """Advice is given for this many of the most frequent gap categories."""
@@ -226,7 +229,9 @@ def test_findings(test: TestResult) -> list[Finding]:
         if a.status == "skipped" and hard and not escalated:
             continue  # a cascade skip behind a failure adds nothing to read
         found.append(Finding(test, a, a.status, escalated))
-    if is_escalated(test.judge) or (test.status != "passed" and not found):
+    if test.status == "flaky":  # the row's own verdict leads its failing repetition's detail
+        found.insert(0, Finding(test, None, "flaky", False))
+    elif is_escalated(test.judge) or (test.status != "passed" and not found):
         found.append(Finding(test, None, test.status, is_escalated(test.judge)))
     return found
 
@@ -261,7 +266,7 @@ def summary_bits(report: Report) -> list[str]:
     """Counts in a fixed order, zeros left out except `passed`."""
     c = report.summary.counts
     bits = [f"{c.passed} passed"]
-    for key in ("failed", "error", "skipped", "deferred", "not_yet_available"):
+    for key in ("failed", "flaky", "error", "skipped", "deferred", "not_yet_available"):
         n = getattr(c, key)
         if n:
             bits.append(f"{n} {STATUS_LABEL[key]}")

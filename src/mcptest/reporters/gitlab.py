@@ -17,6 +17,7 @@ from mcptest.reporters.sarif import RULES, Finding, findings
 
 _SEVERITY = {
     "failed": "major",
+    "flaky": "major",
     "error": "critical",
     "skipped": "minor",
     "not_yet_available": "minor",

@@ -59,7 +59,8 @@ def _filters(tests: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return sum(1 for t in tests if cls in t["classes"].split())
 
     keys = [("all", "all"), ("problem", "needs attention"), ("failed", "failed"),
-            ("error", "error"), ("skipped", "skipped"), ("deferred", "deferred"),
+            ("flaky", "flaky"), ("error", "error"), ("skipped", "skipped"),
+            ("deferred", "deferred"),
             ("nya", "not yet available"), ("review", "to review"), ("passed", "passed")]
     out = [{"key": "all", "label": "all", "count": len(tests)}]
     out += [{"key": k, "label": label, "count": count(k)} for k, label in keys[1:]]

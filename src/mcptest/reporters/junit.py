@@ -44,6 +44,12 @@ def _timestamp(iso: str) -> str:
     return match.group(1) if match else "1970-01-01T00:00:00"
 
 
+def _fails(test: TestResult) -> bool:
+    """Failed, or flaky below its `min_pass_rate` (a `<failure>`; a tolerated flake passes)."""
+    return test.status == "failed" or (
+        test.status == "flaky" and not (test.repeat is not None and test.repeat.met))
+
+
 def _first_problem(test: TestResult) -> tuple[str, str]:
     """(type, message) of what made the test not pass: first non-passing assertion, else test."""
     for a in test.assertions:
@@ -104,6 +110,10 @@ def _properties(
             prop(f"{t.name}.cost_usd", f"{t.cost_usd:.6f}")
         if t.cache_hits:
             prop(f"{t.name}.cache_hits", t.cache_hits)
+        if t.repeat is not None:
+            prop(f"{t.name}.pass_rate", f"{t.repeat.passed}/{t.repeat.runs}")
+        if t.baseline is not None:
+            prop(f"{t.name}.baseline", t.baseline.change)
         for judge in _judges(t):
             if judge.score is not None:
                 prop(f"{t.name}.{judge.kind}.score", f"{judge.score:.3f}")
@@ -127,6 +137,8 @@ def _notes(tests: Iterable[TestResult]) -> str:
             notes.append(f"ESCALATED {t.name}: the jury's agreement is low; review by hand")
         if t.cache_hits:
             notes.append(f"CACHED {t.name}: {t.cache_hits} judge verdict(s) from the cache")
+        if t.status == "flaky":
+            notes.append(f"FLAKY {t.name}: {t.message or 'repetitions disagreed'}")
     return xml_text("\n".join(notes))
 
 
@@ -140,7 +152,7 @@ def _testcase(suite: ET.Element, test: TestResult) -> None:
                          classname=_token(f"{classname}.{test.kind}"),
                          time=_seconds(test.duration_ms))
     kind, message = _first_problem(test)
-    if test.status == "failed":
+    if _fails(test):
         child = ET.SubElement(case, "failure", message=xml_text(message, 1000), type=kind)
     elif test.status == "error":
         child = ET.SubElement(case, "error", message=xml_text(message, 1000), type=kind)
@@ -170,7 +182,7 @@ def render(report: Report) -> str:
             root, "testsuite", name=_token(f"{file} [{server}]"),
             timestamp=_timestamp(report.started_at), hostname="localhost",
             tests=str(len(tests)),
-            failures=str(sum(t.status == "failed" for t in tests)),
+            failures=str(sum(_fails(t) for t in tests)),
             errors=str(sum(t.status == "error" for t in tests)),
             skipped=str(sum(t.status in ("skipped", "not_yet_available") for t in tests)),
             time=_seconds(sum(t.duration_ms for t in tests)),

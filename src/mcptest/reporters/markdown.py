@@ -15,6 +15,7 @@ from typing import Any
 
 from mcptest.report.models import JudgeDetail, JudgeVote, Report, TestResult
 from mcptest.reporters import display
+from mcptest.reporters.diff_markdown import FULL_CLOSE, FULL_OPEN, diff_block
 from mcptest.reporters.escape import md_block, md_code, md_comment_value, md_inline, md_title
 from mcptest.reporters.lint_markdown import lint_block
 from mcptest.reporters.templating import environment
@@ -233,6 +234,11 @@ def render(report: Report, max_chars: int = MAX_CHARS) -> str:
     found = display.findings(report)
     head = m.marker(marker(report)) + m.header(_header(report)) + lint_block(report)
     footer = m.footer(_footer(report))
+    diff = diff_block(report)
+    if diff:  # the difference leads; the full results follow, collapsed (docs/baseline.md)
+        head = m.marker(marker(report)) + diff + FULL_OPEN + head.removeprefix(
+            m.marker(marker(report)))
+        footer = FULL_CLOSE + footer
     rows = _upto((m.row(_row(f)) for f in found), max_chars)
     details = _upto(_details(m, found), max_chars)
     n = len(found)

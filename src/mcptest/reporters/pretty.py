@@ -14,16 +14,17 @@ from mcptest.report.models import (
     TestResult,
 )
 from mcptest.reporters import display
+from mcptest.reporters.comparison import LEADING, summary_line
 from mcptest.reporters.escape import shorten, terminal
 
 _WORD = {
     "passed": "✓ PASS ", "failed": "✗ FAIL ", "error": "! ERROR", "skipped": "- SKIP ",
-    "deferred": "~ DEFER", "not_yet_available": "… NYA  ",
+    "deferred": "~ DEFER", "not_yet_available": "… NYA  ", "flaky": "? FLAKY",
 }
 _COLOUR = {
     "passed": "32", "failed": "31", "error": "31;1", "skipped": "33", "deferred": "36",
-    "not_yet_available": "35", "high": "32", "medium": "33", "low": "31", "dim": "2",
-    "bold": "1",
+    "not_yet_available": "35", "flaky": "33;1", "high": "32", "medium": "33", "low": "31",
+    "dim": "2", "bold": "1",
 }
 _INDENT = "    "
 _TEXT_LIMIT = 400
@@ -228,6 +229,23 @@ def _lint(out: _Out, report: Report) -> None:
             f"{lint.messages_checked} wire message(s) checked")
 
 
+def _comparison(out: _Out, report: Report) -> None:
+    """Against the baseline: each class that has rows, what the change broke first."""
+    c = report.comparison
+    if c is None:
+        return
+    out.add()
+    out.add(out.paint(f"against {_safe(c.baseline, 200)}: {summary_line(c)}", "bold"))
+    if c.note:
+        out.add(_safe(c.note), 1)
+    for key, _, label in LEADING:
+        rows = [r for r in c.rows if r.change == key or (key == "regressed" and r.gated)]
+        if rows:
+            names = ", ".join(_safe(r.name, 80) for r in rows[:10])
+            more = f" … and {len(rows) - 10} more" if len(rows) > 10 else ""
+            out.add(f"{label.lower()} ({len(rows)}): {names}{more}", 1)
+
+
 def render(report: Report, color: bool = False) -> str:
     """The terminal report; ANSI colour only when `color` is true."""
     out = _Out(color)
@@ -235,5 +253,6 @@ def render(report: Report, color: bool = False) -> str:
     for test in report.tests:
         _test(out, test)
     _lint(out, report)
+    _comparison(out, report)
     _summary(out, report)
     return "\n".join(out.lines) + "\n"

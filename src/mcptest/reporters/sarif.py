@@ -74,6 +74,9 @@ RULES: dict[str, tuple[str, str, Level]] = {
                                "and does not fail the run.", "warning"),
     "mcptest/test-error": ("Test errored", "The test could not be completed.", "error"),
     "mcptest/test-failed": ("Test failed", "The test failed.", "error"),
+    "mcptest/flaky": ("Repetitions disagreed", "A repeated test passed some repetitions and "
+                      "failed others; an error when its pass rate is below min_pass_rate.",
+                      "warning"),
     "mcptest/budget": ("Judge call skipped by the budget cap", "The call's worst-case cost would "
                        "have crossed `--max-cost`, so it was not sent.", "warning"),
     "mcptest/skipped": ("Test skipped", "The test or its deciding assertion was skipped.",
@@ -87,6 +90,12 @@ RULES: dict[str, tuple[str, str, Level]] = {
                                   "schema accepts but this runner cannot run yet; never a pass.",
                                   "warning"),
 }
+BASELINE_STATE: dict[str, str] = {
+    "regressed": "new", "new": "new", "newly_flaky": "new", "still_failing": "unchanged",
+    "unchanged": "unchanged", "insufficient_data": "unchanged", "changed": "updated",
+}
+"""SARIF `baselineState` of a result from its row's change (docs/baseline.md): a regression is
+`new` to code scanning, an old failure `unchanged`, a redefined test `updated`."""
 _UNKNOWN_RULE = ("Check failed", "An assertion of this kind failed.", "error")
 _RULE_CHARS = re.compile(r"[^a-z0-9-]+")
 
@@ -144,6 +153,8 @@ def _rule_for(test: TestResult, not_ready: set[str], matcher: str | None) -> str
         return "mcptest/not-yet-available"
     if status == "deferred":
         return "mcptest/judge-advisory" if _advisory(test) else "mcptest/judge-deferred"
+    if status == "flaky":
+        return "mcptest/flaky"
     if status == "passed":
         return "mcptest/jury-escalated"
     if gap == "budget":
@@ -172,7 +183,8 @@ def _finding(test: TestResult, not_ready: set[str]) -> Finding:
                         if a.judge and a.judge.jury and a.judge.jury.escalate), None)
     loc = decider.location if decider and decider.location else test.location
     rule = _rule_for(test, not_ready, decider.matcher if decider else None)
-    level: Level = "error" if test.status in ("failed", "error") else "warning"
+    level: Level = "error" if test.status in ("failed", "error") or (
+        test.status == "flaky" and not (test.repeat and test.repeat.met)) else "warning"
     why = (decider.message or decider.user_message) if decider else None
     jury = decider.judge.jury if decider and decider.judge else None
     if test.status == "passed" and jury is not None:
@@ -233,7 +245,10 @@ def _result(f: Finding, rule_index: int) -> om.Result:
     calibration = _calibration_props(t, f.assertion_index)
     if calibration:
         props["calibration"] = calibration
+    if t.baseline is not None:
+        props["baselineChange"] = t.baseline.change
     return om.Result(
+        baseline_state=BASELINE_STATE.get(t.baseline.change) if t.baseline else None,
         rule_id=f.rule, rule_index=rule_index, level=f.level,
         message=om.Message(text=f.message[:4000]),
         locations=[om.Location(physical_location=om.PhysicalLocation(

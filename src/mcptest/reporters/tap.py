@@ -1,6 +1,7 @@
 """`tap`: TAP version 14, one test point per test, YAML diagnostics for every non-pass.
 
 Status mapping: passed → `ok`; deferred → `ok` with a diagnostic note (it counts as passed);
+flaky → `ok` when its pass rate met `min_pass_rate`, else `not ok`, with its pass count;
 failed/error → `not ok`; skipped → `ok … # SKIP reason`; not_yet_available → `not ok … # TODO
 reason` (never a pass, never a failure). YAML values are JSON scalars and flow collections, which
 YAML 1.2 reads as they are, so untrusted text cannot open a new key or end the block.
@@ -74,7 +75,8 @@ def _judge_diag(judge: JudgeDetail) -> dict[str, Any]:
 
 def _diagnostics(test: TestResult) -> list[str]:
     diag: dict[str, Any] = {"status": test.status}
-    severity = {"failed": "fail", "error": "error", "not_yet_available": "todo"}
+    severity = {"failed": "fail", "error": "error", "not_yet_available": "todo",
+                "flaky": "flaky"}
     if test.status in severity:
         diag["severity"] = severity[test.status]
     if test.message:
@@ -88,6 +90,10 @@ def _diagnostics(test: TestResult) -> list[str]:
         diag["cost_usd"] = test.cost_usd
     if test.cache_hits:
         diag["cache_hits"] = test.cache_hits
+    if test.repeat is not None:
+        diag["repeat"] = test.repeat.model_dump(exclude_none=True)
+    if test.baseline is not None:
+        diag["baseline"] = test.baseline.change
     problems = [_assertion_diag(a) for a in test.assertions if a.status != "passed"]
     if problems:
         diag["assertions"] = problems
@@ -107,7 +113,8 @@ def _escalated(test: TestResult) -> bool:
 def _test_point(number: int, test: TestResult) -> list[str]:
     name = _description(test.name) or _description(test.id)
     reason = _description(test.message or test.status)
-    if test.status in ("passed", "deferred"):
+    tolerated = test.status == "flaky" and test.repeat is not None and test.repeat.met
+    if test.status in ("passed", "deferred") or tolerated:
         line = f"ok {number} - {name}"
     elif test.status == "skipped":
         line = f"ok {number} - {name} # SKIP {reason}"
@@ -115,7 +122,8 @@ def _test_point(number: int, test: TestResult) -> list[str]:
         line = f"not ok {number} - {name} # TODO {reason}"
     else:
         line = f"not ok {number} - {name}"
-    if test.status == "passed" and not _escalated(test):
+    if test.status == "passed" and not _escalated(test) and (
+            test.baseline is None or test.baseline.change == "unchanged"):
         return [line]
     return [line, *_diagnostics(test)]
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from mcptest.cli.commands.run import execute
+from mcptest.cli.compare_options import add_run_compare_arguments
 from mcptest.cli.options import add_run_arguments, suite_files
 
 if TYPE_CHECKING:
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("eval", help="run rubric evals and the judged assertions of tool tests")
     add_run_arguments(p)
+    add_run_compare_arguments(p)
     p.add_argument("--explain", action="store_true",
                    help="print the scoring plan and projected judge calls; call nothing")
     p.set_defaults(handler=run)

@@ -6,6 +6,12 @@ import argparse
 import os
 import sys
 
+from mcptest.cli.compare_options import (
+    add_run_compare_arguments,
+    apply_baseline,
+    load_baseline,
+    repeat_options,
+)
 from mcptest.cli.options import add_run_arguments, reporter_outputs, suite_files
 from mcptest.cli.output import write_reports
 from mcptest.cli.progress import progress_for
@@ -20,6 +26,7 @@ INJECT_FAULT_ENV = "MCPTEST_INJECT_FAULT"
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run tool tests and agent tests (evals too with --with-evals)")
     add_run_arguments(p)
+    add_run_compare_arguments(p)
     p.add_argument("--with-evals", action="store_true", help="also run the suites' evals")
     p.set_defaults(handler=run)
 
@@ -35,10 +42,12 @@ def log(message: str) -> None:
 def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
             judged_tools_only: bool = False) -> int:
     """The shared body of `run` and `eval`."""
-    from mcptest.pipeline import RunOptions, run_plan
+    from mcptest.pipeline import RunOptions
+    from mcptest.repeats import run_repeated
     from mcptest.suite.load import load_suites
 
     outputs = reporter_outputs(args)
+    baseline = load_baseline(args)
     env = dict(os.environ)
     suites = load_suites(suite_files(args), env=env)
     plan = build_plan(
@@ -56,9 +65,9 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
         progress=progress, log=progress.log,
         inject_fault=env.get(INJECT_FAULT_ENV) == "1",
     )
-    outcome = run_plan(plan, options)
+    outcome = run_repeated(plan, options, repeat_options(args))
     progress.close()
-    report = outcome.report
+    report = apply_baseline(outcome.report, baseline, args)
     write_reports(report, outputs, secrets=outcome.secrets)
     if report.summary.internal_error is not None:
         if env.get("MCPTEST_DEBUG") and outcome.traceback:

@@ -9,14 +9,14 @@ from pydantic import (
 )
 
 from mcptest.suite.durations import Duration
-from mcptest.suite.models.base import Strict
+from mcptest.suite.models.base import CasePolicy
 from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import EvalJudge, Matrix, Rubric
 from mcptest.suite.models.table import Cases, cases_field
 
 
-class ToolTest(Strict):
+class ToolTest(CasePolicy):
     name: str = Field(min_length=1)
     server: str = Field(min_length=1)
     tool: str = Field(min_length=1)
@@ -27,7 +27,7 @@ class ToolTest(Strict):
     cases: Cases = cases_field()
 
 
-class EvalSpec(Strict):
+class EvalSpec(CasePolicy):
     name: str = Field(min_length=1)
     server: str | None = None
     prompt: str = Field(min_length=1)
@@ -45,7 +45,7 @@ class EvalSpec(Strict):
     calibration: CalibrationGate | None = None
 
 
-class AgentTest(Strict):
+class AgentTest(CasePolicy):
     name: str = Field(min_length=1)
     models: list[str] = Field(min_length=1)
     servers: list[str] = Field(min_length=1)

@@ -65,6 +65,9 @@ class Suite(Strict):
     rubrics: dict[str, RubricBody] = Field(default_factory=dict)
     agents: list[AgentTest] = Field(default_factory=list)
     judge: JudgeDefaults | None = None
+    max_score_drop: float | None = Field(
+        default=None, ge=0, le=1,
+        description="Against a baseline: the judged-score drop a test may have (docs/baseline.md).")
     surface: SurfaceCheck | None = None
     lint: LintSettings | None = None
     defaults: SuiteDefaults | None = None

@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from mcptest.suite.durations import Duration
-from mcptest.suite.models.base import Strict
+from mcptest.suite.models.base import CasePolicy
 from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.table import Cases, cases_field
 
@@ -23,7 +23,7 @@ LIST_METHODS: dict[str, str] = {
 }
 
 
-class ResourceTest(Strict):
+class ResourceTest(CasePolicy):
     """Read one resource: a fixed `uri`, or a `template` expanded with `args` (RFC 6570)."""
 
     name: str = Field(min_length=1)
@@ -47,7 +47,7 @@ class ResourceTest(Strict):
         return self
 
 
-class PromptTest(Strict):
+class PromptTest(CasePolicy):
     """Get one prompt with its arguments."""
 
     name: str = Field(min_length=1)
@@ -60,7 +60,7 @@ class PromptTest(Strict):
     cases: Cases = cases_field()
 
 
-class ListTest(Strict):
+class ListTest(CasePolicy):
     """Assert on a whole listing (every page merged): tools, resources, templates or prompts."""
 
     name: str = Field(min_length=1)

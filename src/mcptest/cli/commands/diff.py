@@ -1,0 +1,34 @@
+"""`mcptest diff OLD NEW`: compare two saved JSON reports (docs/baseline.md)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from mcptest.cli.compare_options import add_compare_arguments, compare_options
+from mcptest.cli.output import write_reports
+from mcptest.cli.output_paths import check_outputs
+from mcptest.reporters import REPORTERS
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("diff", help="compare two saved JSON reports: baseline, then new")
+    p.add_argument("old", type=Path, help="the baseline report (--reporter json)")
+    p.add_argument("new", type=Path, help="the report to compare with it")
+    p.add_argument("--format", default="pretty", choices=list(REPORTERS))
+    p.add_argument("--output", type=Path, help="file to write (default: stdout)")
+    add_compare_arguments(p)
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Renders NEW with its comparison; exits as `--fail-on` says of NEW against OLD."""
+    from mcptest.compare.attach import with_baseline
+    from mcptest.report.io import read_report
+
+    check_outputs([(args.format, args.output)], [Path(args.old), Path(args.new)],
+                  input_kind="a report being read")
+    old, new = read_report(args.old), read_report(args.new)
+    report = with_baseline(new, old, compare_options(args), source=str(args.old))
+    write_reports(report, [(args.format, args.output)])
+    return report.summary.exit_code

@@ -1,0 +1,88 @@
+"""Options for repeats and baselines, shared by `run`, `eval` and `diff` (docs/baseline.md)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from mcptest.compare.classify import DEFAULT_ALPHA, CompareOptions
+from mcptest.errors import UsageError
+from mcptest.grade.repeats import RepeatOptions
+from mcptest.report.models import Report
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"must be between 1 and 100, got {text}")
+    return value
+
+
+def add_compare_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("baseline comparison")
+    g.add_argument("--fail-on", choices=["regressed", "any-failure"], default="any-failure",
+                   help="exit 1 on any failing test (default), or only on regressions")
+    g.add_argument("--max-score-drop", type=_rate, metavar="X",
+                   help="also fail when a row's judged score fell by more than X (0..1)")
+    g.add_argument("--alpha", type=_rate, default=DEFAULT_ALPHA,
+                   help=f"significance level of the regression test (default {DEFAULT_ALPHA})")
+
+
+def add_run_compare_arguments(p: argparse.ArgumentParser) -> None:
+    """`--repeat`, `--min-pass-rate` and `--baseline` for `run` and `eval`."""
+    g = p.add_argument_group("repeats")
+    g.add_argument("--repeat", type=_count, default=1, metavar="N",
+                   help="run each test N times (a test's own `repeat:` wins)")
+    g.add_argument("--min-pass-rate", type=_rate, default=1.0, metavar="X",
+                   help="share of repetitions that must pass (default 1.0)")
+    g.add_argument("--cache-repeats", action="store_true",
+                   help="let repetitions after the first read the judge cache")
+    p.add_argument("--baseline", type=Path, metavar="REPORT",
+                   help="compare with this JSON report of an earlier run")
+    p.add_argument("--baseline-note", metavar="TEXT",
+                   help="one line the reports show about the baseline (where, how stale)")
+    add_compare_arguments(p)
+
+
+def compare_options(args: argparse.Namespace) -> CompareOptions:
+    return CompareOptions(alpha=args.alpha, fail_on=args.fail_on,
+                          max_score_drop=args.max_score_drop)
+
+
+def load_baseline(args: argparse.Namespace) -> Report | None:
+    """The `--baseline` report, read before anything runs (a bad file is exit 2 at once)."""
+    from mcptest.report.io import read_report
+
+    if args.baseline is None:
+        if args.fail_on != "any-failure" or args.max_score_drop is not None:
+            raise UsageError("--fail-on regressed and --max-score-drop need --baseline")
+        return None
+    return read_report(args.baseline)
+
+
+def apply_baseline(report: Report, old: Report | None, args: argparse.Namespace) -> Report:
+    """The run compared with its baseline, when there is one."""
+    from mcptest.compare.attach import with_baseline
+
+    if old is None:
+        return report
+    return with_baseline(report, old, compare_options(args), source=str(args.baseline),
+                         note=args.baseline_note or None)
+
+
+def repeat_options(args: argparse.Namespace) -> RepeatOptions:
+    return RepeatOptions(repeat=args.repeat, min_pass_rate=args.min_pass_rate,
+                         cache_repeats=args.cache_repeats)

@@ -1,0 +1,52 @@
+"""Attach a comparison to a run's report, and the exit code `--fail-on` gives it.
+
+`--fail-on any-failure` (the default) keeps today's exit code and adds the score gate;
+`--fail-on regressed` turns "tests failed" into a pass unless some row regressed or fell past
+`max_score_drop`, so a pull request is blocked by what it broke, not by what was already
+broken on the base branch (docs/baseline.md). Other exit codes (server not ready, budget,
+interrupted, internal error) are kept as they are: they are not verdicts about the change.
+"""
+
+from __future__ import annotations
+
+from mcptest.compare.classify import CompareOptions, compare_reports
+from mcptest.exit_codes import ExitCode
+from mcptest.report.models import Comparison, Report, RowComparison
+
+
+def blocking(comparison: Comparison) -> bool:
+    """Some row regressed, or its judged score fell past the gate."""
+    return any(r.change == "regressed" or r.gated for r in comparison.rows)
+
+
+def gated_exit_code(code: int, comparison: Comparison) -> int:
+    failing = blocking(comparison)
+    if comparison.fail_on == "regressed" and code == ExitCode.TESTS_FAILED:
+        return int(ExitCode.TESTS_FAILED if failing else ExitCode.OK)
+    if code == ExitCode.OK and failing:
+        return int(ExitCode.TESTS_FAILED)
+    return code
+
+
+def with_baseline(new: Report, old: Report, options: CompareOptions, *, source: str,
+                  note: str | None = None) -> Report:
+    """`new` with its comparison, each row's own classification, and the gated exit code."""
+    comparison = compare_reports(old, new, options, source=source, note=note)
+    listed = {r.id: r for r in comparison.rows}
+    before = {t.id for t in old.tests}
+    tests = []
+    for t in new.tests:
+        row = listed.get(t.id)
+        if row is None and t.id in before:
+            row = RowComparison(id=t.id, name=t.name, change="unchanged")
+        tests.append(t.model_copy(update={"baseline": row}) if row is not None else t)
+    summary = new.summary.model_copy(
+        update={"exit_code": gated_exit_code(new.summary.exit_code, comparison)})
+    return new.model_copy(update={"tests": tests, "comparison": comparison,
+                                  "summary": summary})
+
+
+def with_note(new: Report, note: str) -> Report:
+    """A run that found no baseline: it behaves as without one and says so in one line."""
+    return new.model_copy(update={"warnings": [*new.warnings, note]})
+

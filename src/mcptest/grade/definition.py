@@ -1,0 +1,60 @@
+"""Definition hashes: what a row *was* when it ran, so two runs compare like with like.
+
+Two runs' rows share an id when the test kept its name; they are comparable only when the
+definition also stayed the same: the tool or prompt, the arguments, the matchers, the rubric
+(a named rubric by its body), the judge models and settings that change a verdict, and the
+thresholds. Names, tags, timeouts and repeat settings are left out: they do not change what a
+pass means (docs/baseline.md, "Comparable rows").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcptest.plan import PlannedAssertion, PlannedTest
+
+_NOT_DEFINITION = {"name", "tags", "timeout", "repeat", "min_pass_rate", "max_score_drop",
+                   "message"}
+_JUDGE_FIELDS = {"model", "base_url", "max_tokens", "temperature"}
+
+
+def _strings(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {s for v in value.values() for s in _strings(v)}
+    if isinstance(value, list):
+        return {s for v in value for s in _strings(v)}
+    return set()
+
+
+def _context(test: PlannedTest, body: Any) -> dict[str, Any]:
+    """The suite-level settings a definition depends on: judge defaults and named rubrics."""
+    suite = test.suite.suite
+    judge = (suite.judge.model_dump(mode="json", include=_JUDGE_FIELDS)
+             if suite.judge is not None else None)
+    used = _strings(body) & set(suite.rubrics)
+    rubrics = {n: suite.rubrics[n].model_dump(mode="json", exclude_defaults=True)
+               for n in sorted(used)}
+    return {"judge": judge, "rubrics": rubrics}
+
+
+def _digest(payload: Any) -> str:
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def test_hash(test: PlannedTest) -> str:
+    """The definition hash of one planned row (a matrix cell hashes its own coordinates)."""
+    body = test.spec.model_dump(mode="json", by_alias=True, exclude=_NOT_DEFINITION)
+    return _digest({"kind": test.kind, "spec": body, "cell": list(test.cell),
+                    "model": test.model, "prompt": test.prompt, **_context(test, body)})
+
+
+def assertion_hash(test: PlannedTest, planned: PlannedAssertion) -> str:
+    """The definition hash of one assertion of a row (its test's subject included)."""
+    body = planned.assertion.model_dump(mode="json", by_alias=True, exclude=_NOT_DEFINITION)
+    return _digest({"test": test_hash(test), "assertion": body, **_context(test, body)})

@@ -1,0 +1,81 @@
+"""`--repeat N` and per-test `repeat:`: the plan run once per repetition, rows merged.
+
+Repetition k runs every test asked to repeat at least k times, as a run of its own through
+`run_plan`: fresh server connections (a stateful server sees each repetition's tests in their
+written order, as the first time), fresh tool calls, and fresh judge calls, because the verdict
+cache is off after the first repetition unless `cache_repeats` (a cached verdict would measure
+the cache, not the judge). The budget is shared: each repetition gets what the earlier ones left.
+An interrupted, budget-stopped or failed repetition ends the repeats; the report keeps what ran
+(docs/baseline.md, "Repeats").
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mcptest.grade.repeats import RepeatOptions, merge_repetitions
+from mcptest.pipeline import RunOptions, RunOutcome, run_plan
+from mcptest.plan import Plan, PlannedTest
+from mcptest.report.build import JudgeTotals, build_report
+from mcptest.report.models import Report, TestResult
+
+
+def _times(t: PlannedTest, options: RepeatOptions) -> int:
+    return t.spec.repeat or options.repeat
+
+
+def _min_rate(t: PlannedTest, options: RepeatOptions) -> float:
+    own = t.spec.min_pass_rate
+    return own if own is not None else options.min_pass_rate
+
+
+def run_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) -> RunOutcome:
+    """`run_plan` once per repetition; one merged row per test that repeated."""
+    most = max((_times(t, repeat) for t in plan.tests), default=1)
+    first = run_plan(plan, options)
+    if most == 1:
+        return first
+    outcomes = [first]
+    for k in range(2, most + 1):
+        last = outcomes[-1].report.summary
+        if last.interrupted or last.internal_error or last.budget_stopped:
+            break
+        sub = Plan(suites=plan.suites, selected_from=plan.selected_from,
+                   tests=tuple(t for t in plan.tests if _times(t, repeat) >= k))
+        spent = sum(o.report.summary.cost_usd for o in outcomes)
+        opts = replace(
+            options, cache_dir=options.cache_dir if repeat.cache_repeats else None,
+            max_cost=None if options.max_cost is None else max(options.max_cost - spent, 0.0))
+        options.log(f"mcptest: repetition {k} of {most} ({len(sub.tests)} test(s))")
+        outcomes.append(run_plan(sub, opts))
+    return RunOutcome(_merged(plan, [o.report for o in outcomes], repeat, options.max_cost),
+                      frozenset().union(*(o.secrets for o in outcomes)),
+                      next((o.traceback for o in outcomes if o.traceback), None))
+
+
+def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,
+            max_cost: float | None) -> Report:
+    rows: dict[str, list[TestResult]] = {}
+    for r in reports:
+        for t in r.tests:
+            rows.setdefault(t.id, []).append(t)
+    tests = []
+    for p in plan.tests:
+        reps = rows[p.id]
+        tests.append(merge_repetitions(reps, _min_rate(p, repeat))
+                     if _times(p, repeat) > 1 else reps[0])
+    s = [r.summary for r in reports]
+    first = reports[0]
+    return build_report(
+        suites=first.suites, tests=tests, servers=first.servers,
+        started_at=first.started_at, finished_at=reports[-1].finished_at,
+        duration_ms=sum(x.duration_ms for x in s),
+        judge=JudgeTotals(
+            calls=sum(x.judge_calls for x in s), cache_hits=sum(x.cache_hits for x in s),
+            cost_usd=sum(x.cost_usd for x in s), max_cost_usd=max_cost,
+            budget_stopped=any(x.budget_stopped for x in s),
+            projected_calls=sum(x.projected_judge_calls for x in s),
+            cost_bound_usd=first.summary.cost_bound_usd, run_agreement=first.summary.run_agreement),
+        interrupted=next((x.interrupted for x in s if x.interrupted), None),
+        internal_error=next((x.internal_error for x in s if x.internal_error), None),
+        warnings=[w for r in reports for w in r.warnings])

@@ -1,0 +1,16 @@
+"""A row's judged score, read the same way by repeats, comparisons and reporters."""
+
+from __future__ import annotations
+
+from mcptest.report.models import TestResult
+
+
+def row_score(t: TestResult) -> float | None:
+    """The eval's score, else the mean of the judged assertions' scores; a repeated row's is
+    the mean over its repetitions (docs/baseline.md)."""
+    if t.repeat is not None:
+        return t.repeat.score_mean
+    if t.judge is not None and t.judge.score is not None:
+        return t.judge.score
+    scores = [a.judge.score for a in t.assertions if a.judge and a.judge.score is not None]
+    return sum(scores) / len(scores) if scores else None

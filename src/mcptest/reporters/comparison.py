@@ -1,0 +1,30 @@
+"""What every reporter says the same way about a comparison with a baseline: the order of the
+classes (what the change broke first), their labels, and money that may be unknown."""
+
+from __future__ import annotations
+
+from mcptest.report.models import Comparison
+
+LEADING = (
+    ("regressed", "❌", "Regressed"), ("newly_flaky", "🎲", "Newly flaky"),
+    ("fixed", "✅", "Fixed"), ("changed", "✏️", "Changed (not comparable)"),
+    ("insufficient_data", "❔", "Dropped, not significant (insufficient data)"),
+    ("new", "🆕", "New"), ("removed", "➖", "Removed"), ("still_failing", "🔁", "Still failing"),
+)
+
+
+def money(usd: float | None) -> str:
+    """A cost as the reader sees it: `unknown` when a side had an unpriced model, never $0."""
+    return "unknown" if usd is None else f"${usd:.4f}"
+
+
+def signed_money(usd: float | None) -> str:
+    return "unknown" if usd is None else f"{'+' if usd >= 0 else '−'}${abs(usd):.4f}"
+
+
+def summary_line(c: Comparison) -> str:
+    n = c.counts
+    bits = [f"{n.get(key, 0)} {label.split(' (')[0].lower()}" for key, _, label in LEADING[:4]]
+    cost = (f"cost {money(c.new_cost_usd)} vs {money(c.old_cost_usd)} "
+            f"({signed_money(c.cost_delta_usd)})")
+    return ", ".join(bits) + f"; {cost}"

@@ -1,0 +1,121 @@
+"""`--repeat`, per-test `repeat:` and `min_pass_rate` as a user runs them: the example server, a
+scripted loopback judge whose verdicts alternate, and a baseline with repeats on both sides."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support.judge_server import JudgeServer, Verdict
+
+pytestmark = pytest.mark.slow  # starts real servers or subprocesses
+REPO = Path(__file__).resolve().parents[2]
+SERVER = REPO / "examples" / "server" / "example_server.py"
+PASS, FAIL = Verdict(0.9, reason="polite"), Verdict(0.1, reason="rude")
+
+
+def suite(tmp_path: Path, extra: str = "") -> str:
+    (tmp_path / "mcptest.yml").write_text(f"""
+servers:
+  ex:
+    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
+judge: {{model: judge-x}}
+tools:
+  - name: greets politely
+    server: ex
+    tool: greet
+    args: {{name: Ada}}{extra}
+    expect:
+      - target: "result.content[0].text"
+        matcher: {{llm-judge: {{rubric: "The greeting is polite.", threshold: 0.5}}}}
+""", encoding="utf-8")
+    return "mcptest.yml"
+
+
+def mcptest(js: JudgeServer, tmp_path: Path, *args: str | Path
+            ) -> tuple[subprocess.CompletedProcess[str], dict]:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/"),
+           **js.gateway_env()}
+    out = tmp_path / "out.json"
+    r = subprocess.run([sys.executable, "-m", "mcptest", "run", *map(str, args), "--reporter",
+                        "json", "--output", out, "--reporter", "md", "--output",
+                        tmp_path / "out.md"], capture_output=True, text=True, env=env,
+                       timeout=240, cwd=tmp_path)
+    assert out.exists(), r.stderr
+    return r, json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_alternating_judge_is_flaky_with_its_pass_rate(tmp_path: Path) -> None:
+    with JudgeServer() as js:
+        js.script("judge-x", [PASS, FAIL, PASS, FAIL])
+        r, data = mcptest(js, tmp_path, suite(tmp_path), "--repeat", "4", "--no-cache")
+        assert js.count("judge-x") == 4  # a fresh judge call per repetition
+    assert r.returncode == 1, r.stderr
+    t = data["tests"][0]
+    assert t["status"] == "flaky"
+    assert (t["repeat"]["runs"], t["repeat"]["passed"], t["repeat"]["pass_rate"]) == (4, 2, 0.5)
+    assert (t["repeat"]["score_min"], t["repeat"]["score_max"]) == (0.1, 0.9)
+    assert t["repeat"]["score_stdev"] > 0.4
+    assert [x["status"] for x in t["repetitions"]] == ["passed", "failed", "passed", "failed"]
+    assert data["summary"]["counts"]["flaky"] == 1
+    assert data["summary"]["gaps"] == {"flaky": 1}
+    assert "🎲" in (tmp_path / "out.md").read_text(encoding="utf-8")
+
+
+def test_min_pass_rate_and_per_test_repeat(tmp_path: Path) -> None:
+    with JudgeServer() as js:
+        js.script("judge-x", [PASS, FAIL, PASS])
+        r, data = mcptest(js, tmp_path, suite(tmp_path, "\n    repeat: 3\n    min_pass_rate: 0.6"),
+                          "--no-cache")
+        assert js.count("judge-x") == 3
+    assert r.returncode == 0, r.stderr  # 2 of 3 ≥ 0.6: tolerated, still reported flaky
+    t = data["tests"][0]
+    assert (t["status"], t["repeat"]["met"], t["repeat"]["min_pass_rate"]) == ("flaky", True, 0.6)
+
+
+def test_repetitions_after_the_first_bypass_the_cache_unless_asked(tmp_path: Path) -> None:
+    name = suite(tmp_path)
+    cache = tmp_path / "cache"
+    with JudgeServer() as js:
+        js.script("judge-x", PASS)
+        mcptest(js, tmp_path, name, "--repeat", "3", "--cache-dir", cache)
+        assert js.count("judge-x") == 3
+        r, data = mcptest(js, tmp_path, name, "--repeat", "3", "--cache-dir", cache)
+        assert js.count("judge-x") == 5  # the first repetition came from the cache
+        assert data["tests"][0]["repetitions"][0]["cache_hits"] == 1
+        mcptest(js, tmp_path, name, "--repeat", "3", "--cache-dir", cache, "--cache-repeats")
+        assert js.count("judge-x") == 5  # asked: every repetition may use the cache
+    assert r.returncode == 0 and data["tests"][0]["status"] == "passed"
+
+
+def run_five(tmp_path: Path, steps: list[Verdict], *extra: str | Path
+             ) -> tuple[subprocess.CompletedProcess[str], dict]:
+    with JudgeServer() as js:
+        js.script("judge-x", steps)
+        return mcptest(js, tmp_path, suite(tmp_path), "--repeat", "5", "--no-cache", *extra)
+
+
+def test_with_repeats_on_both_sides_only_a_significant_drop_regresses(tmp_path: Path) -> None:
+    _, base = run_five(tmp_path, [PASS, PASS, PASS, PASS, FAIL])
+    saved = tmp_path / "base.json"
+    saved.write_text(json.dumps(base), encoding="utf-8")
+    r, noisy = run_five(tmp_path, [PASS, PASS, PASS, FAIL, FAIL], "--baseline", saved,
+                        "--fail-on", "regressed")
+    row = noisy["comparison"]["rows"][0]
+    assert (row["change"], row["old_pass_rate"], row["new_pass_rate"]) == (
+        "insufficient_data", 0.8, 0.6)
+    assert r.returncode == 0, r.stderr  # 4/5 → 3/5 does not block the pull request
+    # an unpriced judge: the cost is unknown on both sides, never $0
+    assert noisy["comparison"]["cost_delta_usd"] is None
+    assert "unknown" in (tmp_path / "out.md").read_text(encoding="utf-8")
+
+    _, perfect = run_five(tmp_path, [PASS])
+    saved.write_text(json.dumps(perfect), encoding="utf-8")
+    r, broken = run_five(tmp_path, [FAIL], "--baseline", saved, "--fail-on", "regressed")
+    row = broken["comparison"]["rows"][0]
+    assert row["change"] == "regressed" and row["p_value"] < 0.05
+    assert r.returncode == 1
