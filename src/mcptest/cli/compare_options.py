@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 from mcptest.compare.classify import DEFAULT_ALPHA, CompareOptions
@@ -11,24 +12,22 @@ from mcptest.grade.repeats import RepeatOptions
 from mcptest.report.models import Report
 
 
-def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
-    return value
+def _bounded(parse: Callable[[str], float], low: float, high: float, what: str
+             ) -> Callable[[str], float]:
+    """An argparse type: `parse` the text, and keep it within [low, high]."""
+    def convert(text: str) -> float:
+        try:
+            value = parse(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be between {low:g} and {high:g}, got {text}")
+        return value
+    return convert
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 1 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"must be between 1 and 100, got {text}")
-    return value
+_rate = _bounded(float, 0, 1, "a number")
+_count = _bounded(int, 1, 100, "a whole number")
 
 
 def add_compare_arguments(p: argparse.ArgumentParser) -> None:
