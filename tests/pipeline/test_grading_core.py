@@ -231,3 +231,14 @@ def test_sixteen_concurrent_custom_and_llm_judges_never_cross_the_cap(
     assert len(ran) + len(refused) == 8
     unsent = [o for o in outcomes if o.status != "verdict"]
     assert all(o.status == "budget_skipped" and o.requests_sent == 0 for o in unsent)
+
+
+@pytest.mark.parametrize("cap", ["nan", "inf", "1e309", "-1"])
+def test_a_cap_that_is_not_a_finite_amount_is_a_usage_error(tmp_path: Path, cap: str) -> None:
+    path = tmp_path / "s.yml"
+    path.write_text("tools: []\n", encoding="utf-8")
+    out = mcptest("run", path, "--max-cost", cap)
+    assert out.returncode == ExitCode.USAGE_ERROR, out.stderr
+    assert out.stderr.strip().splitlines() == [
+        "error: --max-cost must be a finite number of USD, not negative; got "
+        + repr(float(cap))]

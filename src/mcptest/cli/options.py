@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 from mcptest.cli.output_paths import check_outputs
@@ -97,8 +98,9 @@ def reporter_outputs(args: argparse.Namespace) -> list[tuple[str, Path | None]]:
         raise UsageError("only one --reporter may write to stdout; give the others an --output")
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
-    if args.max_cost is not None and args.max_cost < 0:
-        raise UsageError("--max-cost must not be negative")
+    if args.max_cost is not None and not (0 <= args.max_cost < math.inf):
+        raise UsageError(f"--max-cost must be a finite number of USD, not negative; got "
+                         f"{args.max_cost!r}")
     files = [*args.files, *args.config]
     check_outputs(outputs, files or [Path(n) for n in DEFAULT_FILES if Path(n).is_file()])
     return outputs
