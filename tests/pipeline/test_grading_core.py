@@ -5,9 +5,6 @@ one table of graders."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +13,8 @@ import anyio
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.cli_run import HEAD as SUITE_HEAD
+from support.cli_run import mcptest
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.errors import BudgetRefused
@@ -28,20 +27,7 @@ from mcptest.suite.models.matchers import _KIND_BY_TYPE
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
-REPO = Path(__file__).resolve().parents[2]
-SERVER = REPO / "examples" / "server" / "example_server.py"
-HEAD = f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-tools:
-"""
-
-
-def mcptest(*args: str | Path, env: dict[str, str] | None = None,
-            cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mcptest", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **(env or {})})
+HEAD = SUITE_HEAD + "tools:\n"
 
 
 def test_a_judge_nested_in_all_or_any_is_a_positioned_load_error(tmp_path: Path) -> None:

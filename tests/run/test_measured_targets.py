@@ -10,16 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.cli_run import HEAD
 from support.judge_server import JudgeServer, Verdict
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
-REPO = Path(__file__).resolve().parents[2]
-SERVER = REPO / "examples" / "server" / "example_server.py"
-HEAD = f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-"""
 
 
 def run(tmp_path: Path, body: str, env: dict[str, str] | None = None

@@ -10,15 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.cli_run import HEAD
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
-REPO = Path(__file__).resolve().parents[2]
-SERVER = REPO / "examples" / "server" / "example_server.py"
-HEAD = f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-"""
 ADDS = """tools:
   - name: adds
     server: ex
