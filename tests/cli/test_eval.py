@@ -116,3 +116,31 @@ def test_explained_calls_equal_the_calls_a_real_run_makes(tmp_path: Path, suite:
         else:
             assert judge_calls(js) == explained_total(explained.stdout)
             assert report["summary"]["projected_judge_calls"] == judge_calls(js)
+
+
+def test_explain_counts_every_repetition_a_repeated_run_sends(tmp_path: Path) -> None:
+    """`--repeat 3` and a test's own `repeat: 2`: the explained total is what the run sends."""
+    suite = tmp_path / "repeated.yml"
+    suite.write_text(
+        "evals:\n"
+        "  - name: three times\n"
+        "    prompt: What colour is the sky?\n"
+        "    response: The sky is blue.\n"
+        "    rubric: The answer names a colour.\n"
+        "  - name: twice\n"
+        "    prompt: What colour is grass?\n"
+        "    response: Grass is green.\n"
+        "    rubric: The answer names a colour.\n"
+        "    repeat: 2\n", encoding="utf-8")
+    python, _ = wrapper(tmp_path)
+    with JudgeServer() as js:
+        env = env_for(js, python, MCPTEST_JUDGE_MODEL="judge-m")
+        explained = mcptest("eval", "--explain", "--repeat", "3", suite, env=env)
+        assert explained.returncode == 0, explained.stderr
+        assert "judge calls: 3 (1 question(s) per grading; 1 a repetition × 3 repetitions)" \
+            in explained.stdout
+        assert explained_total(explained.stdout) == 5
+        js.script("judge-m", Verdict(0.9), rubric="Rubric:")
+        real = mcptest("eval", "--repeat", "3", suite, "--no-cache", env=env)
+        assert real.returncode == 0, real.stdout + real.stderr
+        assert judge_calls(js) == 5

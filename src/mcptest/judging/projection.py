@@ -8,7 +8,7 @@ questions per seat (docs/evals.md), agent rows their turns.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from mcptest.errors import SourcePos
 from mcptest.evals.projection import project_agent_rubrics, project_eval
@@ -63,9 +63,12 @@ def has_agent_rows(plan: Plan) -> bool:
     return any(c.agent_turns for t in plan.tests for c in test_calls(t))
 
 
-def project(plan: Plan, env: Mapping[str, str]) -> tuple[Projection, dict[str, SourcePos]]:
-    """The plan's judge calls and cost bound, and model → first use of unpriced models."""
-    calls = [c for t in plan.tests for c in test_calls(t)]
+def project(plan: Plan, env: Mapping[str, str],
+            times: Callable[[PlannedTest], int] | None = None,
+            ) -> tuple[Projection, dict[str, SourcePos]]:
+    """The plan's judge calls and cost bound, and model → first use of unpriced models.
+    `times` gives how often each test runs (`--repeat`, `repeat:`); once when omitted."""
+    calls = [c for t in plan.tests for c in test_calls(t) * (times(t) if times else 1)]
     return bound(calls, env, price_table())
 
 

@@ -42,7 +42,7 @@ def _who(model: str | None, base_url: str | None, test: PlannedTest,
     return r.model + (" via gateway" if r.gateway else "")
 
 
-def explain_lines(test: PlannedTest, env: Mapping[str, str]) -> list[str]:
+def explain_lines(test: PlannedTest, env: Mapping[str, str], times: int = 1) -> list[str]:
     """What one eval row would grade, by whom, and how many judge calls it makes."""
     from mcptest.evals.projection import project_eval
     from mcptest.suite.models import EvalSpec
@@ -79,17 +79,23 @@ def explain_lines(test: PlannedTest, env: Mapping[str, str]) -> list[str]:
     size = f" × {len(p.seats)} ({p.mode})" if len(p.seats) > 1 else ""
     lines.append(f"  judge: {', '.join(judges)}{size}")
     bound = "" if p.exact else "up to "
-    lines.append(f"  judge calls: {bound}{p.calls} ({p.questions} question(s) per grading)")
+    per = f"{p.questions} question(s) per grading"
+    if times > 1:
+        lines.append(f"  judge calls: {bound}{p.calls * times} ({per}; {p.calls} a repetition "
+                     f"× {times} repetitions)")
+    else:
+        lines.append(f"  judge calls: {bound}{p.calls} ({per})")
     return lines
 
 
-def tool_lines(test: PlannedTest) -> list[str]:
+def tool_lines(test: PlannedTest, times: int = 1) -> list[str]:
     """A tool test with judged assertions: which kinds it sends (its calls count in the total)."""
     from mcptest.suite.models import matcher_kind
 
     kinds = [matcher_kind(a.assertion.matcher) for a in test.assertions if a.is_llm]
     return [f"{test.name}  ({test.location.file}:{test.location.line})",
-            f"  tool test: {len(kinds)} judged assertion(s): {', '.join(kinds)}"]
+            f"  tool test: {len(kinds)} judged assertion(s): {', '.join(kinds)}"
+            + (f", × {times} repetitions" if times > 1 else "")]
 
 
 def explain(args: argparse.Namespace) -> int:
@@ -108,10 +114,13 @@ def explain(args: argparse.Namespace) -> int:
                       shard_weights=read_weights(args.shard_weights)
                       if args.shard_weights else None,
                       tools=True, evals=True, agents=False, judged_tools_only=True)
+    def times(t: PlannedTest) -> int:
+        return t.spec.repeat or args.repeat
+
     out: list[str] = []
     for t in plan.tests:
-        out += explain_lines(t, env) if t.kind == "eval" else tool_lines(t)
-    proj, _ = project(plan, env)
+        out += explain_lines(t, env, times(t)) if t.kind == "eval" else tool_lines(t, times(t))
+    proj, _ = project(plan, env, times)
     bound = "unknown (unpriced: " + ", ".join(sorted(proj.unpriced)) + ")" if proj.unpriced \
         else f"${proj.cost_bound_usd or 0.0:.4f}"
     evals = sum(1 for t in plan.tests if t.kind == "eval")
