@@ -91,9 +91,14 @@ def test_without_passing_labels_the_label_is_kept_and_passed_is_unknown(
     assert a["judge"]["passed"] is None
     assert a["judge"]["jury"]["verdict"] == "unknown"
     assert a["message"].startswith("unknown: plurality label `neutral`")
-    assert "unknown" in r.stdout and "neutral" in r.stdout
-    md = mcptest("report", tmp_path / "jury.json", "--format", "md")
-    assert "neutral" in md.stdout and "unknown" in md.stdout, md.stdout
+    line = "labeled verdict neutral (plurality neutral 2, friendly 1) · passed unknown"
+    assert line in r.stdout
+    assert "? j-a (unknown)" not in r.stdout and "? j-a: neutral" in r.stdout
+    for fmt in ("md", "html"):
+        shown = mcptest("report", tmp_path / "jury.json", "--format", fmt)
+        assert line in shown.stdout, shown.stdout
+        assert "❔ unknown" in shown.stdout
+        assert "✅" not in shown.stdout.split(line, 1)[1].split("friendly", 1)[0]
 
 
 @pytest.mark.parametrize(("how", "status", "shown"), [
@@ -109,7 +114,7 @@ def test_numeric_mean_and_median_give_different_verdicts(
             threshold: 0.7
             jurors: [{{model: j-a}}, {{model: j-b}}, {{model: j-c}}]
 """)
-    r, rep = run_json(path, env=js.gateway_env())
+    _, rep = run_json(path, env=js.gateway_env())
     a = _assertion(rep)
     assert a["status"] == status, a["message"]
     assert shown in a["message"]
@@ -126,7 +131,7 @@ def test_a_numeric_score_range_is_read_in_its_own_units(tmp_path: Path,
             threshold: 3.5
             jurors: [{model: j-a}, {model: j-b}, {model: j-c}]
 """)
-    r, rep = run_json(path, env=js.gateway_env())
+    _, rep = run_json(path, env=js.gateway_env())
     a = _assertion(rep)
     assert a["status"] == "passed", a["message"]
     assert a["judge"]["verdict"] == "3.66667"
@@ -144,7 +149,7 @@ def test_repetitions_are_reduced_by_plurality_before_the_panel_votes(
     path = _suite(tmp_path, LABELED + """            passing_labels: [friendly]
             repetitions: 3
 """)
-    r, rep = run_json(path, env=js.gateway_env())
+    _, rep = run_json(path, env=js.gateway_env())
     a = _assertion(rep)
     assert a["status"] == "passed", a["message"]
     assert a["judge"]["tally"] == {"friendly": 2.0, "rude": 1.0}
@@ -159,7 +164,7 @@ def test_a_label_outside_the_list_is_a_mechanical_failure_and_is_replaced(
     path = _suite(tmp_path, LABELED + """            passing_labels: [friendly]
             replacements: [{model: j-r}]
 """)
-    r, rep = run_json(path, env=js.gateway_env())
+    _, rep = run_json(path, env=js.gateway_env())
     a = _assertion(rep)
     assert a["status"] == "passed", a["message"]
     assert a["judge"]["tally"] == {"friendly": 2.0, "rude": 1.0}
@@ -175,7 +180,7 @@ def test_a_boolean_jury_takes_the_plurality_of_pass_and_fail(tmp_path: Path,
     path = _suite(tmp_path, """            verdict_kind: categorical
             jurors: [{model: j-a}, {model: j-b}, {model: j-c}]
 """)
-    r, rep = run_json(path, env=js.gateway_env())
+    _, rep = run_json(path, env=js.gateway_env())
     a = _assertion(rep)
     assert (a["status"], a["judge"]["verdict_kind"], a["judge"]["verdict"]) == (
         "failed", "boolean", "fail")

@@ -59,3 +59,12 @@ def label_agreement(ratings: Sequence[Sequence[str | None]],
     if raw is None:
         return None, None, 0
     return min(1.0, max(0.0, raw)), raw, len(units)
+
+
+def run_label_agreement(per_assertion: Sequence[Sequence[str]]) -> float | None:
+    """Run-level nominal alpha, raw: one unit per labeled jury, its jurors' labels as values
+    (each juror's plurality over its repetitions); the categories of the one-unit variant are
+    the distinct labels seen in the run (docs/jury.md, "Run-level agreement")."""
+    units = [list(u) for u in per_assertion if len(u) >= 2]
+    seen = {v for u in units for v in u}
+    return nominal_alpha(units, len(seen))

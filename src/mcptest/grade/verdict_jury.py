@@ -115,13 +115,11 @@ def mode_jury(planned: PlannedAssertion, spec: LlmJurySpec, seats: list[SeatLike
     score = None
     if mode.kind == "numeric" and isinstance(answer, float):
         score = (answer - mode.low) / (mode.high - mode.low)
-    elif mode.kind == "boolean" and heads:
-        score = tally.get("pass", 0.0) / sum(w for w, _ in heads)
 
     def result(status: Status, message: str, analytics: Any = None) -> AssertionResult:
         detail = JudgeDetail(
             kind="llm-jury", rubric=spec.rubric, score=score,
-            display_score=None if answer is None else _show(answer),
+            display_score=None if score is None else _show(answer),
             threshold=spec.threshold if mode.kind == "numeric" else None, votes=votes,
             jury=analytics, verdict_kind=mode.kind,
             verdict=None if answer is None else _show(answer), passed=passed,
