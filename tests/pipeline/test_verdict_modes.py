@@ -246,3 +246,33 @@ def test_structured_output_false_sends_the_schema_in_the_prompt_only(
     body = js.requests("j-a")[0]
     assert "response_format" not in body
     assert '{"score": <number from 0 to 10>' in body["messages"][-1]["content"]
+
+
+def test_a_same_family_replacement_warns_and_strict_panel_refuses_it(tmp_path: Path) -> None:
+    body = """servers:
+  time: {{command: [python, server.py]}}
+agents:
+  - name: tells time
+    models: [openai/gpt-4o]
+    servers: [time]
+    prompt: What time is it in Tokyo?
+    expect:
+      - target: final
+        matcher:
+          llm-jury:
+            rubric: Gives a time for Tokyo
+            jurors: [{{model: anthropic/claude-sonnet-4-5}}]
+            replacements: [{{model: gpt-4o-mini}}]{strict}
+"""
+    loose = tmp_path / "loose.yml"
+    loose.write_text(body.format(strict=""), encoding="utf-8")
+    v = mcptest("validate", loose)
+    assert v.returncode == ExitCode.OK, v.stderr
+    assert (f"warning: {loose}:14:36: agents[0].expect[0].matcher.llm-jury.replacements[0]"
+            ".model: judge `gpt-4o-mini` is from the openai family") in v.stderr
+    strict = tmp_path / "strict.yml"
+    strict.write_text(body.format(strict="\n            strict_panel: true"), encoding="utf-8")
+    s = mcptest("validate", strict)
+    assert s.returncode == ExitCode.USAGE_ERROR
+    assert (f"{strict}:14:36: agents[0].expect[0].matcher.llm-jury.replacements[0].model: "
+            "juror `gpt-4o-mini` is from the openai family") in s.stderr
