@@ -4,6 +4,7 @@ against median, repetitions reduced by plurality, the load errors, and the reque
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -276,3 +277,47 @@ agents:
     assert s.returncode == ExitCode.USAGE_ERROR
     assert (f"{strict}:14:36: agents[0].expect[0].matcher.llm-jury.replacements[0].model: "
             "juror `gpt-4o-mini` is from the openai family") in s.stderr
+
+
+def _eval(tmp_path: Path, judge: str) -> Path:
+    path = tmp_path / "evals.yml"
+    path.write_text(f"""evals:
+  - name: tone of a reply
+    prompt: "Say hello."
+    response: "Hello there, lovely to see you!"
+    rubric: "Rate the tone of the reply."
+    judge: {{{judge}}}
+""", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("passing", "code", "status", "passed"), [
+    (", passing_labels: [neutral, friendly]", ExitCode.OK, "passed", True),
+    (", passing_labels: [neutral]", ExitCode.TESTS_FAILED, "failed", False),
+    ("", ExitCode.INCOMPLETE, "skipped", None),
+])
+def test_an_eval_panel_takes_the_plurality_label(tmp_path: Path, js: JudgeServer, passing: str,
+                                                  code: int, status: str,
+                                                  passed: bool | None) -> None:
+    _labels(js, "friendly", "rude", "friendly")
+    path = _eval(tmp_path, "verdict_kind: categorical, labels: [rude, neutral, friendly], "
+                           "panel: [j-a, j-b, j-c]" + passing)
+    out = tmp_path / "evals.json"
+    r = mcptest("eval", path, "--no-cache", "--reporter", "pretty", "--reporter", "json",
+                "--output", out, env=js.gateway_env())
+    assert r.returncode == code, r.stdout + r.stderr
+    row = json.loads(out.read_text())["tests"][0]
+    assert row["status"] == status, row["message"]
+    judge = row["judge"]
+    assert (judge["verdict_kind"], judge["verdict"], judge["passed"]) == (
+        "labeled", "friendly", passed)
+    assert judge["tally"] == {"friendly": 2.0, "rude": 1.0}
+    assert f"passed {'unknown' if passed is None else 'pass' if passed else 'fail'}" in r.stdout
+
+
+def test_eval_keys_that_do_not_fit_the_mode_are_load_errors(tmp_path: Path) -> None:
+    path = _eval(tmp_path, "verdict_kind: numeric, aggregate: majority, panel: [j-a, j-b]")
+    r = mcptest("validate", path)
+    assert r.returncode == ExitCode.USAGE_ERROR
+    assert f"{path}:6:" in r.stderr and "evals[0].judge.aggregate" in r.stderr, r.stderr
+    assert "with `verdict_kind: numeric` use mean or median" in r.stderr
