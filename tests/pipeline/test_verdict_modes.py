@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import krippendorff
 import pytest
 from support.cli_run import HEAD, mcptest, run_json
 from support.judge_server import Fault, JudgeServer, Verdict
@@ -155,6 +156,13 @@ def test_repetitions_are_reduced_by_plurality_before_the_panel_votes(
     assert a["status"] == "passed", a["message"]
     assert a["judge"]["tally"] == {"friendly": 2.0, "rude": 1.0}
     assert len(a["judge"]["votes"]) == 9
+    # labels are nominal: alpha over the three rounds is the package's nominal alpha, and the
+    # run's label agreement (one labeled jury) is that jury's
+    codes = [[0, 1, 0], [1, 0, 0], [1, 1, 1]]  # friendly 0, rude 1; rows are jurors
+    want = krippendorff.alpha(reliability_data=codes, level_of_measurement="nominal")
+    assert a["judge"]["jury"]["agreement_raw"] == pytest.approx(want, abs=1e-9)
+    assert rep["summary"]["run_agreement_labels"] == pytest.approx(want, abs=1e-9)
+    assert rep["summary"]["run_agreement"] is None  # labels are not read as numbers
 
 
 def test_a_label_outside_the_list_is_a_mechanical_failure_and_is_replaced(
@@ -312,7 +320,8 @@ def test_an_eval_panel_takes_the_plurality_label(tmp_path: Path, js: JudgeServer
     assert (judge["verdict_kind"], judge["verdict"], judge["passed"]) == (
         "labeled", "friendly", passed)
     assert judge["tally"] == {"friendly": 2.0, "rude": 1.0}
-    assert f"passed {'unknown' if passed is None else 'pass' if passed else 'fail'}" in r.stdout
+    shown = "passed unknown" if passed is None else "passes" if passed else "fails"
+    assert f"labeled verdict friendly (plurality friendly 2, rude 1) · {shown}" in r.stdout
 
 
 def test_eval_keys_that_do_not_fit_the_mode_are_load_errors(tmp_path: Path) -> None:

@@ -115,6 +115,7 @@ def _run_agreement(tests: list[TestResult]) -> float | None:
 def _run_label_agreement(tests: list[TestResult]) -> float | None:
     """Nominal alpha across the labeled juries of the run (docs/jury.md, "Verdict modes")."""
     per_assertion: list[list[str]] = []
+    own_alpha: list[float | None] = []
     for t in tests:
         for a in t.assertions:
             if a.judge is None or a.judge.verdict_kind != "labeled":
@@ -125,6 +126,10 @@ def _run_label_agreement(tests: list[TestResult]) -> float | None:
                     seats.setdefault(v.replacement_for or v.model, []).append(v.label)
             own = [plurality([(1.0, x) for x in labels])[0] for labels in seats.values()]
             per_assertion.append([x for x in own if x is not None])
+            own_alpha.append(a.judge.jury.agreement_raw if a.judge.jury else None)
+    pairable = [k for k, u in enumerate(per_assertion) if len(u) >= 2]
+    if len(pairable) == 1:  # one jury: its own alpha (it knows how many labels it had)
+        return own_alpha[pairable[0]]
     return run_label_agreement(per_assertion) if per_assertion else None
 
 

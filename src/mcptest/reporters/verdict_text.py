@@ -9,7 +9,7 @@ from mcptest.reporters.display import num
 
 
 def passed_text(passed: bool | None) -> str:
-    return "unknown" if passed is None else ("pass" if passed else "fail")
+    return "passed unknown" if passed is None else ("passes" if passed else "fails")
 
 
 def mode_line(judge: JudgeDetail) -> str | None:
@@ -25,7 +25,7 @@ def mode_line(judge: JudgeDetail) -> str | None:
     if judge.verdict_kind == "numeric" and judge.threshold is not None:
         how += f", threshold {judge.threshold:g}"
     return (f"{judge.verdict_kind} verdict {judge.verdict or 'none (tie)'} ({how}) · "
-            f"passed {passed_text(judge.passed)}")
+            f"{passed_text(judge.passed)}")
 
 
 def vote_answer(v: JudgeVote) -> str:
