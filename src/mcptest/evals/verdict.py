@@ -129,8 +129,10 @@ def _labeled(rubric: ResolvedRubric, done: list[Sample], judge: EvalJudge,
     d = decide_labels(done, judge, engine.options.require_judge, generator)
     outcomes = [o for s in done for o in s.outcomes]
     passing = judge.passing_labels
-    votes = [vote(o, None if o.label is None or passing is None else o.label in passing)
-             .model_copy(update={"label": o.label}) for o in outcomes]
+    passes = [None if o.label is None or passing is None else o.label in passing
+              for o in outcomes]
+    votes = [vote(o, ok).model_copy(update={"label": o.label, "passed": ok})
+             for o, ok in zip(outcomes, passes, strict=True)]
     detail = JudgeDetail(kind="eval", rubric=rubric.describe(), threshold=None, votes=votes,
                          jury=d.analytics, verdict_kind="labeled", verdict=d.label,
                          passed=d.passed, aggregate="plurality", tally=d.tally)

@@ -84,7 +84,8 @@ def _vote(o: JudgeOutcome, spec: LlmJurySpec, mode: VerdictMode,
           replacement_for: str | None) -> JudgeVote:
     answer = _answer(o, mode)
     v = vote(o, _passes(answer, spec), replacement_for)
-    return v.model_copy(update={"label": o.label, "value": o.value,
+    label = o.label if mode.kind != "boolean" else answer  # `pass` / `fail` as answered
+    return v.model_copy(update={"label": label, "value": o.value,
                                 "passed": _passes(answer, spec)})
 
 

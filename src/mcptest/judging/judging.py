@@ -117,16 +117,16 @@ def _run_label_agreement(tests: list[TestResult]) -> float | None:
     per_assertion: list[list[str]] = []
     own_alpha: list[float | None] = []
     for t in tests:
-        for a in t.assertions:
-            if a.judge is None or a.judge.verdict_kind != "labeled":
+        for judge in [a.judge for a in t.assertions] + [t.judge]:  # juries, then eval panels
+            if judge is None or judge.verdict_kind != "labeled":
                 continue
             seats: dict[str, list[str]] = {}
-            for v in a.judge.votes:
+            for v in judge.votes:
                 if v.label is not None:
                     seats.setdefault(v.replacement_for or v.model, []).append(v.label)
             own = [plurality([(1.0, x) for x in labels])[0] for labels in seats.values()]
             per_assertion.append([x for x in own if x is not None])
-            own_alpha.append(a.judge.jury.agreement_raw if a.judge.jury else None)
+            own_alpha.append(judge.jury.agreement_raw if judge.jury else None)
     pairable = [k for k, u in enumerate(per_assertion) if len(u) >= 2]
     if len(pairable) == 1:  # one jury: its own alpha (it knows how many labels it had)
         return own_alpha[pairable[0]]
