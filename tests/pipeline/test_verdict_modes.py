@@ -220,8 +220,9 @@ def test_keys_that_do_not_fit_the_mode_are_load_errors(tmp_path: Path, jury: str
     assert says in r.stderr
 
 
+@pytest.mark.parametrize("route", ["auto", "litellm"])
 def test_structured_output_sends_the_mode_schema_and_falls_back_to_json_object(
-        tmp_path: Path, js: JudgeServer) -> None:
+        tmp_path: Path, js: JudgeServer, route: str) -> None:
     # gpt-4o through the OpenAI route supports json_schema: the labeled schema goes out; a
     # 400 then makes the same request go out once more as json_object.
     js.script("gpt-4o", [Fault.server_error(400), Verdict(score=None, label="friendly")])
@@ -230,7 +231,8 @@ def test_structured_output_sends_the_mode_schema_and_falls_back_to_json_object(
             passing_labels: [friendly]
             jurors: [{model: gpt-4o}]
 """)
-    env = {"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": js.base_url}
+    env = {"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": js.base_url,
+           "MCPTEST_LLM_ROUTE": route}  # the fast httpx route, then litellm
     r, rep = run_json(path, env=env)
     assert _assertion(rep)["status"] == "passed", r.stdout + r.stderr
     first, second = (b["response_format"] for b in js.requests("gpt-4o"))
