@@ -332,3 +332,22 @@ def test_eval_keys_that_do_not_fit_the_mode_are_load_errors(tmp_path: Path) -> N
     assert r.returncode == ExitCode.USAGE_ERROR
     assert f"{path}:6:" in r.stderr and "evals[0].judge.aggregate" in r.stderr, r.stderr
     assert "with `verdict_kind: numeric` use mean or median" in r.stderr
+
+
+@pytest.mark.parametrize(("unreachable", "status"), [(1, "passed"), (2, "deferred")])
+def test_a_labeled_jury_with_unreachable_jurors_waits_only_when_they_could_change_it(
+        tmp_path: Path, js: JudgeServer, unreachable: int, status: str) -> None:
+    js.script("j-a", Verdict(score=None, label="friendly"))
+    js.script("j-b", Verdict(score=None, label="friendly"))
+    keyless = ", ".join(["{model: claude-sonnet-4-5}"] * unreachable)  # no ANTHROPIC_API_KEY
+    path = _suite(tmp_path, f"""            verdict_kind: categorical
+            labels: [rude, friendly]
+            passing_labels: [friendly]
+            jurors: [{{model: j-a, base_url: "{js.base_url}"}},
+                     {{model: j-b, base_url: "{js.base_url}"}}, {keyless}]
+""")
+    _, rep = run_json(path)
+    a = _assertion(rep)
+    assert a["status"] == status, a["message"]
+    # two friendly against one missing answer cannot lose; against two they could tie
+    assert ("no answer of theirs could change it" in a["message"]) == (status == "passed")
