@@ -52,9 +52,13 @@ class Verdict:
     latency: float = 0.0
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    label: str | None = None
+    """A labeled jury's answer (`Verdict(score=None, label="friendly")`)."""
 
     def body(self) -> str:
         out: dict[str, Any] = {"reason": self.reason}
+        if self.label is not None:
+            out["label"] = self.label
         if self.score is not None:
             out["score"] = self.score
         if self.passed is not None:

@@ -17,6 +17,7 @@ from mcptest.evals.gates import decide, evidence_found, when_holds
 from mcptest.evals.rubric import ResolvedRubric
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
+from mcptest.llm.verdict_modes import VerdictMode
 from mcptest.report.models import CriterionResult, TreeStep
 from mcptest.suite.models import Criterion, JudgeDefaults, TreeLeaf, TreeNode
 
@@ -41,6 +42,8 @@ class Sample:
     """One rating per rated item (criterion, or the one holistic score) for agreement."""
     vote_passed: list[bool | None] = field(default_factory=list)
     """Per outcome: did that question come out well (criterion passed, tree yes, score ok)."""
+    label: str | None = None
+    """A labeled panel's answer (free-form rubric; docs/evals.md, "Verdict modes")."""
 
 
 @dataclass(frozen=True)
@@ -52,11 +55,12 @@ class Asker:
     base_url: str | None
     repetition: int
     defaults: JudgeDefaults | None
+    mode: VerdictMode | None = None
 
     async def __call__(self, rubric: str, candidate: Any) -> JudgeOutcome:
         return await self.engine.judge(JudgeRequest(
             rubric=rubric, candidate=candidate, model=self.model, base_url=self.base_url,
-            repetition=self.repetition, defaults=self.defaults))
+            repetition=self.repetition, defaults=self.defaults, mode=self.mode))
 
 
 def _trouble(outcomes: list[JudgeOutcome]) -> tuple[SampleState, str] | None:
@@ -79,6 +83,9 @@ async def grade_sample(rubric: ResolvedRubric, candidate: Any, text: str, prompt
         s.outcomes.append(o)
         if (t := _trouble(s.outcomes)) is not None:
             s.state, s.why = t
+            return s
+        if o.label is not None:  # labeled: the panel decides (evals/label_verdict.py)
+            s.label, s.why, s.vote_passed = o.label, f"label `{o.label}`", [None]
             return s
         score = o.score or 0.0
         s.units = [score]

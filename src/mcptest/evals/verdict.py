@@ -17,6 +17,7 @@ from typing import Any
 import anyio
 
 from mcptest.evals.gates import display
+from mcptest.evals.label_verdict import decide_labels, label_mode
 from mcptest.evals.rubric import ResolvedRubric
 from mcptest.evals.sample import Asker, Sample, grade_sample
 from mcptest.grade.aggregate import vote, weighted_quorum
@@ -91,9 +92,10 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
     if mode == "jury" and len(who) > 1:
         defaults = jury_sampling(judge, defaults or engine.options.defaults)
     samples: list[Sample | None] = [None] * len(who)
+    labeled = label_mode(judge)
 
     async def one(i: int, seat: Seat) -> None:
-        ask = Asker(engine, seat.model, seat.base_url, seat.repetition, defaults)
+        ask = Asker(engine, seat.model, seat.base_url, seat.repetition, defaults, labeled)
         samples[i] = await grade_sample(rubric, candidate, text, prompt, ask)
 
     async with anyio.create_task_group() as tg:
@@ -101,6 +103,8 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
             tg.start_soon(one, i, seat)
     done = [s for s in samples if s is not None]
     outcomes = [o for s in done for o in s.outcomes]
+    if labeled is not None and judge is not None:
+        return _labeled(rubric, done, judge, engine, generator_model)
     votes = [vote(o, s.vote_passed[k] if k < len(s.vote_passed) else None)
              for s in done for k, o in enumerate(s.outcomes)]
     status, message, score, analytics = _decide(mode, done, rubric, judge, engine,
@@ -114,6 +118,25 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
         criteria=_merged_criteria(decisive) if decisive else base.criteria, path=base.path,
         vacuous=bool(decisive) and all(s.vacuous for s in decisive) and status == "passed")
     return EvalOutcome(status=status, message=message, detail=detail,
+                       cost_usd=sum(o.cost_usd for o in outcomes),
+                       cache_hits=sum(1 for o in outcomes if o.cached),
+                       all_cached=bool(outcomes) and all(o.cached for o in outcomes))
+
+
+def _labeled(rubric: ResolvedRubric, done: list[Sample], judge: EvalJudge,
+             engine: JudgeEngine, generator: str | None) -> EvalOutcome:
+    """A labeled eval: plurality of the samples' labels (evals/label_verdict.py)."""
+    d = decide_labels(done, judge, engine.options.require_judge, generator)
+    outcomes = [o for s in done for o in s.outcomes]
+    passing = judge.passing_labels
+    passes = [None if o.label is None or passing is None else o.label in passing
+              for o in outcomes]
+    votes = [vote(o, ok).model_copy(update={"label": o.label, "passed": ok})
+             for o, ok in zip(outcomes, passes, strict=True)]
+    detail = JudgeDetail(kind="eval", rubric=rubric.describe(), threshold=None, votes=votes,
+                         jury=d.analytics, verdict_kind="labeled", verdict=d.label,
+                         passed=d.passed, aggregate="plurality", tally=d.tally)
+    return EvalOutcome(status=d.status, message=d.message, detail=detail,
                        cost_usd=sum(o.cost_usd for o in outcomes),
                        cache_hits=sum(1 for o in outcomes if o.cached),
                        all_cached=bool(outcomes) and all(o.cached for o in outcomes))
@@ -207,6 +230,8 @@ def _waits(mode: str, decisive: list[Sample], n: int, rubric: ResolvedRubric,
 def _panel(decisive: list[Sample], rubric: ResolvedRubric, judge: EvalJudge | None,
            passed_n: int, mean: float | None) -> tuple[bool, str]:
     how = judge.aggregate if judge else "mean"
+    if judge is not None and judge.verdict_kind == "categorical":
+        how = "majority"  # each member's pass or fail, counted (docs/evals.md)
     tie = judge.tie_break if judge else "fail"
     scores = [s.score for s in decisive if s.score is not None]
     if how == "majority":

@@ -7,7 +7,8 @@ keeps a vote or quorum rule of its own (docs/jury.md describes the rule).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import statistics
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -120,3 +121,49 @@ def partial(heads: Sequence[tuple[float, bool]], missing: Sequence[float], quoru
     return Partial(False, f"{n} juror(s) deferred and their votes could change the verdict "
                           f"({'passes' if high else 'fails'} if they pass, "
                           f"{'passes' if low else 'fails'} if they fail)")
+
+
+# ------------------------------------------------- verdict modes (docs/jury.md, "Verdict modes")
+
+def plurality(heads: Sequence[tuple[float, str]]) -> tuple[str | None, dict[str, float]]:
+    """The answer with the most weight among (weight, answer) heads, and the weight of each
+    answer; None when nothing was answered or the top weight is shared (a tie decides
+    nothing: the verdict is inconclusive)."""
+    weights: dict[str, float] = {}
+    for w, answer in heads:
+        weights[answer] = weights.get(answer, 0.0) + w
+    if not weights:
+        return None, weights
+    top = max(weights.values())
+    winners = [a for a, w in weights.items() if w == top]
+    return (winners[0] if len(winners) == 1 else None), weights
+
+
+def central(values: Sequence[tuple[float, float]], how: str) -> float | None:
+    """The weighted mean, or the (unweighted) median, of (weight, value) pairs."""
+    if not values:
+        return None
+    if how == "median":
+        return float(statistics.median(v for _, v in values))
+    total = sum(w for w, _ in values)
+    return sum(w * v for w, v in values) / total
+
+
+def reduce_repetitions(answers: Sequence[str | float], how: str) -> str | float | None:
+    """One juror's answer over its repetitions: the plurality of its labels (a tie is no
+    answer), or the mean or median of its scores."""
+    if not answers:
+        return None
+    if all(isinstance(a, str) for a in answers):
+        return plurality([(1.0, str(a)) for a in answers])[0]
+    return central([(1.0, float(a)) for a in answers], how)
+
+
+def mode_partial(present: Sequence[tuple[float, str | float]], missing: Sequence[float],
+                 outcome: Callable[[Sequence[tuple[float, str | float]]], object],
+                 answers: Sequence[str | float]) -> bool:
+    """True when no answer of the `missing` heads (their weights) can change `outcome`: every
+    missing head giving the same one of `answers` (each label, or the two ends of the score
+    range, which bound a mean or median) or none at all gives today's outcome."""
+    now = outcome(present)
+    return all(outcome([*present, *((w, a) for w in missing)]) == now for a in answers)

@@ -17,6 +17,7 @@ import anyio
 from mcptest.grade.aggregate import Tally, next_wave, partial, settled, vote, weighted_quorum
 from mcptest.grade.jury import jury_analytics
 from mcptest.grade.rows import assertion_result
+from mcptest.grade.verdict_jury import mode_jury, verdict_mode
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
 from mcptest.report.models import AssertionResult, JudgeDetail, JudgeVote, Status
@@ -147,11 +148,16 @@ class _Seat:
     @property
     def deferred(self) -> bool:
         """Unreachable: no verdict, and at least one of its calls could not be routed."""
-        return not self.scores and any(o.status == "deferred" for o in self.outcomes)
+        return not self.answered and any(o.status == "deferred" for o in self.outcomes)
+
+    @property
+    def answered(self) -> bool:
+        """Some repetition gave a verdict (a labeled one has no score)."""
+        return any(o.status == "verdict" for o in self.outcomes)
 
     @property
     def failed_mechanically(self) -> bool:
-        return not self.scores and all(o.status == "judge_error" for o in self.outcomes)
+        return not self.answered and all(o.status == "judge_error" for o in self.outcomes)
 
 
 async def _ask(juror: Juror, spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
@@ -161,7 +167,7 @@ async def _ask(juror: Juror, spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
     async def one(k: int) -> None:
         out[k] = await engine.judge(JudgeRequest(
             rubric=spec.rubric, candidate=candidate, model=juror.model, base_url=juror.base_url,
-            repetition=k, defaults=ctx.defaults))
+            repetition=k, defaults=ctx.defaults, mode=verdict_mode(spec)))
 
     async with anyio.create_task_group() as tg:
         for k in range(spec.repetitions):
@@ -231,6 +237,8 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
                 ctx: LlmContext, engine: JudgeEngine) -> AssertionResult:
     start = time.perf_counter()
     seats, unasked = await _seat_jury(spec, candidate, ctx, engine)
+    if spec.verdict_kind is not None:  # plurality or mean/median (docs/jury.md)
+        return mode_jury(planned, spec, list(seats), ctx.generator_model, engine, start)
     saved = unasked * spec.repetitions
     outcomes = [o for s in seats for o, _ in s.history] + [o for s in seats for o in s.outcomes]
     votes = [_vote(o, spec.threshold, rf) for s in seats for o, rf in s.history] + [

@@ -13,7 +13,9 @@ from typing import Any
 
 from mcptest.calibrate.gate import CalibrationGating
 from mcptest.errors import SuiteError, SuiteErrors
+from mcptest.grade.aggregate import plurality
 from mcptest.grade.agreement import run_agreement
+from mcptest.grade.agreement_nominal import run_label_agreement
 from mcptest.judging.graders import grader_for
 from mcptest.judging.projection import has_agent_rows, needs_litellm, project
 from mcptest.llm.contracts import JudgeOptions
@@ -80,6 +82,7 @@ class Judging:
             projected_calls=self.projection.calls,
             cost_bound_usd=self.projection.cost_bound_usd,
             run_agreement=_run_agreement(tests),
+            run_agreement_labels=_run_label_agreement(tests),
         )
 
 
@@ -107,6 +110,27 @@ def _run_agreement(tests: list[TestResult]) -> float | None:
             if gradings:
                 per_assertion.append([[statistics.fmean(g)] for g in gradings.values()])
     return run_agreement(per_assertion) if per_assertion else None
+
+
+def _run_label_agreement(tests: list[TestResult]) -> float | None:
+    """Nominal alpha across the labeled juries of the run (docs/jury.md, "Verdict modes")."""
+    per_assertion: list[list[str]] = []
+    own_alpha: list[float | None] = []
+    for t in tests:
+        for judge in [a.judge for a in t.assertions] + [t.judge]:  # juries, then eval panels
+            if judge is None or judge.verdict_kind != "labeled":
+                continue
+            seats: dict[str, list[str]] = {}
+            for v in judge.votes:
+                if v.label is not None:
+                    seats.setdefault(v.replacement_for or v.model, []).append(v.label)
+            own = [plurality([(1.0, x) for x in labels])[0] for labels in seats.values()]
+            per_assertion.append([x for x in own if x is not None])
+            own_alpha.append(judge.jury.agreement_raw if judge.jury else None)
+    pairable = [k for k, u in enumerate(per_assertion) if len(u) >= 2]
+    if len(pairable) == 1:  # one jury: its own alpha (it knows how many labels it had)
+        return own_alpha[pairable[0]]
+    return run_label_agreement(per_assertion) if per_assertion else None
 
 
 def pool_limits(plan: Plan, flag: int | None) -> tuple[int, int | None]:

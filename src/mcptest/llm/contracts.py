@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.llm.retry import FailureKind
+from mcptest.llm.verdict_modes import VerdictMode
 from mcptest.suite.models import JudgeDefaults
 
 
@@ -48,6 +49,8 @@ class JudgeRequest(Frozen):
     repetition: int = Field(default=0, ge=0)
     defaults: JudgeDefaults | None = None
     """The suite's `judge:` block; overrides `JudgeOptions.defaults` for this call."""
+    mode: VerdictMode | None = None
+    """A jury's verdict mode (docs/jury.md, "Verdict modes"); None: score and pass."""
 
 
 OutcomeStatus = Literal["verdict", "abstained", "deferred", "budget_skipped", "judge_error"]
@@ -74,6 +77,10 @@ class JudgeOutcome(Frozen):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     repetition: int = 0
+    label: str | None = None
+    """A labeled verdict's label (its `score` is None)."""
+    value: float | None = None
+    """A numeric verdict's score in the jury's `score_range` (`score` is it scaled to 0..1)."""
 
     @property
     def mechanical_failure(self) -> bool:

@@ -26,6 +26,7 @@ from mcptest.llm.projection import PROJECTED_PROMPT_TOKENS, PlannedCall, bound
 from mcptest.llm.prompt import build_messages, cache_messages, candidate_text, new_nonce, stricter
 from mcptest.llm.retry import RetriesExhausted
 from mcptest.llm.verdict import ParseFailure, Verdict, parse_verdict
+from mcptest.llm.verdict_modes import mode_format, weaker_format
 from mcptest.suite.models import JudgeDefaults
 
 
@@ -98,7 +99,8 @@ class JudgeEngine:
         settings = defaults or JudgeDefaults()
         r = route(req.model, req.base_url, defaults, self.options.env)
         nonce = new_nonce()
-        messages = build_messages(req.rubric, req.candidate, nonce)
+        messages = build_messages(req.rubric, req.candidate, nonce,
+                                  req.mode.contract() if req.mode else None)
         key: CacheKey | None = None
         if r.model is not None and self._cache is not None:
             # Served even when the judge is unreachable now: a restored cache keeps a
@@ -131,17 +133,18 @@ class JudgeEngine:
         tally = Tally()
         fmt = (fast_format(r, table, structured=settings.structured_output) if litellm is None
                else response_format(litellm, r, structured=settings.structured_output))
+        fmt = mode_format(fmt, req.mode)
         timeout = self._timeout(defaults)
         start = time.monotonic()
         try:
             reply = await self._send(litellm, r, messages, fmt, price, settings, timeout, tally)
             try:
-                verdict = parse_verdict(reply.content, reply.refusal)
+                verdict = parse_verdict(reply.content, reply.refusal, req.mode)
             except ParseFailure:
                 retry_msgs = stricter(messages, reply.content or "")
                 reply = await self._send(litellm, r, retry_msgs, fmt, price, settings,
                                          timeout, tally)
-                verdict = parse_verdict(reply.content, reply.refusal)
+                verdict = parse_verdict(reply.content, reply.refusal, req.mode)
         except BudgetRefused as e:
             return self._failure(tally, r.model, req, "budget_skipped", str(e), None, start)
         except RetriesExhausted as e:
@@ -179,13 +182,14 @@ class JudgeEngine:
             score=None if v.abstain else v.score, judge_pass=v.passed, reason=v.reason or None,
             evidence=v.evidence, cost_usd=t.cost, cost_known=t.cost_known, latency_ms=latency,
             cached=cached, requests_sent=t.sent, prompt_tokens=t.prompt_tokens,
-            completion_tokens=t.completion_tokens, repetition=repetition)
+            completion_tokens=t.completion_tokens, repetition=repetition, label=v.label,
+            value=v.value)
 
     async def _send(self, litellm: Any | None, r: Route, messages: list[dict[str, str]],
                     fmt: dict[str, Any] | None, price: Price | None, settings: JudgeDefaults,
                     timeout: float, tally: Tally) -> Reply:
         """One judge request through the client; an endpoint that rejects `response_format`
-        gets the same request once more without it."""
+        gets the same request again with a weaker one: `json_schema` → `json_object` → none."""
         counted = (count_prompt_tokens(litellm, r.model, messages)
                    if litellm is not None and self.options.max_cost is not None
                    and price is not None else None)
@@ -193,7 +197,7 @@ class JudgeEngine:
 
         def drop_format(e: BaseException) -> bool:
             if isinstance(e, ProviderError) and e.kind == "client" and state["fmt"] is not None:
-                state["fmt"] = None
+                state["fmt"] = weaker_format(state["fmt"])
                 return True
             return False
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+if TYPE_CHECKING:
+    from mcptest.llm.verdict_modes import VerdictMode
 
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)```", re.DOTALL)
 _REFUSAL = re.compile(
@@ -32,10 +35,14 @@ class Verdict(BaseModel):
     reason: str = ""
     evidence: str | None = None
     abstain: bool = False
+    label: str | None = None
+    """A labeled verdict's label (docs/jury.md, "Verdict modes"); its `score` is None."""
+    value: float | None = None
+    """A numeric verdict's score as the juror gave it, in the jury's `score_range`."""
 
     @model_validator(mode="after")
     def _score_from_pass(self) -> Verdict:
-        if self.abstain:
+        if self.abstain or self.label is not None:
             return self
         if self.score is None:
             if self.passed is None:
@@ -80,7 +87,8 @@ def _normalise(obj: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def parse_verdict(content: str | None, refusal: str | None = None) -> Verdict:
+def parse_verdict(content: str | None, refusal: str | None = None,
+                  mode: VerdictMode | None = None) -> Verdict:
     """Parse a reply. Raises `ParseFailure` when there is no usable verdict."""
     if refusal:
         return Verdict(abstain=True, reason=("refused: " + refusal)[:500])
@@ -92,9 +100,11 @@ def parse_verdict(content: str | None, refusal: str | None = None) -> Verdict:
     errors: list[str] = []
     for obj in reversed(candidates):
         try:
-            return Verdict.model_validate(_normalise(obj))
+            return Verdict.model_validate(_normalise(mode.read(obj) if mode else obj))
         except ValidationError as e:
             errors.append(e.errors()[0]["msg"])
+        except ValueError as e:  # not a verdict of the jury's mode
+            errors.append(str(e))
     if not candidates and _REFUSAL.search(text):
         return Verdict(abstain=True, reason=("refused: " + text)[:500])
     if errors:

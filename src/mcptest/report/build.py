@@ -30,6 +30,7 @@ class JudgeTotals:
     projected_calls: int = 0
     cost_bound_usd: float | None = None
     run_agreement: float | None = None
+    run_agreement_labels: float | None = None
 
 
 def count(tests: list[TestResult]) -> Counts:
@@ -117,6 +118,7 @@ def build_report(
         cost_bound_usd=judge.cost_bound_usd,
         gaps=dict(sorted(gaps.items(), key=lambda kv: (-kv[1], kv[0]))),
         run_agreement=judge.run_agreement,
+        run_agreement_labels=judge.run_agreement_labels,
         uncalibrated=sum(1 for t in tests for c in (t.calibration,
                                                     *(a.calibration for a in t.assertions))
                          if c is not None and c.advisory),

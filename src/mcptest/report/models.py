@@ -67,6 +67,10 @@ class JudgeVote(Model):
     """False when the model had no known price and the provider reported no cost."""
     latency_ms: float | None = None
     cached: bool = False
+    label: str | None = None
+    """A labeled juror's answer (`verdict_kind: categorical` with `labels`; docs/jury.md)."""
+    value: float | None = None
+    """A numeric juror's score in the jury's `score_range` (`score` is it scaled to 0..1)."""
 
 
 class JuryAnalytics(Model):
@@ -87,7 +91,8 @@ class JuryAnalytics(Model):
     passed_jurors: int
     passed_fraction: float | None
     quorum: float
-    verdict: Literal["passed", "failed", "inconclusive"]
+    verdict: Literal["passed", "failed", "inconclusive", "unknown"]
+    """`unknown`: a labeled jury without `passing_labels` (docs/jury.md, "Verdict modes")."""
     jurors_asked: int | None = None
     """With `early_stop`: the jurors asked (everything above rests on them); None: all were."""
     calls_saved: int = 0
@@ -131,6 +136,16 @@ class JudgeDetail(Model):
     criteria: list[CriterionResult] = Field(default_factory=list)
     path: list[TreeStep] = Field(default_factory=list)
     vacuous: bool = False
+    verdict_kind: Literal["boolean", "labeled", "numeric"] | None = None
+    """A jury's verdict mode (docs/jury.md, "Verdict modes"); None: the quorum rule."""
+    verdict: str | None = None
+    """The panel's answer: its plurality label (`pass`/`fail` in the boolean mode) or, numeric,
+    its mean or median score as `score_range` reads it; None when no answer won."""
+    passed: bool | None = None
+    """Set in a verdict mode; None there means passed is unknown (no `passing_labels`)."""
+    aggregate: Literal["mean", "median", "plurality"] | None = None
+    tally: dict[str, float] = Field(default_factory=dict)
+    """Categorical modes: the jurors' weight behind each answer."""
 
 
 CalibrationState = Literal["calibrated", "missing", "stale", "below-floor", "too-few-labels",
@@ -337,6 +352,9 @@ class Summary(Model):
     """Judged verdicts that were advisory: their judge has no valid calibration record."""
     run_agreement: float | None = None
     """Krippendorff's alpha across all jury assertions of the run (units = assertions)."""
+    run_agreement_labels: float | None = None
+    """Alpha (nominal) across the labeled juries of the run; `run_agreement` (interval) leaves
+    them out (docs/jury.md, "Verdict modes")."""
     interrupted: str | None = None
     """Set when a signal stopped the run early; the report holds what it had."""
     internal_error: str | None = None

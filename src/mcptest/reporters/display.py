@@ -180,6 +180,8 @@ class Finding:
                 return {"tool": "call", "eval": "eval", "agent": "agent run"}[self.test.kind]
             score = judge.display_score or num(judge.score)
             return f"{judge.kind} score {score}, threshold {num(judge.threshold)}"
+        if judge and judge.verdict_kind:  # plurality or mean/median: no quorum tally
+            return f"{a.matcher} {judge.verdict_kind} {judge.verdict or 'tie'}"
         if judge and judge.jury:
             j = judge.jury
             return f"{a.matcher} {j.passed_jurors}/{j.decisive}{quorum_text(j)}"

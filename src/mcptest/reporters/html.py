@@ -18,6 +18,7 @@ from mcptest.report.models import Report, TestResult
 from mcptest.reporters import display
 from mcptest.reporters.escape import shorten, strip_controls
 from mcptest.reporters.templating import environment
+from mcptest.reporters.verdict_text import mode_line, vote_answer
 
 _VALUE_LIMIT = 8000
 _CLASS = {"not_yet_available": "nya"}
@@ -90,6 +91,8 @@ def render(report: Report) -> str:
         labels=display.STATUS_LABEL,
         cost=display.cost,
         num=display.num,
+        mode_line=mode_line,
+        vote_answer=vote_answer,
         duration=display.duration,
         value_text=display.value_text,
         calibration_text=display.calibration_text,

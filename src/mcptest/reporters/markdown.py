@@ -19,6 +19,7 @@ from mcptest.reporters.diff_markdown import FULL_CLOSE, FULL_OPEN, diff_block
 from mcptest.reporters.escape import md_block, md_code, md_comment_value, md_inline, md_title
 from mcptest.reporters.lint_markdown import lint_block
 from mcptest.reporters.templating import environment
+from mcptest.reporters.verdict_text import mode_line, vote_answer
 
 MAX_CHARS = 60_000
 MARKER_PREFIX = "<!-- mcptest-action"
@@ -66,9 +67,9 @@ def _vote(v: JudgeVote) -> dict[str, Any]:
     elif v.abstained:
         vote = "○ abstained"
     else:
-        vote = "✅" if v.passed else "❌"
+        vote = "❔ unknown" if v.passed is None else "✅" if v.passed else "❌"
     return {
-        "model": v.model, "family": v.family or "", "score": display.num(v.score), "vote": vote,
+        "model": v.model, "family": v.family or "", "score": vote_answer(v), "vote": vote,
         "error": v.error, "reason": v.reason or "", "replacement_for": v.replacement_for,
         "cached": v.cached,
     }
@@ -82,6 +83,7 @@ def _judge(judge: JudgeDetail | None) -> dict[str, Any] | None:
         "score": judge.display_score or (None if judge.score is None else display.num(judge.score)),
         "threshold": display.num(judge.threshold),
         "jury": _jury(judge),
+        "mode": mode_line(judge),
         "votes": [_vote(v) for v in judge.votes],
         "criteria": [
             {"name": c.name, "score": display.num(c.score), "threshold": display.num(c.threshold),

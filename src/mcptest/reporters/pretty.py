@@ -16,6 +16,7 @@ from mcptest.report.models import (
 from mcptest.reporters import display
 from mcptest.reporters.comparison import LEADING, summary_line
 from mcptest.reporters.escape import shorten, terminal
+from mcptest.reporters.verdict_text import mode_line, vote_answer
 
 _WORD = {
     "passed": "✓ PASS ", "failed": "✗ FAIL ", "error": "! ERROR", "skipped": "- SKIP ",
@@ -64,7 +65,8 @@ def _vote_line(out: _Out, vote: JudgeVote) -> str:
         mark, verdict = out.paint("○", "dim"), "abstained"
     else:
         style = "passed" if vote.passed else "failed"
-        mark, verdict = out.paint("✓" if vote.passed else "✗", style), display.num(vote.score)
+        sign = "?" if vote.passed is None else "✓" if vote.passed else "✗"
+        mark, verdict = out.paint(sign, style), _safe(vote_answer(vote), 80)
     family = f" ({_safe(vote.family, 40)})" if vote.family else ""
     stand_in = f" [stand-in for {_safe(vote.replacement_for, 80)}]" if vote.replacement_for else ""
     cached = " [cached]" if vote.cached else ""
@@ -89,6 +91,8 @@ def _judge(out: _Out, judge: JudgeDetail, depth: int) -> None:
         score = judge.display_score or display.num(judge.score)
         out.add(f"{judge.kind}: score {_safe(score, 20)}, threshold "
                 f"{display.num(judge.threshold)}", depth)
+    if (mode := mode_line(judge)) is not None:
+        out.add(_safe(mode, 300), depth)
     for vote in judge.votes:
         out.add(_vote_line(out, vote), depth + 1)
     for c in judge.criteria:
@@ -195,6 +199,8 @@ def _summary(out: _Out, report: Report) -> None:
     if review or s.run_agreement is not None:
         out.add(f"{review} to review (escalated juries) · run agreement α "
                 f"{display.num(s.run_agreement)}")
+    if s.run_agreement_labels is not None:
+        out.add(f"run agreement on labels α (nominal) {display.num(s.run_agreement_labels)}")
     gaps = display.gap_rows(report)
     if gaps:
         out.add("gaps: " + ", ".join(f"{k} {v}" for k, v, _ in gaps))

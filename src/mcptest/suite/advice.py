@@ -30,9 +30,10 @@ def _family_warnings(loaded: LoadedSuite) -> list[str]:
         for j, a in enumerate(agent.expect):
             m = a.matcher
             if isinstance(m, LlmJuryMatcher) and not m.llm_jury.strict_panel:
-                for k, juror in enumerate(m.llm_jury.jurors):
-                    places.append((("agents", i, "expect", j, "matcher", "llm-jury", "jurors", k,
-                                    "model"), juror.model, agent.models))
+                for seat in ("jurors", "replacements"):  # a stand-in judges like a juror
+                    for k, juror in enumerate(getattr(m.llm_jury, seat)):
+                        places.append((("agents", i, "expect", j, "matcher", "llm-jury", seat,
+                                        k, "model"), juror.model, agent.models))
     for i, spec in enumerate(loaded.suite.evals):
         if spec.judge is None or spec.judge.strict_panel:
             continue

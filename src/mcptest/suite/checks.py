@@ -174,16 +174,17 @@ class _Checker:
                 jury = matcher.get("llm-jury")
                 if not isinstance(jury, dict) or jury.get("strict_panel") is not True:
                     continue
-                jurors = jury.get("jurors")
-                for k, juror in enumerate(jurors if isinstance(jurors, list) else []):
-                    model = juror.get("model") if isinstance(juror, dict) else None
-                    family = model_family(model) if isinstance(model, str) else None
-                    if family in families:
-                        self.error(
-                            f"juror `{model}` is from the {family} family, like agent model"
-                            f" `{families[family]}`; `strict_panel: true` forbids that",
-                            (*path, "llm-jury", "jurors", k, "model"),
-                        )
+                for seat in ("jurors", "replacements"):  # a stand-in judges like a juror
+                    jurors = jury.get(seat)
+                    for k, juror in enumerate(jurors if isinstance(jurors, list) else []):
+                        model = juror.get("model") if isinstance(juror, dict) else None
+                        family = model_family(model) if isinstance(model, str) else None
+                        if family in families:
+                            self.error(
+                                f"juror `{model}` is from the {family} family, like agent model"
+                                f" `{families[family]}`; `strict_panel: true` forbids that",
+                                (*path, "llm-jury", seat, k, "model"),
+                            )
 
     def strict_eval_panels(self) -> None:
         """`strict_panel: true` on an eval's `judge:` refuses a judge of the family of the model

@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import (
     Field,
+    ValidationInfo,
+    field_validator,
 )
 
 from mcptest.suite.durations import Duration
@@ -43,6 +45,16 @@ class EvalSpec(CasePolicy):
     tags: list[str] = Field(default_factory=list)
     cases: Cases = cases_field()
     calibration: CalibrationGate | None = None
+
+    @field_validator("judge")
+    @classmethod
+    def _labels_need_free_form(cls, v: EvalJudge | None,
+                               info: ValidationInfo) -> EvalJudge | None:
+        """Labels answer one question: a criteria or tree rubric asks several (docs/evals.md)."""
+        if v is not None and v.labels and not isinstance(info.data.get("rubric"), str):
+            raise ValueError("`labels` need a free-form rubric (a string): a criteria or tree "
+                             "rubric is scored, not labeled")
+        return v
 
 
 class AgentTest(CasePolicy):

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import shlex
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
     Discriminator,
     Field,
     Tag,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -19,6 +20,7 @@ from mcptest.suite.models.base import Strict, check_regex
 from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.rubrics import Rubric
 from mcptest.suite.models.trajectory import SimilarMatcher, ToolsCalledMatcher
+from mcptest.suite.models.verdict_kind import VerdictModeFields, mode_key_error, numeric_range
 from mcptest.suite.schema_refs import unresolved_refs
 
 
@@ -36,10 +38,12 @@ class LlmJudgeSpec(Strict):
     calibration: CalibrationGate | None = None
 
 
-class LlmJurySpec(Strict):
+class LlmJurySpec(VerdictModeFields):
     rubric: str = Field(min_length=1)
     jurors: list[Juror] = Field(min_length=1)
-    threshold: float = Field(default=0.7, ge=0, le=1, description="Per-juror pass line.")
+    threshold: float = Field(default=0.7, description=(
+        "Per-juror pass line in [0, 1]; with `verdict_kind: numeric` the panel's pass line, "
+        "within `score_range`."))
     quorum: float = Field(default=0.5, ge=0, le=1, description="Fraction of decisive jurors.")
     repetitions: int = Field(default=1, ge=1, le=20)
     replacements: list[Juror] = Field(default_factory=list)
@@ -49,6 +53,26 @@ class LlmJurySpec(Strict):
         "Ask jurors in waves and stop once the quorum is settled either way; the verdict is "
         "the full jury's, the score and analytics rest on the jurors asked."))
     calibration: CalibrationGate | None = None
+    aggregate: Literal["mean", "median"] | None = Field(default=None, description=(
+        "`verdict_kind: numeric`: the panel's mean (weighted, the default) or median."))
+
+    @field_validator("threshold", "quorum", "aggregate", "early_stop")
+    @classmethod
+    def _fits_mode(cls, v: Any, info: ValidationInfo) -> Any:
+        kind = info.data.get("verdict_kind")
+        mode_key_error(kind, str(info.field_name), v)
+        if info.field_name == "threshold":
+            low, high = numeric_range(info.data.get("score_range")) if kind else (0.0, 1.0)
+            if not low <= v <= high:
+                raise ValueError(f"`threshold` must lie in [{low:g}, {high:g}]")
+        return v
+
+    @model_validator(mode="after")
+    def _threshold_in_range(self) -> LlmJurySpec:
+        low, high = numeric_range(self.score_range)
+        if self.verdict_kind == "numeric" and not low <= self.threshold <= high:
+            raise ValueError(f"give `threshold` within `score_range` [{low:g}, {high:g}]")
+        return self
 
 
 class ExactMatcher(Strict):

@@ -9,11 +9,13 @@ from pydantic import (
     Discriminator,
     Field,
     Tag,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 
 from mcptest.suite.models.base import Strict, check_regex
+from mcptest.suite.models.verdict_kind import VerdictModeFields
 
 
 class WhenContains(Strict):
@@ -159,8 +161,9 @@ class JuryConfig(Strict):
         return self
 
 
-class EvalJudge(Strict):
-    """How an eval is judged: one model, repeated samples of one model, or a panel."""
+class EvalJudge(VerdictModeFields):
+    """How an eval is judged: one model, repeated samples of one model, or a panel; with a
+    verdict mode (docs/evals.md, "Verdict modes")."""
 
     model: str | None = None
     base_url: str | None = None
@@ -172,6 +175,26 @@ class EvalJudge(Strict):
         default=False,
         description="Refuse (load error) a judge of the same vendor family as the model that "
                     "writes a live eval's answer; without it that is a load warning.")
+
+    @field_validator("score_range")
+    @classmethod
+    def _no_range(cls, v: tuple[float, float] | None) -> tuple[float, float] | None:
+        if v is not None:
+            raise ValueError("`score_range` is an `llm-jury` key: an eval's scores are 0..1 "
+                             "against its `threshold`")
+        return v
+
+    @field_validator("aggregate")
+    @classmethod
+    def _aggregate_fits(cls, v: str, info: ValidationInfo) -> str:
+        kind = info.data.get("verdict_kind")
+        if kind == "numeric" and v == "majority":
+            raise ValueError("`aggregate: majority` counts passes: with `verdict_kind: numeric` "
+                             "use mean or median")
+        if kind == "categorical" and v != "majority":
+            raise ValueError(f"`aggregate: {v}` needs scores: a categorical panel takes the "
+                             "plurality of its answers (leave `aggregate` out)")
+        return v
 
     @model_validator(mode="after")
     def _panel_or_jury(self) -> EvalJudge:
