@@ -1,6 +1,7 @@
-"""docs/jury.md's partial-jury worked example is a real run: its suite, with the example server's
-command and the loopback judge's address put in, prints the lines the page quotes (durations
-aside) with the exit codes it states, for quorum 0.5, quorum 1.0 and `--require-judge`."""
+"""The partial-jury worked examples are real runs: docs/jury.md's suite (with the example server's
+command and the loopback judge's address put in) and docs/evals.md's panel print the lines the
+pages quote (durations and costs aside) with the exit codes they state, including under
+`--require-judge`."""
 
 from __future__ import annotations
 
@@ -21,9 +22,9 @@ GATEWAY = "http://127.0.0.1:4000/v1"
 COMMAND = '["python3", "examples/server/example_server.py"]'
 
 
-def example() -> tuple[str, list[list[str]]]:
-    text = (REPO / "docs" / "jury.md").read_text(encoding="utf-8")
-    section = text[text.index("Worked example, from a real run"):text.index("## Agreement")]
+def example(page: str, end: str) -> tuple[str, list[list[str]]]:
+    text = (REPO / "docs" / page).read_text(encoding="utf-8")
+    section = text[text.index("Worked example, from a real run"):text.index(end)]
     suite = re.search(r"```yaml\n(.*?)```", section, re.DOTALL)
     outputs = re.findall(r"```text\n(.*?)```", section, re.DOTALL)
     assert suite is not None and len(outputs) == 3
@@ -31,7 +32,11 @@ def example() -> tuple[str, list[list[str]]]:
 
 
 def shown(lines: list[str]) -> list[str]:
-    return [re.sub(r"\b\d+ ms$", "N ms", line) for line in lines]
+    return [re.sub(r"\b\d+ ms(  \$[0-9.]+)?$|cost \$[0-9.]+$", "…", line) for line in lines]
+
+
+def missing(quoted: list[str], out: list[str]) -> list[str]:
+    return [line for line in shown(quoted) if line not in out]
 
 
 def test_the_partial_jury_example_prints_what_the_page_shows(tmp_path: Path) -> None:
@@ -40,7 +45,7 @@ def test_the_partial_jury_example_prints_what_the_page_shows(tmp_path: Path) -> 
 
 
 def check(tmp_path: Path, js: JudgeServer) -> None:
-    suite, (passed, deferred, required) = example()
+    suite, (passed, deferred, required) = example("jury.md", "## Agreement")
     assert COMMAND in suite and GATEWAY in suite
     for model, score in (("llama-3.3-70b", 0.9), ("qwen-2.5-72b", 0.8), ("mistral-large", 0.85)):
         js.script(model, Verdict(score=score, reason="names checkout and v2.31.4"))
@@ -55,13 +60,35 @@ def check(tmp_path: Path, js: JudgeServer) -> None:
 
     code, out = run()
     assert code == ExitCode.OK
-    assert [line for line in shown(passed) if line not in out] == [], "\n".join(out)
+    assert missing(passed, out) == [], "\n".join(out)
     path.write_text(path.read_text(encoding="utf-8").replace("quorum: 0.5", "quorum: 1.0"),
                     encoding="utf-8")
     code, out = run()
     assert code == ExitCode.OK
-    assert [line for line in shown(deferred) if line not in out] == [], "\n".join(out)
+    assert missing(deferred, out) == [], "\n".join(out)
     code, out = run("--require-judge")
     assert code == ExitCode.TESTS_FAILED
-    assert [line for line in shown(required) if line not in out] == [], "\n".join(out)
+    assert missing(required, out) == [], "\n".join(out)
     assert js.count() == 9  # three present jurors, three runs; nothing sent for the others
+
+
+def test_the_partial_panel_example_prints_what_the_page_shows(tmp_path: Path) -> None:
+    suite, (deferred, passed, required) = example("evals.md", "Juries and panels carry")
+    (tmp_path / "panel.yml").write_text(suite, encoding="utf-8")
+    with JudgeServer() as js:
+        env = {"OPENAI_API_KEY": "sk-test-openai", "OPENAI_BASE_URL": js.base_url}
+
+        def run(score: float, *args: str) -> tuple[int, list[str]]:
+            for model in ("gpt-4o-mini", "gpt-4.1-mini", "o4-mini"):
+                js.script(model, Verdict(score=score, reason="names 2.3.0 and the change"))
+            r = mcptest("eval", "panel.yml", "--no-cache", *args, cwd=tmp_path, env=env)
+            return r.returncode, shown(r.stdout.splitlines())
+
+        code, out = run(0.9)
+        assert code == ExitCode.OK and missing(deferred, out) == [], "\n".join(out)
+        code, out = run(1.0)
+        assert code == ExitCode.OK and missing(passed, out) == [], "\n".join(out)
+        for score in (0.9, 1.0):
+            code, out = run(score, "--require-judge")
+            assert code == ExitCode.TESTS_FAILED and missing(required, out) == [], "\n".join(out)
+        assert "claude-haiku-4-5" not in js.models_seen()
