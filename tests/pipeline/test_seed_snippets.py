@@ -134,3 +134,8 @@ def test_002_01_the_judge_suite_under_the_cap(tmp_path: Path, js: JudgeServer) -
     assert line.startswith("✗ FAIL") and "score 0.55" in line
     assert f"score 0.55 < threshold 0.70: {reason}" in bad.stdout
     assert "1 passed, 1 failed of 2" in bad.stdout
+    # "a hard ceiling ... so a misconfigured suite cannot rack up unbounded spend"
+    sent = js.count()
+    capped = run("eval", path_of("002-01"), tmp_path, env, "--max-cost", "0.002")
+    assert capped.code == ExitCode.POLICY_STOP and js.count() == sent
+    assert [t["status"] for t in capped.report["tests"]] == ["skipped", "skipped"]
