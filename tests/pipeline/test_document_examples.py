@@ -102,3 +102,25 @@ def test_the_judge_documents_commands_run_verbatim(tmp_path: Path, js: JudgeServ
         assert "✓ PASS  error explanation is actionable" in r.stdout
         assert "of $0.5000 cap" in r.stdout
     assert js.count() == 2  # the second run read the verdicts the first one cached
+
+
+def test_the_other_documents_commands_run_verbatim(tmp_path: Path, js: JudgeServer) -> None:
+    """`mcptest run --config examples/llm-jury-consensus/tests/jury-consensus.yml` and
+    `mcptest eval --config examples/rubric-eval.yml`, exactly as written, from a fresh copy of
+    examples/ (so the default verdict cache starts empty)."""
+    clone = tmp_path / "clone"
+    shutil.copytree(REPO / "examples", clone / "examples",
+                    ignore=shutil.ignore_patterns("__pycache__", ".mcptest"))
+    for model, score in (("claude-opus-4-7", 0.9), ("gpt-4o", 0.85), ("gemini-2.5-pro", 0.3)):
+        js.script(model, Verdict(score=score))
+    r = mcptest("run", "--config", "examples/llm-jury-consensus/tests/jury-consensus.yml",
+                cwd=clone, env=env_for(js))
+    assert r.returncode == ExitCode.OK, r.stdout + r.stderr
+    assert "✓ PASS  release note reads as a deployment note across the jury" in r.stdout
+    assert "2/3 passed, quorum 0.67 · verdict passed" in r.stdout
+    js.script("judge-m", Verdict(score=0.9, evidence="2.3.0"))
+    js.script("judge-m", Verdict(score=0.0), rubric="full card number")
+    e = mcptest("eval", "--config", "examples/rubric-eval.yml", cwd=clone,
+                env=env_for(js, MCPTEST_JUDGE_MODEL="judge-m"))
+    assert e.returncode == ExitCode.OK, e.stdout + e.stderr
+    assert "7 passed of 7" in e.stdout
