@@ -36,6 +36,11 @@ CATALOG: tuple[dict[str, str], ...] = (
     {"id": "svc-auth", "name": "auth", "owner": "platform-team", "tier": "gold"},
 )
 CONDITIONS: tuple[str, ...] = ("sunny", "cloudy", "rain", "snow", "windy", "fog")
+ERRORS: dict[str, str] = {
+    "ERR_RATE_LIMIT": "The request was rate limited: too many calls in the last minute. "
+                      "Retry with exponential backoff, or contact support to raise the limit.",
+    "ERR_AUTH": "The bearer token is missing or expired. Sign in again to get a new token.",
+}
 
 
 class Forecast(BaseModel):
@@ -137,6 +142,17 @@ def build_server() -> MCPServer:
             f"This release contains {fixes} bug fixes and one dependency update; "
             f"no schema migrations. Rollback: redeploy the previous tag of {service}."
         )
+
+    @server.tool(annotations=hints("Summarize a deployment"))
+    def summarize_deployment(service: str, release: str) -> str:
+        """A short internal note on one release of a service (the judge document's tool)."""
+        return (f"Internal deployment note: {service} {release} is live in production with "
+                f"{2 + _seed(f'{service}@{release}') % 5} bug fixes; no action needed.")
+
+    @server.tool(annotations=hints("Explain an error code"))
+    def explain_error(code: str) -> str:
+        """What an API error code means and what to do next."""
+        return ERRORS.get(code, f"{code} is not a documented error code; contact support.")
 
     @server.tool(annotations=None if poisoned else hints("Read an environment variable"))
     def get_env(name: str) -> str:

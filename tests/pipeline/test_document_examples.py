@@ -4,6 +4,7 @@ repository root, as a clean clone would) against the loopback judge server."""
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -75,3 +76,51 @@ def test_the_rubric_eval_example_with_its_three_commands(
     code, rep = report_of(tmp_path, "eval", "--config", "examples/rubric-eval.yml", env=env)
     assert code == ExitCode.OK, [(t["name"], t["message"]) for t in rep["tests"]]
     assert js.count("judge-m") == 13 == rep["summary"]["judge_calls"]
+
+
+def test_the_judge_documents_commands_run_verbatim(tmp_path: Path, js: JudgeServer) -> None:
+    """`mcptest eval --max-cost 0.50 tests/judge.yml` (and the option after the file), from a
+    fresh copy of the files it needs, so the default verdict cache starts empty. Without a key
+    the judged assertions are deferred (exit 0), where the document's v1.0 stub printed SKIP
+    NotYetAvailable: our runner grades (docs/decisions.md, "Seed documents")."""
+    clone = tmp_path / "clone"
+    for part in ("tests/judge.yml", "examples/server/example_server.py"):
+        (clone / part).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / part, clone / part)
+    keyless = mcptest("eval", "tests/judge.yml", cwd=clone,
+                      env={"MCPTEST_PYTHON": sys.executable})
+    assert keyless.returncode == ExitCode.OK, keyless.stdout + keyless.stderr
+    assert "0 passed, 2 deferred of 2" in keyless.stdout
+    js.script("claude-sonnet-4-5", Verdict(score=0.92))
+    js.script("claude-haiku-4-5", Verdict(score=0.81))
+    env = env_for(js, MCPTEST_JUDGE_MODEL="claude-haiku-4-5")
+    for argv in (("eval", "--max-cost", "0.50", "tests/judge.yml"),
+                 ("eval", "tests/judge.yml", "--max-cost", "0.50")):
+        r = mcptest(*argv, cwd=clone, env=env)
+        assert r.returncode == ExitCode.OK, r.stdout + r.stderr
+        assert "✓ PASS  summary mentions the service and the release tag" in r.stdout
+        assert "✓ PASS  error explanation is actionable" in r.stdout
+        assert "of $0.5000 cap" in r.stdout
+    assert js.count() == 2  # the second run read the verdicts the first one cached
+
+
+def test_the_other_documents_commands_run_verbatim(tmp_path: Path, js: JudgeServer) -> None:
+    """`mcptest run --config examples/llm-jury-consensus/tests/jury-consensus.yml` and
+    `mcptest eval --config examples/rubric-eval.yml`, exactly as written, from a fresh copy of
+    examples/ (so the default verdict cache starts empty)."""
+    clone = tmp_path / "clone"
+    shutil.copytree(REPO / "examples", clone / "examples",
+                    ignore=shutil.ignore_patterns("__pycache__", ".mcptest"))
+    for model, score in (("claude-opus-4-7", 0.9), ("gpt-4o", 0.85), ("gemini-2.5-pro", 0.3)):
+        js.script(model, Verdict(score=score))
+    r = mcptest("run", "--config", "examples/llm-jury-consensus/tests/jury-consensus.yml",
+                cwd=clone, env=env_for(js))
+    assert r.returncode == ExitCode.OK, r.stdout + r.stderr
+    assert "✓ PASS  release note reads as a deployment note across the jury" in r.stdout
+    assert "2/3 passed, quorum 0.67 · verdict passed" in r.stdout
+    js.script("judge-m", Verdict(score=0.9, evidence="2.3.0"))
+    js.script("judge-m", Verdict(score=0.0), rubric="full card number")
+    e = mcptest("eval", "--config", "examples/rubric-eval.yml", cwd=clone,
+                env=env_for(js, MCPTEST_JUDGE_MODEL="judge-m"))
+    assert e.returncode == ExitCode.OK, e.stdout + e.stderr
+    assert "7 passed of 7" in e.stdout

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from sample import SECRET, hostile_report, sample_report
 
+from mcptest.report.models import JudgeVote
 from mcptest.reporters import get_reporter
 from mcptest.reporters.escape import terminal
 from mcptest.reporters.pretty import render
@@ -107,3 +108,22 @@ def test_terminal_escape_makes_controls_and_bidi_visible() -> None:
     assert terminal("a\x1b[2Jb\u202ec\r\nd") == "a\\x1b[2Jb\\u202ec⏎ d"
     assert terminal("x\ny", keep_newlines=True) == "x\ny"
     assert terminal(f"key {SECRET}") == "key [REDACTED]"
+
+
+def test_a_passed_eval_decided_without_a_deferred_judge_shows_the_note_and_votes() -> None:
+    """docs/jury.md, "Partial juries": the deferred vote is shown (`~`), as on a jury row."""
+    report = sample_report()
+    row = next(t for t in report.tests if t.kind == "eval" and t.status == "passed")
+    assert row.judge is not None
+    missing = JudgeVote(model="claude-haiku-4-5", family="anthropic", deferred=True,
+                        error="deferred: no ANTHROPIC_API_KEY")
+    note = "panel mean 0.90 ≥ threshold 0.70 (1 deferred; no verdict of theirs could change it)"
+    partial = row.model_copy(update={"message": note, "judge": row.judge.model_copy(
+        update={"votes": [*row.judge.votes, missing]})})
+    report.tests[report.tests.index(row)] = partial
+    block = render(report).split(f"✓ PASS  {row.name}", 1)[1].split("\n✓ ", 1)[0]
+    assert note in block
+    assert "~ claude-haiku-4-5 (anthropic): deferred: no ANTHROPIC_API_KEY" in block
+    assert f"✓ {row.judge.votes[0].model}" in block  # every vote, not only the missing one
+    plain = render(sample_report()).split(f"✓ PASS  {row.name}", 1)[1].split("\n✓ ", 1)[0]
+    assert "See criteria." not in plain  # a plain pass stays one line

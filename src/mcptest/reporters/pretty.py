@@ -151,7 +151,9 @@ def _test(out: _Out, test: TestResult) -> None:
     out.add(f"{out.paint(_WORD[test.status], test.status)} {_safe(test.name, 200)}  "
             f"{out.paint(_where(test), 'dim')}{_score(test)}  "
             f"{display.duration(test.duration_ms)}{cost}{cached}")
-    if test.status != "passed":
+    # a pass decided without a deferred judge says so, with the votes, as a jury row does
+    partial = test.judge is not None and any(v.deferred for v in test.judge.votes)
+    if test.status != "passed" or partial:
         gap = f"[{test.gap}] " if test.gap else ""
         if test.message:
             out.add(f"{gap}{_safe(test.message)}", 1)
@@ -159,7 +161,7 @@ def _test(out: _Out, test: TestResult) -> None:
     for a in test.assertions:
         if id(a) in shown or (a.judge and a.judge.jury):
             _assertion(out, a, 1)
-    if test.judge and (test.status != "passed" or display.is_escalated(test.judge)):
+    if test.judge and (test.status != "passed" or partial or display.is_escalated(test.judge)):
         _judge(out, test.judge, 1)
     if test.calibration and test.status != "passed":
         out.add(_safe(display.calibration_text(test.calibration)), 1)
