@@ -16,6 +16,7 @@ from mcptest.report.models import (
 from mcptest.reporters import display
 from mcptest.reporters.comparison import LEADING, summary_line
 from mcptest.reporters.escape import shorten, terminal
+from mcptest.reporters.repeats_display import pass_at_k_text
 
 _WORD = {
     "passed": "✓ PASS ", "failed": "✗ FAIL ", "error": "! ERROR", "skipped": "- SKIP ",
@@ -147,6 +148,8 @@ def _test(out: _Out, test: TestResult) -> None:
     out.add(f"{out.paint(_WORD[test.status], test.status)} {_safe(test.name, 200)}  "
             f"{out.paint(_where(test), 'dim')}{_score(test)}  "
             f"{display.duration(test.duration_ms)}{cost}{cached}")
+    if test.repeat is not None and test.repeat.pass_at_k:
+        out.add(pass_at_k_text(test.repeat), 1)
     if test.status != "passed":
         gap = f"[{test.gap}] " if test.gap else ""
         if test.message:
