@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from reports import make_report
 from support.action_env import PR, TOKEN, Runner, new_runner
 from support.github_server import GitHubServer
 
@@ -79,6 +80,7 @@ def _merge_runner(tmp_path: Path, sharded: Path, shards: range = range(1, 5)) ->
 @pytest.mark.slow  # five Action runs on the example server
 def test_four_shards_merged_post_exactly_one_comment(tmp_path: Path, sharded: Path) -> None:
     runner = _merge_runner(tmp_path, sharded)
+    runner.inputs(reporters="junit")
     with GitHubServer(token=TOKEN) as gh:
         runner.env["GITHUB_API_URL"] = gh.url
         first = entrypoint(runner)
@@ -106,6 +108,8 @@ def test_four_shards_merged_post_exactly_one_comment(tmp_path: Path, sharded: Pa
     sarif = json.loads((runner.workspace / outputs["sarif-file"]).read_text())
     assert len(sarif["runs"][0]["results"]) == 1
     assert header in runner.summary
+    junit = (runner.workspace / "mcptest-results" / "mcptest.xml").read_text()
+    assert junit.count("<testcase ") == TESTS and junit.count("<failure") == 1
 
 
 @pytest.mark.slow
@@ -157,3 +161,22 @@ def test_merge_inputs_with_the_runners_defaults_are_valid() -> None:
            "INPUT_WITH-EVALS": "false", "INPUT_FAIL-ON": "any-failure", "INPUT_MAX-COST": ""}
     got = read_inputs(env)
     assert got.mode == "merge" and got.suites == ["s/*.json"] and got.shard_reports == ["s/*.json"]
+
+
+def test_shard_weights_are_passed_once_the_merged_report_exists(runner: Runner) -> None:
+    """The first run has no merged report yet: shards are dealt by count, with a note."""
+    fake_cli = (sys.executable, str(Path(__file__).parent / "data" / "fake_cli.py"))
+    scenario = {"exit_code": 0, "report": make_report(["passed"]).model_dump(mode="json")}
+    (runner.workspace / "s.json").write_text(json.dumps(scenario))
+    runner.inputs(suites="s.json", shard="2/4", shard_weights="durations.json", comment="false")
+
+    def argv() -> list[str]:
+        return json.loads((runner.workspace / "fake_cli_argv.json").read_text())["argv"]
+
+    log = io.StringIO()
+    assert run_action(runner.env, log, cli=fake_cli, workspace=runner.workspace) == 0
+    assert "--shard-weights" not in argv() and argv()[argv().index("--shard") + 1] == "2/4"
+    assert "no shard weights yet (durations.json not found)" in log.getvalue()
+    (runner.workspace / "durations.json").write_text("{}")
+    assert run_action(runner.env, io.StringIO(), cli=fake_cli, workspace=runner.workspace) == 0
+    assert argv()[argv().index("--shard-weights") + 1] == "durations.json"
