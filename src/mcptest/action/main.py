@@ -1,4 +1,5 @@
-"""The Action: inputs → the CLI → outputs, summary, annotations and the sticky PR comment.
+"""The Action: inputs → the CLI (`run`, or `merge` of shard reports with `mode: merge`) →
+outputs, summary, annotations and the sticky PR comment.
 
 The CLI runs as a child process with its stderr folded into its stdout, and everything it prints
 (server and model text included) is copied to the log inside a stop-commands block. The step's
