@@ -29,6 +29,14 @@ def _min_rate(t: PlannedTest, options: RepeatOptions) -> float:
     return own if own is not None else options.min_pass_rate
 
 
+def _ks(t: PlannedTest, options: RepeatOptions) -> tuple[int, ...]:
+    """The k of a repeated test's pass@k: its own `pass_at_k:`, else 1 and the repeat count for
+    an agent test, else none (docs/agents.md, "Repeats and pass@k")."""
+    if t.spec.pass_at_k:
+        return tuple(t.spec.pass_at_k)
+    return tuple(sorted({1, _times(t, options)})) if t.kind == "agent" else ()
+
+
 def run_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) -> RunOutcome:
     """`run_plan` once per repetition; one merged row per test that repeated."""
     most = max((_times(t, repeat) for t in plan.tests), default=1)
@@ -62,7 +70,7 @@ def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,
     tests = []
     for p in plan.tests:
         reps = rows[p.id]
-        tests.append(merge_repetitions(reps, _min_rate(p, repeat))
+        tests.append(merge_repetitions(reps, _min_rate(p, repeat), _ks(p, repeat))
                      if _times(p, repeat) > 1 else reps[0])
     s = [r.summary for r in reports]
     first = reports[0]

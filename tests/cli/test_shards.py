@@ -93,6 +93,7 @@ tools:{tests}""", encoding="utf-8")
     m, w = report(merged), report(whole)
     assert _rows(m) == _rows(w)
     assert m["summary"]["counts"] == w["summary"]["counts"] and m["shard"] is None
+    assert [s["name"] for s in m["servers"]] == [s["name"] for s in w["servers"]] == ["ex"]
 
     missing = mcptest("merge", *outs[:3])
     assert missing.returncode == 2

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,3 +32,27 @@ class Runner:
     def inputs(self, **values: str) -> None:
         for key, value in values.items():
             self.env[f"INPUT_{key.upper().replace('_', '-')}"] = value
+
+
+def new_runner(root: Path) -> Runner:
+    """A workspace, a pull_request event file and empty output/summary files under `root`."""
+    workspace = root / "workspace"
+    files = root / "file_commands"
+    workspace.mkdir()
+    files.mkdir()
+    event = root / "event.json"
+    event.write_text(json.dumps({"action": "synchronize", "number": PR,
+                                 "pull_request": {"number": PR, "head": {"ref": "feature"}}}))
+    (files / "output").touch()
+    (files / "summary.md").touch()
+    env = {
+        "GITHUB_ACTIONS": "true", "CI": "true", "GITHUB_REPOSITORY": REPO,
+        "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event),
+        "GITHUB_OUTPUT": str(files / "output"), "GITHUB_STEP_SUMMARY": str(files / "summary.md"),
+        "GITHUB_WORKSPACE": str(workspace), "PATH": "/usr/bin:/bin",
+        # what action.yml's defaults turn into
+        "INPUT_SARIF": "mcptest.sarif", "INPUT_COMMENT": "true", "INPUT_COMMENT-MODE": "update",
+        "INPUT_GITHUB-TOKEN": TOKEN, "INPUT_OUTPUT-DIR": "mcptest-results",
+        "INPUT_WORKING-DIRECTORY": ".", "INPUT_REQUIRE-JUDGE": "false",
+    }
+    return Runner(workspace, env)

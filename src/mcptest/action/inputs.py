@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from mcptest.errors import UsageError
 
 CommentMode = Literal["update", "recreate", "off"]
+Mode = Literal["run", "merge"]
 
 #: Formats the Action may pass to the CLI besides the json and sarif it always asks for.
 KNOWN_REPORTERS = ("pretty", "json", "junit", "md", "html", "sarif", "gitlab", "ndjson", "tap")
@@ -32,7 +33,9 @@ class ActionInputs(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    suites: list[str] = Field(min_length=1)
+    mode: Mode = "run"
+    """`run` runs the suites; `merge` merges shard reports (docs/action.md, "Shards")."""
+    suites: list[str] = Field(default_factory=list)
     max_cost: float | None = None
     reporters: list[str] = Field(default_factory=list)
     output_dir: str = "mcptest-results"
@@ -45,6 +48,8 @@ class ActionInputs(BaseModel):
     lint: bool = False
     concurrency: int | None = None
     shard: str | None = None
+    shard_weights: str = ""
+    shard_reports: list[str] = Field(default_factory=list)
     working_directory: str = "."
     report_to: list[str] = Field(default_factory=list)
     issue_label: str = "mcptest"
@@ -78,10 +83,37 @@ def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise UsageError(f"input '{name}' must be true or false, got {value!r}")
 
 
+#: Inputs that only shape a run; with `mode: merge` they must keep these (default) values.
+_RUN_ONLY: dict[str, set[str]] = {
+    "shard": {""}, "shard-weights": {""}, "max-cost": {""}, "concurrency": {""},
+    "baseline": {""}, "fail-on": {"", "any-failure"},
+    "with-evals": _FALSE, "lint": _FALSE, "require-judge": _FALSE,
+}
+
+
+def check_mode(env: Mapping[str, str], mode: str, shard_reports: list[str]) -> None:
+    """`shard-reports` belongs to `mode: merge`, and a merge runs nothing, so the run's own
+    inputs there would be silently ignored: both are errors (docs/action.md, "Shards")."""
+    if mode == "run":
+        if shard_reports:
+            raise UsageError("input 'shard-reports' needs 'mode: merge'")
+        return
+    if not shard_reports:
+        raise UsageError("input 'shard-reports' is required with 'mode: merge': the shard jobs' "
+                         "JSON reports, files or globs")
+    for name, defaults in _RUN_ONLY.items():
+        if _raw(env, name).lower() not in defaults:
+            raise UsageError(f"input '{name}' applies to a run, not to 'mode: merge' (set it on "
+                             "the shard jobs)")
+
+
 def read_inputs(env: Mapping[str, str]) -> ActionInputs:
     """Read and validate every input; raises `UsageError` naming the first bad one."""
+    mode = _raw(env, "mode").lower() or "run"
+    if mode not in ("run", "merge"):
+        raise UsageError(f"input 'mode' must be run or merge, got {mode!r}")
     suites = split_list(_raw(env, "suites"))
-    if not suites:
+    if not suites and mode == "run":
         raise UsageError(
             "input 'suites' is required: one or more suite files or globs, "
             "separated by newlines or commas"
@@ -104,9 +136,10 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
             f"known: {', '.join(KNOWN_REPORTERS)}"
         )
 
-    mode = _raw(env, "comment-mode").lower() or "update"
-    if mode not in ("update", "recreate", "off"):
-        raise UsageError(f"input 'comment-mode' must be update, recreate or off, got {mode!r}")
+    comment_mode = _raw(env, "comment-mode").lower() or "update"
+    if comment_mode not in ("update", "recreate", "off"):
+        raise UsageError("input 'comment-mode' must be update, recreate or off, "
+                         f"got {comment_mode!r}")
 
     concurrency: int | None = None
     if raw := _raw(env, "concurrency"):
@@ -138,20 +171,26 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
     if fail_on not in ("regressed", "any-failure"):
         raise UsageError(f"input 'fail-on' must be regressed or any-failure, got {fail_on!r}")
 
+    shard_reports = split_list(_raw(env, "shard-reports"))
+    check_mode(env, mode, shard_reports)
+
     return ActionInputs(
-        suites=suites,
+        mode=mode,
+        suites=suites or shard_reports,  # a merge's comment is keyed by `suites` when given
         max_cost=max_cost,
         reporters=list(dict.fromkeys(reporters)),
         output_dir=output_dir,
         sarif=_raw(env, "sarif") if "INPUT_SARIF" in env else "mcptest.sarif",
         comment=_bool(env, "comment", True),
-        comment_mode=mode,
+        comment_mode=comment_mode,
         github_token=_raw(env, "github-token"),
         require_judge=_bool(env, "require-judge", False),
         with_evals=_bool(env, "with-evals", False),
         lint=_bool(env, "lint", False),
         concurrency=concurrency,
         shard=shard,
+        shard_weights=_raw(env, "shard-weights"),
+        shard_reports=shard_reports,
         working_directory=working_directory,
         report_to=list(dict.fromkeys(report_to)),
         issue_label=issue_label,

@@ -1,4 +1,5 @@
-"""The Action: inputs → the CLI → outputs, summary, annotations and the sticky PR comment.
+"""The Action: inputs → the CLI (`run`, or `merge` of shard reports with `mode: merge`) →
+outputs, summary, annotations and the sticky PR comment.
 
 The CLI runs as a child process with its stderr folded into its stdout, and everything it prints
 (server and model text included) is copied to the log inside a stop-commands block. The step's
@@ -7,32 +8,30 @@ exit code is the CLI's; nothing the Action adds (comment, summary) can turn a pa
 
 from __future__ import annotations
 
-import codecs
 import glob
 import os
-import subprocess
 import sys
 from collections.abc import Mapping, Sequence
-from io import BufferedReader
 from pathlib import Path
-from typing import TextIO, cast
+from typing import TextIO
 
-from mcptest.action.baseline import resolve_baseline
-from mcptest.action.commands import annotations_for, command, stop_commands
+from mcptest.action.baseline import BaselineChoice, resolve_baseline
+from mcptest.action.commands import annotations_for, command
 from mcptest.action.comment import compose_body, marker, post_sticky_comment, pr_number
 from mcptest.action.groups import write_server_groups
 from mcptest.action.inputs import ActionInputs, read_inputs
 from mcptest.action.lint import LINT_JSON, LINT_SARIF, combined_exit, lint_arguments, merge_lint
 from mcptest.action.outputs import era_output, write_outputs, write_summary
+from mcptest.action.process import load_report, run_cli
+from mcptest.action.shards import merge_shards, shard_weights_arguments
 from mcptest.action.summary import (
     fallback_markdown,
     no_report_markdown,
     render_markdown,
     reporter_available,
 )
-from mcptest.errors import ReportError, UsageError
+from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
-from mcptest.report.io import read_report
 from mcptest.report.models import Report
 
 #: How the child process starts the CLI (no console script needed, same interpreter).
@@ -41,7 +40,6 @@ DEFAULT_CLI: tuple[str, ...] = (sys.executable, "-c", CLI_BOOT)
 EXTENSIONS = {"pretty": "txt", "json": "json", "junit": "xml", "md": "md", "html": "html",
               "sarif": "sarif", "gitlab": "gitlab.json", "ndjson": "ndjson", "tap": "tap"}
 _GLOB_CHARS = set("*?[")
-_WITHHELD_FROM_CLI = ("INPUT_GITHUB-TOKEN",)
 
 
 def entrypoint(argv: list[str]) -> int:
@@ -67,6 +65,20 @@ def expand_suites(patterns: Sequence[str], workdir: Path) -> list[str]:
     return list(dict.fromkeys(files))
 
 
+def extra_outputs(inputs: ActionInputs, warn: TextIO) -> list[tuple[str, str]]:
+    """(format, path) of each extra reporter the inputs ask for and this version has."""
+    extras: list[tuple[str, str]] = []
+    for name in inputs.reporters:
+        if name in ("json", "sarif"):
+            continue
+        if not reporter_available(name):
+            warn.write(command("warning", f"reporter '{name}' is not available in this "
+                                          "version of mcptest; skipped") + "\n")
+            continue
+        extras.append((name, str(Path(inputs.output_dir) / f"mcptest.{EXTENSIONS[name]}")))
+    return extras
+
+
 def cli_arguments(inputs: ActionInputs, suites: list[str], report_json: str,
                   sarif: str | None, warn: TextIO) -> list[str]:
     """The `mcptest run` command line these inputs ask for."""
@@ -76,15 +88,8 @@ def cli_arguments(inputs: ActionInputs, suites: list[str], report_json: str,
     argv += ["--reporter", "json", "--output", report_json]
     if sarif:
         argv += ["--reporter", "sarif", "--output", sarif]
-    for name in inputs.reporters:
-        if name in ("json", "sarif"):
-            continue
-        if not reporter_available(name):
-            warn.write(command("warning", f"reporter '{name}' is not available in this "
-                                          "version of mcptest; skipped") + "\n")
-            continue
-        argv += ["--reporter", name, "--output",
-                 str(Path(inputs.output_dir) / f"mcptest.{EXTENSIONS[name]}")]
+    for name, path in extra_outputs(inputs, warn):
+        argv += ["--reporter", name, "--output", path]
     if inputs.max_cost is not None:
         argv += ["--max-cost", repr(inputs.max_cost)]
     if inputs.concurrency is not None:
@@ -96,37 +101,6 @@ def cli_arguments(inputs: ActionInputs, suites: list[str], report_json: str,
     if inputs.with_evals:
         argv.append("--with-evals")
     return argv
-
-
-def run_cli(cli: Sequence[str], argv: list[str], workdir: Path, env: Mapping[str, str],
-            out: TextIO) -> int:
-    """Run the CLI, copying its merged output to `out` inside a stop-commands block."""
-    child_env = {k: v for k, v in env.items() if k not in _WITHHELD_FROM_CLI}
-    with stop_commands(out):
-        process = subprocess.Popen(
-            [*cli, *argv], cwd=workdir, env=child_env, stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        )
-        assert process.stdout is not None
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        stdout = cast(BufferedReader, process.stdout)  # PIPE in binary mode
-        for chunk in iter(lambda: stdout.read1(65536), b""):
-            out.write(decoder.decode(chunk))  # a character split across reads stays whole
-            out.flush()
-        out.write(decoder.decode(b"", final=True))
-        code = process.wait()
-    return 128 - code if code < 0 else code
-
-
-def _load_report(path: Path, out: TextIO) -> Report | None:
-    if not path.is_file():
-        return None
-    try:
-        return read_report(path)
-    except ReportError as error:
-        out.write(command("warning", f"could not read the JSON report {path}: "
-                                     f"{type(error).__name__}") + "\n")
-        return None
 
 
 def _markdown(report: Report | None, exit_code: int, suites: list[str], out: TextIO) -> str:
@@ -169,6 +143,33 @@ def _tracking_issue(inputs: ActionInputs, env: Mapping[str, str], exit_code: int
     return (result.url or "") if result.action in ("opened", "updated") else ""
 
 
+def _run_suites(inputs: ActionInputs, suites: list[str], baseline: BaselineChoice,
+                workdir: Path, report_json: str, sarif: str | None, cli: Sequence[str],
+                env: Mapping[str, str], out: TextIO) -> tuple[int, Report | None, str]:
+    """`mode: run`: the suites through `mcptest run` (and `mcptest lint` with `lint: true`);
+    returns the exit code, the report and the lint SARIF path shown to later steps."""
+    argv = cli_arguments(inputs, suites, report_json, sarif, out) + baseline.arguments(
+        inputs.fail_on)
+    argv += shard_weights_arguments(inputs.shard_weights, workdir, out)
+    if baseline.note:
+        out.write(f"mcptest: {baseline.note}\n")
+    out.write(f"mcptest {' '.join(argv)}\n")
+    exit_code = run_cli(cli, argv, workdir, env, out)
+    report = load_report(workdir / report_json, out)
+    lint_sarif = ""
+    if inputs.lint:
+        lint_argv = lint_arguments(suites, inputs.output_dir, sarif is not None)
+        for stale in (LINT_JSON, LINT_SARIF):
+            (workdir / inputs.output_dir / stale).unlink(missing_ok=True)
+        out.write(f"mcptest {' '.join(lint_argv)}\n")
+        exit_code = combined_exit(exit_code, run_cli(cli, lint_argv, workdir, env, out))
+        report = merge_lint(report, load_report(workdir / inputs.output_dir / LINT_JSON, out))
+        if (workdir / inputs.output_dir / LINT_SARIF).is_file():
+            lint_sarif = _shown(inputs.working_directory,
+                                str(Path(inputs.output_dir) / LINT_SARIF))
+    return exit_code, report, lint_sarif
+
+
 def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT_CLI,
                workspace: Path | None = None) -> int:
     """The whole Action; returns the step's exit code (the CLI's, or 2 for bad inputs).
@@ -183,7 +184,7 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
         if not workdir.is_dir():
             raise UsageError(f"input 'working-directory': {inputs.working_directory!r} "
                              "is not a directory")
-        suites = expand_suites(inputs.suites, workdir)
+        suites = expand_suites(inputs.suites, workdir) if inputs.mode == "run" else []
         baseline = resolve_baseline(inputs.baseline, inputs.baseline_artifact, env, workdir,
                                     inputs.output_dir, inputs.github_token)
     except UsageError as error:
@@ -201,26 +202,18 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
     for stale in (report_json, sarif):  # a run that ends early must not leave last run's files
         if stale:
             (workdir / stale).unlink(missing_ok=True)
-    argv = cli_arguments(inputs, suites, report_json, sarif, out) + baseline.arguments(
-        inputs.fail_on)
-    if baseline.note:
-        out.write(f"mcptest: {baseline.note}\n")
-    out.write(f"mcptest {' '.join(argv)}\n")
-    exit_code = run_cli(cli, argv, workdir, env, out)
-    report = _load_report(workdir / report_json, out)
+    failure: str | None = None
     lint_sarif = ""
-    if inputs.lint:
-        lint_argv = lint_arguments(suites, inputs.output_dir, sarif is not None)
-        for stale in (LINT_JSON, LINT_SARIF):
-            (workdir / inputs.output_dir / stale).unlink(missing_ok=True)
-        out.write(f"mcptest {' '.join(lint_argv)}\n")
-        exit_code = combined_exit(exit_code, run_cli(cli, lint_argv, workdir, env, out))
-        report = merge_lint(report, _load_report(workdir / inputs.output_dir / LINT_JSON, out))
-        if (workdir / inputs.output_dir / LINT_SARIF).is_file():
-            lint_sarif = _shown(inputs.working_directory,
-                                str(Path(inputs.output_dir) / LINT_SARIF))
+    if inputs.mode == "merge":
+        exit_code, report, failure = merge_shards(
+            inputs.shard_reports, workdir, report_json,
+            [("sarif", sarif)] if sarif else [], extra_outputs(inputs, out),
+            lambda argv, keep=None: run_cli(cli, argv, workdir, env, out, keep), out)
+    else:
+        exit_code, report, lint_sarif = _run_suites(inputs, suites, baseline, workdir,
+                                                    report_json, sarif, cli, env, out)
 
-    markdown = baseline.annotate(_markdown(report, exit_code, inputs.suites, out))
+    markdown = baseline.annotate(failure or _markdown(report, exit_code, inputs.suites, out))
     if summary_file := env.get("GITHUB_STEP_SUMMARY"):
         try:
             write_summary(summary_file, markdown)

@@ -9,9 +9,10 @@ repetitions (an interrupted run) are kept but not counted.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import comb
 from statistics import fmean, stdev
 
-from mcptest.report.models import RepeatStats, Status, TestResult
+from mcptest.report.models import PassAtK, RepeatStats, Status, TestResult
 from mcptest.report.scores import row_score
 
 DEFAULT_MIN_PASS_RATE = 1.0
@@ -39,8 +40,19 @@ def _agreed(counted: list[TestResult]) -> Status:
     return "flaky"
 
 
-def repeat_stats(counted: list[TestResult], min_pass_rate: float) -> RepeatStats:
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """The unbiased estimator of pass@k from n runs of which c passed: 1 - C(n-c, k) / C(n, k)
+    (Chen et al. 2021; docs/agents.md, "Repeats and pass@k"). Needs 1 ≤ k ≤ n."""
+    if not 1 <= k <= n:
+        raise ValueError(f"pass@{k} needs 1 ≤ k ≤ n (n = {n})")
+    return 1.0 - comb(n - c, k) / comb(n, k)
+
+
+def repeat_stats(counted: list[TestResult], min_pass_rate: float,
+                 ks: tuple[int, ...] = ()) -> RepeatStats:
     passed = sum(1 for r in counted if r.status in _PASSING)
+    at_k = [PassAtK(k=k, value=round(pass_at_k(len(counted), passed, k), 6))
+            for k in ks if k <= len(counted)]
     rate = passed / len(counted) if counted else 0.0
     scores = [s for r in counted if (s := row_score(r)) is not None]
     return RepeatStats(
@@ -48,16 +60,19 @@ def repeat_stats(counted: list[TestResult], min_pass_rate: float) -> RepeatStats
         met=bool(counted) and rate >= min_pass_rate,
         score_mean=round(fmean(scores), 6) if scores else None,
         score_min=min(scores) if scores else None, score_max=max(scores) if scores else None,
-        score_stdev=round(stdev(scores), 6) if len(scores) >= 2 else None)
+        score_stdev=round(stdev(scores), 6) if len(scores) >= 2 else None,
+        pass_at_k=at_k or None)
 
 
-def merge_repetitions(reps: list[TestResult], min_pass_rate: float) -> TestResult:
-    """The row of a repeated test; the first repetition's detail stays on top for display."""
+def merge_repetitions(reps: list[TestResult], min_pass_rate: float,
+                      ks: tuple[int, ...] = ()) -> TestResult:
+    """The row of a repeated test; the first repetition's detail stays on top for display.
+    `ks`: the k of its pass@k (those above the counted runs are left out)."""
     counted = [r for r in reps if r.status not in _UNCOUNTED]
     first = reps[0]
     if not counted:
         return first.model_copy(update={"repetitions": reps})
-    stats = repeat_stats(counted, min_pass_rate)
+    stats = repeat_stats(counted, min_pass_rate, ks)
     status = _agreed(counted)
     update: dict[str, object] = {
         "status": status, "repeat": stats, "repetitions": reps,

@@ -202,6 +202,14 @@ class AssertionResult(Model):
     rows of two runs are compared only when it matches."""
 
 
+class PassAtK(Model):
+    """The unbiased pass@k estimate of a repeated test: 1 - C(n-c, k) / C(n, k), the chance that
+    at least one of k runs drawn from its n passes (docs/agents.md, "Repeats and pass@k")."""
+
+    k: int
+    value: float
+
+
 class RepeatStats(Model):
     """A repeated test: its pass count and rate, and the spread of its judged score."""
 
@@ -216,6 +224,8 @@ class RepeatStats(Model):
     score_max: float | None = None
     score_stdev: float | None = None
     """Sample standard deviation; None with fewer than two scores."""
+    pass_at_k: list[PassAtK] | None = None
+    """pass@k for the k the test asks for (agent tests: 1 and the run count), each k ≤ runs."""
 
 
 class TestResult(Model):

@@ -18,6 +18,7 @@ from mcptest.reporters import display
 from mcptest.reporters.diff_markdown import FULL_CLOSE, FULL_OPEN, diff_block
 from mcptest.reporters.escape import md_block, md_code, md_comment_value, md_inline, md_title
 from mcptest.reporters.lint_markdown import lint_block
+from mcptest.reporters.repeats_display import repeats_block
 from mcptest.reporters.templating import environment
 from mcptest.reporters.verdict_text import mode_line, vote_answer
 
@@ -234,7 +235,8 @@ def render(report: Report, max_chars: int = MAX_CHARS) -> str:
     """
     m = _templates()
     found = display.findings(report)
-    head = m.marker(marker(report)) + m.header(_header(report)) + lint_block(report)
+    head = (m.marker(marker(report)) + m.header(_header(report)) + lint_block(report)
+            + repeats_block(report))
     footer = m.footer(_footer(report))
     diff = diff_block(report)
     if diff:  # the difference leads; the full results follow, collapsed (docs/baseline.md)

@@ -16,6 +16,7 @@ from mcptest.report.models import (
 from mcptest.reporters import display
 from mcptest.reporters.comparison import LEADING, summary_line
 from mcptest.reporters.escape import shorten, terminal
+from mcptest.reporters.repeats_display import pass_at_k_text
 from mcptest.reporters.verdict_text import mode_line, vote_answer
 
 _WORD = {
@@ -151,6 +152,8 @@ def _test(out: _Out, test: TestResult) -> None:
     out.add(f"{out.paint(_WORD[test.status], test.status)} {_safe(test.name, 200)}  "
             f"{out.paint(_where(test), 'dim')}{_score(test)}  "
             f"{display.duration(test.duration_ms)}{cost}{cached}")
+    if test.repeat is not None and test.repeat.pass_at_k:
+        out.add(pass_at_k_text(test.repeat), 1)
     # a pass decided without a deferred judge says so, with the votes, as a jury row does
     partial = test.judge is not None and any(v.deferred for v in test.judge.votes)
     if test.status != "passed" or partial:

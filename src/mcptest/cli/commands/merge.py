@@ -9,7 +9,7 @@ from mcptest.cli.output import write_reports
 from mcptest.cli.output_paths import check_outputs
 from mcptest.errors import UsageError
 from mcptest.report.build import JudgeTotals, build_report
-from mcptest.report.models import Report, TestResult
+from mcptest.report.models import Report, ServerReport, TestResult
 from mcptest.reporters import REPORTERS
 
 
@@ -50,6 +50,20 @@ def in_plan_order(tests: list[TestResult], reports: list[Report]) -> list[TestRe
     return sorted(tests, key=lambda t: order.get(t.id, len(order)))
 
 
+_SERVER_RANK = {"failed": 0, "ready": 1, "not_started": 2}
+
+
+def one_per_server(reports: list[Report]) -> list[ServerReport]:
+    """Each server once, as the unsharded run lists it: every shard starts its own copy, and the
+    one that failed (else the one that was ready) tells what happened."""
+    best: dict[tuple[str, str], ServerReport] = {}
+    for s in (s for r in reports for s in r.servers):
+        key = (s.suite_file, s.name)
+        if key not in best or _SERVER_RANK[s.status] < _SERVER_RANK[best[key].status]:
+            best[key] = s
+    return list(best.values())
+
+
 def run(args: argparse.Namespace) -> int:
     from mcptest.report.io import read_report
 
@@ -67,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     merged = build_report(
         suites=sorted({s for r in reports for s in r.suites}),
         tests=tests,
-        servers=[s for r in reports for s in r.servers],
+        servers=one_per_server(reports),
         started_at=min(r.started_at for r in reports),
         finished_at=max(r.finished_at for r in reports),
         duration_ms=max(r.summary.duration_ms for r in reports),

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    ValidationInfo,
+    field_validator,
 )
 
 
@@ -32,6 +34,19 @@ class CasePolicy(Strict):
     max_score_drop: float | None = Field(
         default=None, ge=0, le=1,
         description="Against a baseline: fail when the judged score fell by more than this.")
+    pass_at_k: list[Annotated[int, Field(ge=1, le=100)]] | None = Field(
+        default=None, min_length=1,
+        description="With repeat: report pass@k for these k (agent tests default to 1 and the "
+                    "repeat count); each k at most the repeat count.")
+
+    @field_validator("pass_at_k")
+    @classmethod
+    def _k_within_repeat(cls, ks: list[int] | None, info: ValidationInfo) -> list[int] | None:
+        """pass@k needs at least k runs (docs/agents.md, "Repeats and pass@k")."""
+        repeat = info.data.get("repeat")
+        if ks is not None and repeat is not None and max(ks) > repeat:
+            raise ValueError(f"pass@{max(ks)} needs at least {max(ks)} runs; repeat is {repeat}")
+        return sorted(set(ks)) if ks is not None else None
 
 
 def check_regex(cls: Any, value: str | None) -> str | None:

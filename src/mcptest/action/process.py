@@ -1,0 +1,58 @@
+"""The CLI as the Action's child process, and the JSON report it leaves behind.
+
+The CLI runs with its stderr folded into its stdout, and everything it prints (server and model
+text included) is copied to the log inside a stop-commands block (docs/action.md, "What the log
+shows"). The GitHub token input never reaches it.
+"""
+
+from __future__ import annotations
+
+import codecs
+import subprocess
+from collections.abc import Mapping, Sequence
+from io import BufferedReader
+from pathlib import Path
+from typing import TextIO, cast
+
+from mcptest.action.commands import command, stop_commands
+from mcptest.errors import ReportError
+from mcptest.report.io import read_report
+from mcptest.report.models import Report
+
+_WITHHELD_FROM_CLI = ("INPUT_GITHUB-TOKEN",)
+
+
+def run_cli(cli: Sequence[str], argv: list[str], workdir: Path, env: Mapping[str, str],
+            out: TextIO, keep: list[str] | None = None) -> int:
+    """Run the CLI, copying its merged output to `out` inside a stop-commands block (and to
+    `keep`, when given, for a caller that quotes the CLI's error)."""
+    child_env = {k: v for k, v in env.items() if k not in _WITHHELD_FROM_CLI}
+    with stop_commands(out):
+        process = subprocess.Popen(
+            [*cli, *argv], cwd=workdir, env=child_env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )
+        assert process.stdout is not None
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        stdout = cast(BufferedReader, process.stdout)  # PIPE in binary mode
+        for chunk in iter(lambda: stdout.read1(65536), b""):
+            text = decoder.decode(chunk)  # a character split across reads stays whole
+            out.write(text)
+            out.flush()
+            if keep is not None:
+                keep.append(text)
+        out.write(decoder.decode(b"", final=True))
+        code = process.wait()
+    return 128 - code if code < 0 else code
+
+
+def load_report(path: Path, out: TextIO) -> Report | None:
+    """The report the CLI wrote, or None (with a warning when it is there but unreadable)."""
+    if not path.is_file():
+        return None
+    try:
+        return read_report(path)
+    except ReportError as error:
+        out.write(command("warning", f"could not read the JSON report {path}: "
+                                     f"{type(error).__name__}") + "\n")
+        return None
