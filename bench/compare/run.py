@@ -8,8 +8,12 @@ judge with a fixed latency (`judge.py`), and runs each workload (`workloads.py`)
 CLIs, alternating which goes first, `--reps` times. Each run is a whole process: wall time, CPU
 (user + system, its children included: the example server in W3) and peak RSS come from
 `wait4`. The judge's request counter is read around every run, so a run that did not really
-call the judge (a cache, a deferral) shows up. Prints medians and ratios (mcptest / promptfoo);
-`--json PATH` keeps them. Targets and results: docs/judges.md, "Speed".
+call the judge (a cache, a deferral) shows up, and so is its peak of requests in flight: the
+calls a CLI really overlaps. When promptfoo's peak exceeds mcptest's (its `-j` counts test
+cases, each of which may send several calls at once), mcptest runs once more per repetition
+with `--concurrency` set to promptfoo's peak (the row `mcptest -jN`), next to the
+`--concurrency 20` row. Prints medians and ratios (mcptest / promptfoo); `--json PATH` keeps
+them. Targets and results: docs/judges.md, "Speed".
 """
 
 from __future__ import annotations
@@ -59,9 +63,11 @@ class Judge:
         line = self.proc.stdout.readline()
         self.base_url = f"http://127.0.0.1:{int(line.split()[1])}/v1"
 
-    def count(self) -> int:
+    def stats(self) -> tuple[int, int]:
+        """Requests served so far, and the peak in flight since the previous call."""
         with urllib.request.urlopen(self.base_url + "/stats", timeout=10) as r:
-            return int(json.load(r)["requests"])
+            data = json.load(r)
+        return int(data["requests"]), int(data["peak_in_flight"])
 
     def close(self) -> None:
         self.proc.terminate()
@@ -114,6 +120,22 @@ def passed(out: Path) -> int:
     return int(data["summary"]["counts"]["passed"])
 
 
+def one(name: str, tool: str, run: tuple[list[str], dict[str, str]], judge: Judge,
+        work: Path, results: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
+    """Run one CLI once; record its measures, judge calls, peak in flight and passes."""
+    cmd, env = run
+    before, _ = judge.stats()
+    m = measure(cmd, env, work)
+    after, m["peak"] = judge.stats()
+    m["calls"] = after - before
+    m["passed"] = passed(work / ("p.json" if tool == "promptfoo" else "m.json"))
+    results.setdefault(name, {}).setdefault(tool, []).append(m)
+    ok = "" if m["rc"] in (0, 100) else f" rc={m['rc']} {m['stderr'][-300:]}"
+    print(f"{name} {tool:16} wall {m['wall']:6.2f}s  cpu {m['cpu']:6.2f}s  "
+          f"rss {m['rss_mib']:5.0f} MiB  calls {m['calls']}  in flight {m['peak']}  "
+          f"passed {m['passed']}/{WORKLOADS[name].answers}{ok}", flush=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", default="W0,W1,W2,W3")
@@ -148,17 +170,16 @@ def main() -> int:
                 order = list(tools)
                 for rep in range(args.reps):
                     for tool in (order if rep % 2 == 0 else order[::-1]):
-                        cmd, tool_env = tools[tool]
-                        before = judge.count()
-                        m = measure(cmd, tool_env, work)
-                        m["calls"] = judge.count() - before
-                        m["passed"] = passed(work / ("p.json" if tool == "promptfoo"
-                                                     else "m.json"))
-                        results.setdefault(name, {}).setdefault(tool, []).append(m)
-                        ok = "" if m["rc"] in (0, 100) else f" rc={m['rc']} {m['stderr'][-300:]}"
-                        print(f"{name} {tool:16} wall {m['wall']:6.2f}s  cpu {m['cpu']:6.2f}s  "
-                              f"rss {m['rss_mib']:5.0f} MiB  calls {m['calls']}  "
-                              f"passed {m['passed']}/{w.answers}{ok}", flush=True)
+                        one(name, tool, tools[tool], judge, work, results)
+                runs = results.get(name, {})
+                top = {t: max(r["peak"] for r in runs[t]) for t in ("mcptest", "promptfoo")
+                       if t in runs}
+                if w.jurors and top.get("promptfoo", 0) > top.get("mcptest", 0):
+                    cmd = mcptest_cmd(w, mcptest_suite(w, work), work / "m.json",
+                                      top["promptfoo"])
+                    for _ in range(args.reps):  # the same calls in flight as promptfoo
+                        one(name, f"mcptest -j{top['promptfoo']}", (cmd, mcp_env), judge, work,
+                            results)
     finally:
         judge.close()
     summary = report(results, args.latency, args.concurrency)
@@ -171,12 +192,13 @@ def report(results: dict[str, dict[str, list[dict[str, Any]]]], latency: float,
            concurrency: int) -> dict[str, Any]:
     """Medians per workload and tool, and mcptest's ratios to promptfoo."""
     summary: dict[str, Any] = {}
-    print("\n| workload | tool | wall (median) | CPU | peak RSS | judge calls | vs promptfoo |")
-    print("|---|---|---|---|---|---|---|")
+    print("\n| workload | tool | wall (median) | CPU | peak RSS | judge calls | peak in flight "
+          "| vs promptfoo |")
+    print("|---|---|---|---|---|---|---|---|")
     for name, by_tool in results.items():
         w = WORKLOADS[name]
         med = {tool: {k: statistics.median(r[k] for r in runs)
-                      for k in ("wall", "cpu", "rss_mib", "calls")}
+                      for k in ("wall", "cpu", "rss_mib", "calls", "peak")}
                for tool, runs in by_tool.items()}
         summary[name] = med
         pf = med.get("promptfoo")
@@ -186,9 +208,9 @@ def report(results: dict[str, dict[str, list[dict[str, Any]]]], latency: float,
                      f"RSS {m['rss_mib'] / pf['rss_mib']:.2f}x"
                      if pf is not None and tool != "promptfoo" else "")
             print(f"| {name} {w.what} | {tool} | {m['wall']:.2f} s | {m['cpu']:.2f} s | "
-                  f"{m['rss_mib']:.0f} MiB | {m['calls']:.0f} | {ratio} |")
+                  f"{m['rss_mib']:.0f} MiB | {m['calls']:.0f} | {m['peak']:.0f} | {ratio} |")
         if ideal:
-            print(f"|  | (ideal) | {ideal:.2f} s | | | {w.calls} | |")
+            print(f"|  | (ideal) | {ideal:.2f} s | | | {w.calls} | {concurrency} | |")
     for tool in ("mcptest", "mcptest-litellm"):
         if all(n in summary and tool in summary[n] for n in ("W0", "W1")):
             per = ((summary["W1"][tool]["cpu"] - summary["W0"][tool]["cpu"])
