@@ -3,7 +3,11 @@
     .venv/bin/python bench/compare/run.py [--only W1,W2] [--reps 3] [--litellm-route]
 
 Installs promptfoo (pinned, `PROMPTFOO_VERSION`) with npm into a cache folder
-(`$MCPTEST_BENCH_CACHE`, default `~/.cache/mcptest-bench`) the first time, starts one loopback
+(`$MCPTEST_BENCH_CACHE`, default `~/.cache/mcptest-bench`) the first time, and mcptest the way
+pip installs it for a user: a venv there with the runtime dependencies only (pinned by
+constraints.txt; editable, so it runs this checkout). The development venv also holds the test
+and lint tools, and httpx imports some of them (rich, pygments) for its own command line: ~30 ms
+of CPU on every start that no user pays (`--dev-venv` measures it anyway). Starts one loopback
 judge with a fixed latency (`judge.py`), and runs each workload (`workloads.py`) through both
 CLIs, alternating which goes first, `--reps` times. Each run is a whole process: wall time, CPU
 (user + system, its children included: the example server in W3) and peak RSS come from
@@ -19,6 +23,7 @@ them. Targets and results: docs/judges.md, "Speed".
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import statistics
@@ -37,6 +42,22 @@ PROMPTFOO_VERSION = "0.121.20"
 """The newest promptfoo that still runs on Node 20 (0.123 needs Node >= 22.22)."""
 CACHE = Path(os.environ.get("MCPTEST_BENCH_CACHE", Path.home() / ".cache" / "mcptest-bench"))
 HERE = Path(__file__).resolve().parent
+
+
+def mcptest_bin() -> Path:
+    """mcptest's CLI in a runtime-only venv, (re)installed when the pins or pyproject change."""
+    folder = CACHE / "mcptest-runtime"
+    stamp = folder / "installed-from"
+    want = hashlib.sha256(b"".join((ROOT / f).read_bytes()
+                                   for f in ("pyproject.toml", "constraints.txt"))).hexdigest()
+    if not stamp.exists() or stamp.read_text(encoding="utf-8") != want:
+        print(f"installing mcptest's runtime dependencies into {folder} …", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(folder)], check=True)
+        subprocess.run([str(folder / "bin" / "python"), "-m", "pip", "install", "-q",
+                        "--disable-pip-version-check", "-c", str(ROOT / "constraints.txt"),
+                        "-e", str(ROOT)], check=True, stdout=subprocess.DEVNULL)
+        stamp.write_text(want, encoding="utf-8")
+    return folder / "bin" / "mcptest"
 
 
 def promptfoo_bin() -> Path:
@@ -87,9 +108,9 @@ def measure(cmd: list[str], env: dict[str, str], cwd: Path) -> dict[str, Any]:
             "rss_mib": usage.ru_maxrss / 1024, "rc": proc.returncode, "stderr": err[-2000:]}
 
 
-def mcptest_cmd(w: Workload, suite: Path, out: Path, concurrency: int) -> list[str]:
+def mcptest_cmd(exe: Path, w: Workload, suite: Path, out: Path, concurrency: int) -> list[str]:
     verb = "run" if w.jurors == 0 else "eval"
-    return [str(ROOT / ".venv" / "bin" / "mcptest"), verb, "--config", str(suite),
+    return [str(exe), verb, "--config", str(suite),
             "--concurrency", str(concurrency), "--no-cache", "--reporter", "json",
             "--output", str(out)]
 
@@ -145,9 +166,12 @@ def main() -> int:
     ap.add_argument("--litellm-route", action="store_true",
                     help="also run mcptest with MCPTEST_LLM_ROUTE=litellm")
     ap.add_argument("--no-promptfoo", action="store_true")
+    ap.add_argument("--dev-venv", action="store_true",
+                    help="run mcptest from the development venv (.venv) instead")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     exe = None if args.no_promptfoo else promptfoo_bin()
+    mcptest = ROOT / ".venv" / "bin" / "mcptest" if args.dev_venv else mcptest_bin()
     judge = Judge(args.latency)
     results: dict[str, dict[str, list[dict[str, Any]]]] = {}
     try:
@@ -159,7 +183,7 @@ def main() -> int:
             for name in args.only.split(","):
                 w = WORKLOADS[name]
                 tools: dict[str, tuple[list[str], dict[str, str]]] = {
-                    "mcptest": (mcptest_cmd(w, mcptest_suite(w, work), work / "m.json",
+                    "mcptest": (mcptest_cmd(mcptest, w, mcptest_suite(w, work), work / "m.json",
                                             args.concurrency), mcp_env)}
                 if args.litellm_route:
                     tools["mcptest-litellm"] = (tools["mcptest"][0],
@@ -175,7 +199,7 @@ def main() -> int:
                 top = {t: max(r["peak"] for r in runs[t]) for t in ("mcptest", "promptfoo")
                        if t in runs}
                 if w.jurors and top.get("promptfoo", 0) > top.get("mcptest", 0):
-                    cmd = mcptest_cmd(w, mcptest_suite(w, work), work / "m.json",
+                    cmd = mcptest_cmd(mcptest, w, mcptest_suite(w, work), work / "m.json",
                                       top["promptfoo"])
                     for _ in range(args.reps):  # the same calls in flight as promptfoo
                         one(name, f"mcptest -j{top['promptfoo']}", (cmd, mcp_env), judge, work,
@@ -210,7 +234,7 @@ def report(results: dict[str, dict[str, list[dict[str, Any]]]], latency: float,
             print(f"| {name} {w.what} | {tool} | {m['wall']:.2f} s | {m['cpu']:.2f} s | "
                   f"{m['rss_mib']:.0f} MiB | {m['calls']:.0f} | {m['peak']:.0f} | {ratio} |")
         if ideal:
-            print(f"|  | (ideal) | {ideal:.2f} s | | | {w.calls} | {concurrency} | |")
+            print(f"|  | (ideal) | {ideal:.2f} s | | | {w.calls} | {min(w.calls, concurrency)} | |")
     for tool in ("mcptest", "mcptest-litellm"):
         if all(n in summary and tool in summary[n] for n in ("W0", "W1")):
             per = ((summary["W1"][tool]["cpu"] - summary["W0"][tool]["cpu"])
