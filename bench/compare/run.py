@@ -45,8 +45,9 @@ HERE = Path(__file__).resolve().parent
 
 
 def mcptest_bin() -> Path:
-    """mcptest's CLI in a runtime-only venv, (re)installed when the pins or pyproject change."""
-    folder = CACHE / "mcptest-runtime"
+    """mcptest's CLI in a runtime-only venv of this checkout (editable: one venv per checkout),
+    (re)installed when the pins or pyproject change."""
+    folder = CACHE / f"mcptest-runtime-{hashlib.sha256(str(ROOT).encode()).hexdigest()[:10]}"
     stamp = folder / "installed-from"
     want = hashlib.sha256(b"".join((ROOT / f).read_bytes()
                                    for f in ("pyproject.toml", "constraints.txt"))).hexdigest()
