@@ -3,7 +3,9 @@
 Both CLIs talk to the same process: `POST …/chat/completions` answers after `--latency` seconds
 with a verdict both understand (`{"reason", "pass", "score"}`: promptfoo's `llm-rubric` and
 mcptest's judges read the same keys). Plain asyncio with keep-alive, so the server's own CPU
-stays small next to the clients it measures; `GET /stats` returns the requests served.
+stays small next to the clients it measures; `GET /stats` returns the requests served and the
+peak number of requests in flight since the previous `/stats` (so each run reads its own peak:
+how many calls a CLI really overlaps, whatever its concurrency flag says).
 Answers whose candidate contains "FAIL" score 0.2, the others 0.9; on answers containing "SPLIT"
 the models ending in `-b` and `-d` dissent (the early-stop bench mixes all three).
 
@@ -17,7 +19,7 @@ import asyncio
 import json
 import sys
 
-_COUNT = {"requests": 0}
+_COUNT = {"requests": 0, "in_flight": 0, "peak_in_flight": 0}
 
 
 def _answer(body: bytes) -> bytes:
@@ -54,9 +56,15 @@ async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
             body = await reader.readexactly(length) if length else b""
             if method == "GET" and path.endswith("/stats"):
                 out, status = json.dumps(_COUNT).encode(), "200 OK"
+                _COUNT["peak_in_flight"] = _COUNT["in_flight"]
             elif method == "POST" and path.endswith("/chat/completions"):
                 _COUNT["requests"] += 1
-                await asyncio.sleep(latency)
+                _COUNT["in_flight"] += 1
+                _COUNT["peak_in_flight"] = max(_COUNT["peak_in_flight"], _COUNT["in_flight"])
+                try:
+                    await asyncio.sleep(latency)
+                finally:
+                    _COUNT["in_flight"] -= 1
                 out, status = _answer(body), "200 OK"
             else:
                 out, status = b'{"error": {"message": "not found"}}', "404 Not Found"

@@ -68,6 +68,9 @@ def test_gateway_judge_takes_the_fast_route_without_litellm_or_openai(
 
 def test_fixed_response_evals_through_a_gateway_import_no_litellm_openai_or_mcp(
         tmp_path: Path) -> None:
+    """Nor what only other suites use: JSON Schema (schema matchers, output schemas), the
+    `regex` engine (suite regexes); nor parse litellm's price table for a gateway model
+    (docs/judges.md, "Speed")."""
     suite = tmp_path / "evals.yml"
     suite.write_text("""
 evals:
@@ -80,12 +83,14 @@ evals:
     code = ("import sys, json; from mcptest.cli.main import main; "
             f"rc = main(['eval', {str(suite)!r}, '--no-cache', '--reporter', 'json', "
             f"'--output', {str(tmp_path / 'r.json')!r}]); "
-            "print(json.dumps([rc, sorted(m for m in ('litellm', 'openai', 'mcp') "
-            "if m in sys.modules)]))")
+            "from mcptest.llm.price_table import price_table; "
+            "print(json.dumps([rc, sorted(m for m in ('litellm', 'openai', 'mcp', 'jsonschema', "
+            "'referencing', 'jsonschema_specifications', 'regex') if m in sys.modules), "
+            "price_table().parsed]))")
     with JudgeServer() as js:
         js.script("gw-judge", Verdict(score=0.9))
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              timeout=120, env={"PATH": "/usr/bin:/bin", **js.gateway_env()})
         assert out.returncode == 0, out.stderr
-        assert json.loads(out.stdout.strip().splitlines()[-1]) == [0, []]
+        assert json.loads(out.stdout.strip().splitlines()[-1]) == [0, [], False]
         assert js.count("gw-judge") == 1

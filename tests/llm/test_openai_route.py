@@ -43,3 +43,21 @@ def test_a_rate_limit_is_retried_after_its_retry_after() -> None:
         js.script("gpt-4o-mini", [Fault.rate_limit(retry_after=0.1), Verdict(score=0.7)])
         o = _judge(js, "gpt-4o-mini")
         assert o.status == "verdict" and js.count("gpt-4o-mini") == 2
+
+
+def test_calls_reuse_one_kept_alive_connection_per_call_in_flight() -> None:
+    """`llm/connections.py`: 30 calls at concurrency 4 come over at most 4 connections."""
+    with JudgeServer(route="fast") as js:
+        js.script("gw-judge", Verdict(score=0.8, latency=0.02))
+        engine = JudgeEngine(JudgeOptions(env=js.gateway_env(), concurrency=4))
+
+        async def judge_all() -> None:
+            async with anyio.create_task_group() as tg:
+                for i in range(30):
+                    tg.start_soon(engine.judge, JudgeRequest(rubric="r", candidate=f"c{i}",
+                                                             model="gw-judge"))
+
+        anyio.run(judge_all)
+        assert js.count("gw-judge") == 30
+        assert 1 < js.peak_in_flight() <= 4
+        assert 1 < js.connections() <= 4

@@ -183,6 +183,8 @@ class _State:
     completion_tokens: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     in_flight: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     peak: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    peers: set[tuple[str, int]] = field(default_factory=set)
+    """Client (host, port) of every request: one per connection the clients opened."""
     arrived: threading.Event = field(default_factory=threading.Event)
     """Set whenever a request arrives (`JudgeServer.wait_for_requests`)."""
 
@@ -239,6 +241,7 @@ class _Handler(BaseHTTPRequestHandler):
             st.arrived.set()
             st.paths.append(self.path)
             st.headers.append({k.lower(): v for k, v in self.headers.items()})
+            st.peers.add(self.client_address[:2])
             script = next((s for s in reversed(st.scripts) if s.matches(model, text)), None)
             step = script.next() if script else None
             st.in_flight[model] += 1
@@ -408,6 +411,11 @@ class JudgeServer:
         """Most requests (for `model`, or in all) the server was answering at one moment."""
         with self._httpd.state.lock:
             return self._httpd.state.peak.get(model or "", 0)
+
+    def connections(self) -> int:
+        """Connections the requests came over (keep-alive reuses one for many requests)."""
+        with self._httpd.state.lock:
+            return len(self._httpd.state.peers)
 
     def usage(self, model: str) -> tuple[int, int]:
         st = self._httpd.state

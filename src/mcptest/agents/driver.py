@@ -49,8 +49,11 @@ class RowDriver:
     async def run(self, tests: list[PlannedTest], record: Record,
                   server_failed: ServerFailed) -> None:
         self.record, self.server_failed = record, server_failed
-        fixed = [t for t in tests if isinstance(t.spec, EvalSpec) and t.spec.response is not None]
-        live = [t for t in tests if t not in fixed]
+        fixed: list[PlannedTest] = []
+        live: list[PlannedTest] = []
+        for t in tests:  # one pass: `t not in fixed` compared every pair of rows
+            is_fixed = isinstance(t.spec, EvalSpec) and t.spec.response is not None
+            (fixed if is_fixed else live).append(t)
         async with anyio.create_task_group() as tg:
             for t in fixed:
                 tg.start_soon(self._fixed, t)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Sequence
@@ -45,14 +46,30 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script and of the Action's entrypoint; returns the exit code."""
+    """Entry point of the console script and of the Action's entrypoint; returns the exit code.
+
+    Without `argv` (the console script, `python -m mcptest`) the process is ours, and so is its
+    garbage collector: off while the command's modules import, then everything alive is frozen
+    (never walked again) and it runs over what the run makes; at the end what is left is frozen
+    too, so the exit does not walk it. Start-up makes ~50,000 objects that live until exit, and
+    walking them cost ~0.13 s of CPU, a quarter of a judged eval's cold start (docs/judges.md,
+    "Speed"). Callers that pass `argv` (tests, the Action) keep their collector as it is.
+    """
+    program = argv is None
+    if program:
+        gc.disable()
     argv = list(argv) if argv is not None else sys.argv[1:]
     command = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(command if command in COMMANDS else None)
     args = parser.parse_args(argv)
+    if program:
+        gc.freeze()
+        gc.enable()
     with handle_errors() as outcome:
         outcome.code = int(args.handler(args))
     sys.stdout.flush()
+    if program:
+        gc.freeze()
     return outcome.code
 
 

@@ -9,14 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-from referencing.exceptions import Unresolvable
-
 from mcptest.grade.grader import LlmGrading
 from mcptest.grade.rows import assertion_result
 from mcptest.report.models import AssertionResult
-from mcptest.suite.schema_refs import REGISTRY
 
 if TYPE_CHECKING:
     from mcptest.plan import PlannedAssertion, PlannedTest
@@ -40,6 +35,14 @@ def structural_problem(produced: dict[str, Any], tool: dict[str, Any] | None) ->
     data = result.get("structuredContent")
     if data is None:
         return "the tool lists an outputSchema but sent no structuredContent"
+    # imported here: jsonschema and the metaschemas cost ~80 ms of CPU, and only a tool that
+    # lists an outputSchema needs them (docs/judges.md, "Speed")
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+    from referencing.exceptions import Unresolvable
+
+    from mcptest.suite.schema_refs import REGISTRY
+
     try:
         validator = Draft202012Validator(schema, registry=REGISTRY)  # never fetches a $ref
         errors = sorted(validator.iter_errors(data), key=lambda e: e.path)

@@ -17,7 +17,7 @@ from mcptest.grade.aggregate import plurality
 from mcptest.grade.agreement import run_agreement
 from mcptest.grade.agreement_nominal import run_label_agreement
 from mcptest.judging.graders import grader_for
-from mcptest.judging.projection import has_agent_rows, needs_litellm, project
+from mcptest.judging.projection import has_agent_rows, needs_litellm, plan_calls, project_calls
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.engine import JudgeEngine
 from mcptest.plan import Plan, PlannedAssertion, PlannedTest
@@ -34,9 +34,10 @@ class Judging:
         self.options = options
         self.engine = JudgeEngine(options)
         self.calibration = CalibrationGating(require=options.require_calibration)
-        self.projection, unpriced = project(plan, options.env)
-        self._agent_rows = has_agent_rows(plan)
-        self._litellm = needs_litellm(plan, options.env)
+        calls = plan_calls(plan)
+        self.projection, unpriced = project_calls(calls, options.env)
+        self._agent_rows = has_agent_rows(calls)
+        self._litellm = needs_litellm(calls, options.env)
         if options.max_cost is not None and unpriced:
             raise SuiteErrors([
                 SuiteError(

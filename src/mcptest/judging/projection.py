@@ -59,8 +59,9 @@ def test_calls(t: PlannedTest) -> list[PlannedCall]:
     return out
 
 
-def has_agent_rows(plan: Plan) -> bool:
-    return any(c.agent_turns for t in plan.tests for c in test_calls(t))
+def plan_calls(plan: Plan) -> list[PlannedCall]:
+    """Every model request of the plan, listed once for all the questions below."""
+    return [c for t in plan.tests for c in test_calls(t)]
 
 
 def project(plan: Plan, env: Mapping[str, str],
@@ -68,10 +69,20 @@ def project(plan: Plan, env: Mapping[str, str],
             ) -> tuple[Projection, dict[str, SourcePos]]:
     """The plan's judge calls and cost bound, and model → first use of unpriced models.
     `times` gives how often each test runs (`--repeat`, `repeat:`); once when omitted."""
-    calls = [c for t in plan.tests for c in test_calls(t) * (times(t) if times else 1)]
+    if times is None:
+        return project_calls(plan_calls(plan), env)
+    return project_calls([c for t in plan.tests for c in test_calls(t) * times(t)], env)
+
+
+def project_calls(calls: list[PlannedCall], env: Mapping[str, str]
+                  ) -> tuple[Projection, dict[str, SourcePos]]:
     return bound(calls, env, price_table())
 
 
-def needs_litellm(plan: Plan, env: Mapping[str, str]) -> bool:
+def has_agent_rows(calls: list[PlannedCall]) -> bool:
+    return any(c.agent_turns for c in calls)
+
+
+def needs_litellm(calls: list[PlannedCall], env: Mapping[str, str]) -> bool:
     """Whether any model call of the plan goes through litellm rather than the fast route."""
-    return litellm_needed((c for t in plan.tests for c in test_calls(t)), env)
+    return litellm_needed(calls, env)

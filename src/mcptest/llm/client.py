@@ -71,7 +71,7 @@ class ModelClient:
     def __init__(self, options: JudgeOptions) -> None:
         self.options = options
         self.loader = LitellmLoader()
-        self.openai = OpenAIRoute(options.concurrency)
+        self.openai = OpenAIRoute()
         self.pool = JudgePool(options.concurrency, options.per_model_concurrency)
         self.ledger = BudgetLedger(options.max_cost)
         self.policy = RetryPolicy(max_tries=options.max_tries, base_delay=options.retry_base_delay,

@@ -7,8 +7,8 @@ same seam (docs/judges.md, "Speed"), so this route is plain httpx. Its failures 
 `ProviderError`s as `mcptest.llm.call` makes of litellm's, so retries, budget and reports do not
 know which route answered. Every other provider stays on litellm (`mcptest.llm.call`).
 
-One `OpenAIRoute` per `ModelClient`: one connection pool per event loop, kept alive, sized to the
-run's judge concurrency.
+One `OpenAIRoute` per `ModelClient`: its keep-alive connections (`llm/connections.py`) are as
+many as the run's judge concurrency lets be in flight.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import ProviderError
 from mcptest.llm.call import ChatTurn, Reply, ToolCall
+from mcptest.llm.connections import Connections
 from mcptest.llm.models import Route, provider_of
 from mcptest.llm.prompt import VERDICT_SCHEMA
 
@@ -59,39 +60,22 @@ def response_format(r: Route, model_cost: Mapping[str, Any],
 class OpenAIRoute:
     """Sends chat completions to one OpenAI-compatible endpoint per route, pooled per loop."""
 
-    def __init__(self, concurrency: int) -> None:
-        self.concurrency = concurrency
-        self._clients: dict[object, httpx.AsyncClient] = {}
-
-    def _client(self) -> httpx.AsyncClient:
-        import anyio.lowlevel
-        import httpx
-
-        token = anyio.lowlevel.current_token()  # a pool is bound to the event loop that made it
-        client = self._clients.get(token)
-        if client is None:
-            limits = httpx.Limits(max_connections=self.concurrency,
-                                  max_keepalive_connections=self.concurrency,
-                                  keepalive_expiry=30.0)
-            client = self._clients[token] = httpx.AsyncClient(limits=limits, trust_env=False)
-        return client
+    def __init__(self) -> None:
+        self._connections = Connections()
 
     async def aclose(self) -> None:
-        """Close the pool of the current event loop (the others close with their loops)."""
-        import anyio.lowlevel
-
-        client = self._clients.pop(anyio.lowlevel.current_token(), None)
-        if client is not None:
-            await client.aclose()
+        """Close the connections of the current event loop (the others close with their loops)."""
+        await self._connections.aclose()
 
     async def _post(self, r: Route, body: dict[str, Any], timeout: float) -> dict[str, Any]:
         import httpx
 
         base = (r.api_base or OPENAI_BASE).rstrip("/")
         try:
-            resp = await self._client().post(
-                f"{base}/chat/completions", json=body, timeout=timeout,
-                headers={"Authorization": f"Bearer {r.api_key}"})
+            async with self._connections.client(base) as client:
+                resp = await client.post(
+                    f"{base}/chat/completions", json=body, timeout=timeout,
+                    headers={"Authorization": f"Bearer {r.api_key}"})
         except httpx.TimeoutException as e:
             raise ProviderError("timeout", "timeout") from e
         except httpx.TransportError as e:

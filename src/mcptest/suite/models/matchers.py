@@ -21,7 +21,6 @@ from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.rubrics import Rubric
 from mcptest.suite.models.trajectory import SimilarMatcher, ToolsCalledMatcher
 from mcptest.suite.models.verdict_kind import VerdictModeFields, mode_key_error, numeric_range
-from mcptest.suite.schema_refs import unresolved_refs
 
 
 class Juror(Strict):
@@ -97,6 +96,8 @@ class SchemaMatcher(Strict):
     def _valid_schema(cls, v: dict[str, Any] | bool) -> dict[str, Any] | bool:
         from jsonschema import Draft202012Validator
         from jsonschema.exceptions import SchemaError
+
+        from mcptest.suite.schema_refs import unresolved_refs  # the metaschemas: ~35 ms
 
         try:
             Draft202012Validator.check_schema(v)
