@@ -13,6 +13,7 @@ from mcptest.suite.models.base import CasePolicy
 from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import EvalJudge, Matrix, Rubric
+from mcptest.suite.models.scoring import Scoring, reference_field
 from mcptest.suite.models.table import Cases, cases_field
 
 
@@ -24,6 +25,8 @@ class ToolTest(CasePolicy):
     tags: list[str] = Field(default_factory=list)
     timeout: Duration | None = None
     expect: list[Assertion] = Field(default_factory=list)
+    reference: Any = reference_field()
+    scoring: Scoring | None = None
     cases: Cases = cases_field()
 
 
@@ -41,6 +44,7 @@ class EvalSpec(CasePolicy):
     matrix: Matrix | None = None
     max_turns: int = Field(default=8, ge=1, le=100)
     tags: list[str] = Field(default_factory=list)
+    reference: Any = reference_field()
     cases: Cases = cases_field()
     calibration: CalibrationGate | None = None
 
@@ -55,4 +59,6 @@ class AgentTest(CasePolicy):
     timeout: Duration | None = None
     tags: list[str] = Field(default_factory=list)
     expect: list[Assertion] = Field(default_factory=list)
+    reference: Any = reference_field()
+    scoring: Scoring | None = None
     cases: Cases = cases_field()
