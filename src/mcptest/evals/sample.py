@@ -52,11 +52,13 @@ class Asker:
     base_url: str | None
     repetition: int
     defaults: JudgeDefaults | None
+    reference: Any = None
+    """The eval's or test's `reference:` (docs/cascade.md); None: none."""
 
     async def __call__(self, rubric: str, candidate: Any) -> JudgeOutcome:
         return await self.engine.judge(JudgeRequest(
             rubric=rubric, candidate=candidate, model=self.model, base_url=self.base_url,
-            repetition=self.repetition, defaults=self.defaults))
+            repetition=self.repetition, defaults=self.defaults, reference=self.reference))
 
 
 def _trouble(outcomes: list[JudgeOutcome]) -> tuple[SampleState, str] | None:

@@ -29,8 +29,11 @@ class LlmGrading(Protocol):
     """Grades one LLM assertion (implemented over the judge engine)."""
 
     async def grade(
-        self, test: PlannedTest, planned: PlannedAssertion, candidate: Any
-    ) -> AssertionResult: ...
+        self, test: PlannedTest, planned: PlannedAssertion, candidate: Any,
+        response: Any = None,
+    ) -> AssertionResult:
+        """`response`: everything the test produced (custom judges get it, docs/cascade.md)."""
+        ...
 
 
 def grade_deterministic(planned: PlannedAssertion, produced: dict[str, Any]) -> AssertionResult:
@@ -85,7 +88,7 @@ async def grade_test(
                     results[p.index] = assertion_result(p, "failed", message=found.message,
                                                         duration_ms=0.0)
                     return
-                results[p.index] = await llm.grade(test, p, found.value)
+                results[p.index] = await llm.grade(test, p, found.value, produced)
 
             async with anyio.create_task_group() as tg:
                 for p in judged:

@@ -48,6 +48,8 @@ class JudgeRequest(Frozen):
     repetition: int = Field(default=0, ge=0)
     defaults: JudgeDefaults | None = None
     """The suite's `judge:` block; overrides `JudgeOptions.defaults` for this call."""
+    reference: Any = None
+    """The test's `reference:` (the expected answer), shown to the judge; None: none."""
 
 
 OutcomeStatus = Literal["verdict", "abstained", "deferred", "budget_skipped", "judge_error"]

@@ -66,7 +66,7 @@ def _shape_matchers(matcher: BaseModel, path: KeyPath) -> Iterator[tuple[SameSha
 def _resolve_one(spec: Any, path: KeyPath, case: str | None, positions: Positions,
                  base_dir: Path, read: Reader, errors: list[SuiteError]) -> None:
     where = f" (case `{case}`)" if case else ""
-    reference = getattr(spec, "reference", None)
+    reference: Any = getattr(spec, "reference", None)
     if is_file_ref(reference):
         try:
             spec.reference = reference = _read_reference(reference, base_dir, read)
