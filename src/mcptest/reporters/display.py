@@ -114,6 +114,24 @@ def calibration_text(c: CalibrationNote | None) -> str:
     return f"uncalibrated ({c.state}, {mode}): {c.reason or c.state}"
 
 
+def weighted_text(test: TestResult) -> str:
+    """`weighted 0.67 ≥ 0.60` for a test scored `weighted` (docs/cascade.md), else ""."""
+    w = test.weighted
+    if w is None or w.score is None:
+        return ""
+    mark = "≥" if w.score + 1e-9 >= w.threshold else "<"
+    best = f" (at most {num(w.best)})" if w.best is not None else ""
+    return f"weighted {num(w.score)}{best} {mark} {num(w.threshold)}"
+
+
+def weight_text(a: AssertionResult) -> str:
+    """`weight 2, +0.67` for an assertion of a weighted test, else ""."""
+    if a.weight is None:
+        return ""
+    share = "not scored" if a.contribution is None else f"+{num(a.contribution)}"
+    return f"weight {a.weight:g}, {share}"
+
+
 def duration(ms: float) -> str:
     return f"{ms:.0f} ms" if ms < 1000 else f"{ms / 1000:.2f} s"
 
@@ -180,13 +198,14 @@ class Finding:
                 return {"tool": "call", "eval": "eval", "agent": "agent run"}[self.test.kind]
             score = judge.display_score or num(judge.score)
             return f"{judge.kind} score {score}, threshold {num(judge.threshold)}"
+        weight = f" ({weight_text(a)})" if a.weight is not None else ""
         if judge and judge.jury:
             j = judge.jury
-            return f"{a.matcher} {j.passed_jurors}/{j.decisive}{quorum_text(j)}"
+            return f"{a.matcher} {j.passed_jurors}/{j.decisive}{quorum_text(j)}{weight}"
         if judge:
             score = judge.display_score or num(judge.score)
-            return f"{a.matcher} score {score}, threshold {num(judge.threshold)}"
-        return a.matcher
+            return f"{a.matcher} score {score}, threshold {num(judge.threshold)}{weight}"
+        return a.matcher + weight
 
     @property
     def target(self) -> str | None:
