@@ -5,10 +5,13 @@ judge server, as a user would."""
 
 from __future__ import annotations
 
+import json
+import re
+import sys
 from pathlib import Path
 
 import pytest
-from support.cli_run import HEAD, run_json
+from support.cli_run import HEAD, REPO, mcptest, run_json
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
@@ -152,3 +155,19 @@ def test_an_unscored_judge_never_lets_the_rest_pass(tmp_path: Path, js: JudgeSer
     t = rep["tests"][0]
     assert t["status"] == "failed" and r.returncode == ExitCode.TESTS_FAILED
     assert t["assertions"][1]["status"] == "skipped"  # 0.25 at most: nothing sent
+
+
+def test_the_worked_example_of_docs_cascade_md(tmp_path: Path) -> None:
+    """examples/reference.yml prints what docs/cascade.md shows: the gate would fail it (the
+    custom judge scores 0.50 < 0.70), the weighted score passes it."""
+    out = tmp_path / "r.json"
+    r = mcptest("run", "examples/reference.yml", "--no-cache", "--reporter", "pretty",
+                "--reporter", "json", "--output", out, cwd=REPO,
+                env={"MCPTEST_PYTHON": sys.executable})
+    assert r.returncode == ExitCode.OK, r.stdout + r.stderr
+    doc = (REPO / "docs" / "cascade.md").read_text(encoding="utf-8")
+    for line in r.stdout.splitlines()[2:7]:
+        shown = re.sub(r"\d+ ms", "8 ms", line)
+        assert shown in doc, shown
+    t = json.loads(out.read_text(encoding="utf-8"))["tests"][0]
+    assert t["weighted"]["score"] == 0.875 and t["assertions"][2]["status"] == "failed"
