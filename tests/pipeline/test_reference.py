@@ -149,6 +149,10 @@ def test_llm_judges_get_the_reference_in_its_own_delimited_block(
         matcher:
           llm-judge: {{rubric: "Says what the reference says.", model: judge-ref,
                       base_url: "{js.base_url}"}}
+      - target: result.content[0].text
+        matcher:
+          llm-jury: {{rubric: "Jury: as the reference.",
+                     jurors: [{{model: judge-ref, base_url: "{js.base_url}"}}]}}
 evals:
   - name: eval with an inline reference
     prompt: "Name the capital of Norway."
@@ -160,9 +164,11 @@ evals:
     r = mcptest("eval", path, "--no-cache", cwd=tmp_path)  # the eval and the judged tool test
     assert r.returncode == ExitCode.OK, r.stdout + r.stderr
     bodies = js.requests("judge-ref")
-    assert len(bodies) == 2
+    assert len(bodies) == 3
     texts = [_user_message(b) for b in bodies]
-    tool = next(t for t in texts if "redeploy v1.2.2" in t)
+    jury = next(t for t in texts if "Jury: as the reference." in t)
+    assert "Rollback: redeploy v1.2.2.\n</reference_" in jury
+    tool = next(t for t in texts if "redeploy v1.2.2" in t and t is not jury)
     system = next(m["content"] for m in bodies[texts.index(tool)]["messages"]
                   if m["role"] == "system")
     nonce = system.split("<candidate_", 1)[1].split(">", 1)[0]

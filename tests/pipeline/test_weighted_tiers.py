@@ -64,6 +64,9 @@ def test_weighted_passes_where_the_gate_fails(tmp_path: Path, js: JudgeServer) -
     assert "weighted 0.70 ≥ 0.70" in r.stdout
     assert "exact · failed · weight 1, +0.00" in r.stdout
     assert "llm-judge · passed · weight 1, +0.20" in r.stdout
+    md = mcptest("report", tmp_path / "weighted.json", "--format", "md")
+    assert md.returncode == 0, md.stderr
+    assert "❌" not in md.stdout.split("\n", 2)[2]  # the failed check failed nothing
 
 
 def test_weighted_fails_where_the_gate_passes(tmp_path: Path, js: JudgeServer) -> None:
@@ -101,6 +104,9 @@ def test_weighted_fails_where_the_gate_passes(tmp_path: Path, js: JudgeServer) -
     assert w["message"] == "weighted score 0.70 < threshold 0.90"
     assert r.returncode == ExitCode.TESTS_FAILED
     assert "weighted score 0.70 < threshold 0.90" in r.stdout
+    md = mcptest("report", path.with_suffix(".json"), "--format", "md").stdout
+    assert "| ❌ | weighted | weighted score | weighted score 0.70 &lt; threshold 0.90 |" in md \
+        or "| ❌ | weighted | weighted score | weighted score 0.70 < threshold 0.90 |" in md, md
 
 
 def test_judges_are_skipped_only_when_the_threshold_is_out_of_reach(

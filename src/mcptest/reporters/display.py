@@ -21,6 +21,7 @@ from mcptest.report.models import (
     Status,
     TestResult,
 )
+from mcptest.reporters.weights import weight_text
 
 STATUS_ORDER: tuple[Status, ...] = (
     "failed", "flaky", "error", "not_yet_available", "skipped", "deferred", "passed",
@@ -114,24 +115,6 @@ def calibration_text(c: CalibrationNote | None) -> str:
     return f"uncalibrated ({c.state}, {mode}): {c.reason or c.state}"
 
 
-def weighted_text(test: TestResult) -> str:
-    """`weighted 0.67 ≥ 0.60` for a test scored `weighted` (docs/cascade.md), else ""."""
-    w = test.weighted
-    if w is None or w.score is None:
-        return ""
-    mark = "≥" if w.score + 1e-9 >= w.threshold else "<"
-    best = f" (at most {num(w.best)})" if w.best is not None else ""
-    return f"weighted {num(w.score)}{best} {mark} {num(w.threshold)}"
-
-
-def weight_text(a: AssertionResult) -> str:
-    """`weight 2, +0.67` for an assertion of a weighted test, else ""."""
-    if a.weight is None:
-        return ""
-    share = "not scored" if a.contribution is None else f"+{num(a.contribution)}"
-    return f"weight {a.weight:g}, {share}"
-
-
 def duration(ms: float) -> str:
     return f"{ms:.0f} ms" if ms < 1000 else f"{ms / 1000:.2f} s"
 
@@ -194,6 +177,8 @@ class Finding:
         """What was checked: matcher, target and, for juries, the tally."""
         a, judge = self.assertion, self.judge
         if a is None:
+            if self.test.weighted is not None and self.status != "flaky":
+                return "weighted score"
             if judge is None:
                 return {"tool": "call", "eval": "eval", "agent": "agent run"}[self.test.kind]
             score = judge.display_score or num(judge.score)
@@ -241,10 +226,13 @@ def quorum_text(j: JuryAnalytics) -> str:
 def test_findings(test: TestResult) -> list[Finding]:
     found: list[Finding] = []
     hard = any(a.status in ("failed", "error") for a in test.assertions)
+    weighted = test.weighted is not None
+    if weighted and test.status not in ("passed", "flaky"):  # the score decided: lead with it
+        found.append(Finding(test, None, test.status, False))
     for a in test.assertions:
         escalated = is_escalated(a.judge)
-        if a.status == "passed" and not escalated:
-            continue
+        if (a.status == "passed" or (weighted and test.status == "passed")) and not escalated:
+            continue  # in a passing weighted test a failed check did not fail anything
         if a.status == "skipped" and hard and not escalated:
             continue  # a cascade skip behind a failure adds nothing to read
         found.append(Finding(test, a, a.status, escalated))

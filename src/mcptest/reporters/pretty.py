@@ -16,6 +16,7 @@ from mcptest.report.models import (
 from mcptest.reporters import display
 from mcptest.reporters.comparison import LEADING, summary_line
 from mcptest.reporters.escape import shorten, terminal
+from mcptest.reporters.weights import weight_text, weighted_text
 
 _WORD = {
     "passed": "✓ PASS ", "failed": "✗ FAIL ", "error": "! ERROR", "skipped": "- SKIP ",
@@ -102,7 +103,7 @@ def _judge(out: _Out, judge: JudgeDetail, depth: int) -> None:
 
 def _assertion(out: _Out, a: AssertionResult, depth: int) -> None:
     where = f" ({a.location.file}:{a.location.line})" if a.location else ""
-    weight = f" · {display.weight_text(a)}" if a.weight is not None else ""
+    weight = f" · {weight_text(a)}" if a.weight is not None else ""
     out.add(f"#{a.index} {_safe(a.target, 120)} · {_safe(a.matcher, 40)} · "
             f"{out.paint(display.STATUS_LABEL[a.status], a.status)}{weight}"
             f"{out.paint(where, 'dim')}", depth)
@@ -135,7 +136,7 @@ def _score(test: TestResult) -> str:
     """`  score 0.92` when the test has exactly one judged score (an eval, or one judged
     assertion): the PASS line then reads like the judge documents show it."""
     if test.weighted is not None and test.weighted.score is not None:
-        return f"  {display.weighted_text(test)}"
+        return f"  {weighted_text(test)}"
     details = [a.judge for a in test.assertions if a.judge] + ([test.judge] if test.judge else [])
     scored = [d for d in details if d.score is not None]
     if len(scored) != 1:
