@@ -6,11 +6,12 @@ server (and the loopback judge server), as a user would."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 from support.cli_run import HEAD, mcptest, run_json
-from support.judge_server import JudgeServer, Verdict
+from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
 from mcptest.exit_codes import ExitCode
 
@@ -232,7 +233,7 @@ def test_custom_judges_receive_the_reference_and_the_item_metadata(tmp_path: Pat
       - target: result.content[0].text
         matcher: {{custom-judge: {{python: "refjudge:judge"}}}}
       - target: result.content[0].text
-        matcher: {{custom-judge: {{command: [{json.dumps(__import__("sys").executable)},
+        matcher: {{custom-judge: {{command: [{json.dumps(sys.executable)},
                                                cmdjudge.py]}}}}
 """)
     r, rep = run_json(path)
@@ -246,3 +247,42 @@ def test_custom_judges_receive_the_reference_and_the_item_metadata(tmp_path: Pat
         assert meta["tags"] == ["math"] and meta["server"] == "ex" and meta["tool"] == "add"
         assert meta["case"] == "small"
         assert meta["response"]["result"]["structuredContent"] == {"result": 3}
+
+
+def test_an_agent_test_gives_its_judges_the_reference_and_its_prompt(
+        tmp_path: Path, js: JudgeServer) -> None:
+    """A scripted agent greets Ada; the LLM judge sees the reference, the command judge gets
+    the prompt and servers in its metadata and the transcript as the response; scored
+    weighted."""
+    js.script("agent-m", [ToolCalls(("greet", {"name": "Ada"})), Fault.text("Hello, Ada!")])
+    js.script("judge-ref", Verdict(score=0.5))
+    (tmp_path / "cmdjudge.py").write_text(CMD_JUDGE, encoding="utf-8")
+    path = write(tmp_path, f"""judge:
+  pricing: {{agent-m: {{input: 1, output: 1}}}}
+agents:
+  - name: greets
+    models: [agent-m]
+    servers: [ex]
+    prompt: "Greet Ada."
+    reference: "Hello, Ada!"
+    scoring: {{mode: weighted, threshold: 0.7}}
+    expect:
+      - target: final
+        matcher:
+          llm-judge: {{rubric: "Greets like the reference.", model: judge-ref,
+                      base_url: "{js.base_url}"}}
+      - target: final
+        matcher: {{custom-judge: {{command: [{json.dumps(sys.executable)}, cmdjudge.py]}}}}
+""")
+    r, rep = run_json(path, env={**js.gateway_env(), "MCPTEST_JUDGE_MODEL": "agent-m"})
+    assert r.returncode == ExitCode.OK, r.stdout + r.stderr
+    t = rep["tests"][0]
+    assert t["status"] == "passed" and t["weighted"]["score"] == 0.75, t["message"]
+    (judged,) = js.requests("judge-ref")
+    assert "\nHello, Ada!\n</reference_" in _user_message(judged)
+    got = json.loads((tmp_path / "command-received.json").read_text(encoding="utf-8"))
+    assert got["reference"] == "Hello, Ada!"
+    meta = got["metadata"]
+    assert meta["prompt"] == "Greet Ada." and meta["servers"] == ["ex"] and "tool" not in meta
+    assert meta["response"]["final"] == "Hello, Ada!"
+    assert meta["response"]["tool_calls"][0]["name"] == "greet"
