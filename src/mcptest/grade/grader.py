@@ -1,7 +1,8 @@
 """Grade one test's produced data against its assertions, in cascade order (docs/cascade.md).
 
 Tier 1, deterministic matchers, runs first. When one fails, the LLM assertions of the test are not
-sent (skipped, cost nothing). `jury.*` assertions read the analytics of the test's one `llm-jury`
+sent (skipped, cost nothing); in a weighted test only once its threshold is out of reach
+(grade/weighted.py). `jury.*` assertions read the analytics of the test's one `llm-jury`
 assertion, so they run last.
 """
 
