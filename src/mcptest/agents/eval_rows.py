@@ -49,7 +49,8 @@ async def run_eval_row(test: PlannedTest, engine: JudgeEngine,
         candidate, generator, matrix_model = spec.response, None, test.model
     out = await judge_eval(rubric, candidate, str(candidate), prompt=eval_prompt(test),
                            judge=spec.judge, matrix_model=matrix_model, engine=engine,
-                           defaults=suite.judge, generator_model=generator)
+                           defaults=suite.judge, generator_model=generator,
+                           reference=spec.reference)
     extra = transcript.cost_usd if transcript is not None else 0.0
     return test_result(test, out.status, start=start, message=out.message, judge=out.detail,
                        gap=classify_eval(out.status, out.message, out.detail),

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 from mcptest.agents.loop import run_agent
 from mcptest.agents.transcript import Transcript
 from mcptest.grade.diagnose import classify
-from mcptest.grade.grader import LlmGrading, grade_test, test_status
+from mcptest.grade.grader import LlmGrading, grade_test, test_verdict
 from mcptest.grade.rows import test_result
 from mcptest.llm.chat import AgentModel
 from mcptest.llm.engine import JudgeEngine
-from mcptest.report.models import Status, TestResult
+from mcptest.report.models import TestResult
 from mcptest.suite.models import AgentTest, EvalSpec
 
 if TYPE_CHECKING:
@@ -76,13 +76,13 @@ async def run_agent_row(test: PlannedTest, engine: JudgeEngine, llm: LlmGrading,
     produced = t.produced()
     # `duration_ms`: the agent run's own time (model turns and tool calls), as a target
     measured = {**produced, "duration_ms": round((time.perf_counter() - start) * 1000, 3)}
-    assertions = await grade_test(test, measured, llm)
-    status: Status = test_status(assertions)
-    message: str | None = None
+    verdict = test_verdict(test, await grade_test(test, measured, llm))
+    assertions, status, message = verdict.assertions, verdict.status, verdict.message
     if t.stop == "max_turns":
         status, message = "failed", t.message
     gap: Any = classify(status, assertions, None)
     if t.stop == "max_turns":
         gap = "shape"
     return test_result(test, status, start=start, message=message, gap=gap,
-                       assertions=assertions, response=produced, extra_cost_usd=t.cost_usd)
+                       assertions=assertions, response=produced, extra_cost_usd=t.cost_usd,
+                       weighted=verdict.weighted)

@@ -62,7 +62,7 @@ async def _grade(target: Target, candidate: object, engine: JudgeEngine) -> Judg
         out = await judge_eval(eval_rubric(test), candidate, str(candidate), prompt=spec.prompt,
                                judge=spec.judge, matrix_model=eval_matrix_model(test),
                                engine=engine, defaults=test.suite.suite.judge,
-                               generator_model=None)
+                               generator_model=None, reference=spec.reference)
         return _judged(out.status, out.detail, out.message)
     grade = (jury_assertion if isinstance(planned.assertion.matcher, LlmJuryMatcher)
              else judge_assertion)

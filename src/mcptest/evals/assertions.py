@@ -11,7 +11,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import BudgetRefused
-from mcptest.evals.custom import CustomVerdict, judge_name, run_custom
+from mcptest.evals.custom import CustomVerdict, item_metadata, judge_name, run_custom
 from mcptest.evals.rubric import resolve_rubric
 from mcptest.evals.tool_descriptions import grade_listing, is_tool_listing
 from mcptest.evals.verdict import judge_eval
@@ -49,7 +49,7 @@ def _prompt(test: PlannedTest) -> str | None:
 
 
 async def grade_eval_rubric(test: PlannedTest, planned: PlannedAssertion, candidate: Any,
-                            engine: JudgeEngine) -> AssertionResult:
+                            engine: JudgeEngine, response: Any = None) -> AssertionResult:
     start = time.perf_counter()
     m = planned.assertion.matcher
     assert isinstance(m, EvalRubricMatcher)
@@ -62,13 +62,14 @@ async def grade_eval_rubric(test: PlannedTest, planned: PlannedAssertion, candid
     out = await judge_eval(rubric, candidate, candidate_text(candidate), prompt=_prompt(test),
                            judge=None, matrix_model=None, engine=engine,
                            defaults=test.suite.suite.judge,
-                           generator_model=test.model if test.kind == "agent" else None)
+                           generator_model=test.model if test.kind == "agent" else None,
+                           reference=getattr(test.spec, "reference", None))
     return _result(planned, out.status, out.message, start, out.detail, out.cost_usd,
                    out.all_cached)
 
 
 async def grade_custom(test: PlannedTest, planned: PlannedAssertion, candidate: Any,
-                       engine: JudgeEngine) -> AssertionResult:
+                       engine: JudgeEngine, response: Any = None) -> AssertionResult:
     start = time.perf_counter()
     m = planned.assertion.matcher
     assert isinstance(m, CustomJudgeMatcher)
@@ -76,7 +77,9 @@ async def grade_custom(test: PlannedTest, planned: PlannedAssertion, candidate: 
     inp: Any = test.spec.args if isinstance(test.spec, ToolTest) else _prompt(test)
     context = {"candidate": candidate, "output": candidate, "rubric": spec.rubric,
                "criteria": spec.rubric, "input": inp, "target": planned.assertion.target,
-               "test": test.name, "test_id": test.id, "suite_file": test.suite_file}
+               "test": test.name, "test_id": test.id, "suite_file": test.suite_file,
+               "reference": getattr(test.spec, "reference", None),
+               "metadata": item_metadata(test, response)}
     name = judge_name(spec)
     over: OverDeclared | None = None
     try:

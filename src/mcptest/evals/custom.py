@@ -2,7 +2,8 @@
 reads one JSON document on stdin and prints one verdict JSON on stdout.
 
 The context both receive: `candidate` (alias `output`), `rubric` (alias `criteria`), `input`
-(the tool arguments or the agent prompt), `target`, `test`, `test_id`, `suite_file`. A verdict is
+(the tool arguments or the agent prompt), `target`, `test`, `test_id`, `suite_file`, the test's
+`reference` and the item's `metadata` (`item_metadata`). A verdict is
 `{verdict: pass|fail, score?, reasoning?, cost_usd?}`; without `verdict`, `score ≥ threshold`
 decides. A Python callable may also return a bool or a number, and may be async. The judge is
 the suite author's own code, run like a server command: never anything from a model or server.
@@ -32,6 +33,23 @@ class CustomVerdict:
     cost_usd: float
     error: str | None = None
     """Why there is no verdict (import failure, non-zero exit, unreadable output)."""
+
+
+def item_metadata(test: Any, response: Any) -> dict[str, Any]:
+    """What a custom judge knows of the item it grades (docs/cascade.md): the test, its tags,
+    server and tool (an agent test: its prompt), the whole answer, the case of a table."""
+    spec = test.spec
+    meta: dict[str, Any] = {"test": test.name, "test_id": test.id, "tags": list(test.tags),
+                            "server": test.server}
+    if isinstance(getattr(spec, "servers", None), list):
+        meta["servers"] = list(spec.servers)
+    if getattr(spec, "tool", None) is not None:
+        meta["tool"] = spec.tool
+    else:
+        meta["prompt"] = test.prompt or getattr(spec, "prompt", None)
+    meta["response"] = response
+    meta["case"] = test.case
+    return meta
 
 
 def judge_name(spec: CustomJudgeSpec) -> str:

@@ -56,11 +56,14 @@ class Asker:
     repetition: int
     defaults: JudgeDefaults | None
     mode: VerdictMode | None = None
+    reference: Any = None
+    """The eval's or test's `reference:` (docs/cascade.md); None: none."""
 
     async def __call__(self, rubric: str, candidate: Any) -> JudgeOutcome:
         return await self.engine.judge(JudgeRequest(
             rubric=rubric, candidate=candidate, model=self.model, base_url=self.base_url,
-            repetition=self.repetition, defaults=self.defaults, mode=self.mode))
+            repetition=self.repetition, defaults=self.defaults, mode=self.mode,
+            reference=self.reference))
 
 
 def _trouble(outcomes: list[JudgeOutcome]) -> tuple[SampleState, str] | None:

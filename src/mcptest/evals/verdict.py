@@ -87,7 +87,7 @@ def _merged_criteria(samples: list[Sample]) -> list[CriterionResult]:
 async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, prompt: str | None,
                      judge: EvalJudge | None, matrix_model: str | None, engine: JudgeEngine,
                      defaults: JudgeDefaults | None, generator_model: str | None,
-                     ) -> EvalOutcome:
+                     reference: Any = None) -> EvalOutcome:
     mode, who = seats(judge, matrix_model)
     if mode == "jury" and len(who) > 1:
         defaults = jury_sampling(judge, defaults or engine.options.defaults)
@@ -95,7 +95,8 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
     labeled = label_mode(judge)
 
     async def one(i: int, seat: Seat) -> None:
-        ask = Asker(engine, seat.model, seat.base_url, seat.repetition, defaults, labeled)
+        ask = Asker(engine, seat.model, seat.base_url, seat.repetition, defaults, labeled,
+                    reference)
         samples[i] = await grade_sample(rubric, candidate, text, prompt, ask)
 
     async with anyio.create_task_group() as tg:

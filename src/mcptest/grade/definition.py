@@ -19,6 +19,16 @@ if TYPE_CHECKING:
 _NOT_DEFINITION = {"name", "tags", "timeout", "repeat", "min_pass_rate", "max_score_drop",
                    "message"}
 _JUDGE_FIELDS = {"model", "base_url", "max_tokens", "temperature"}
+_NEW_DEFAULTS: dict[str, object] = {"reference": None, "scoring": None, "weight": 1.0}
+"""Keys added later: left out at their default so older baselines keep their hashes."""
+
+
+def _without_new_defaults(body: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in body.items() if k not in _NEW_DEFAULTS or v != _NEW_DEFAULTS[k]}
+    if isinstance(out.get("expect"), list):
+        out["expect"] = [_without_new_defaults(a) if isinstance(a, dict) else a
+                         for a in out["expect"]]
+    return out
 
 
 def _strings(value: Any) -> set[str]:
@@ -49,12 +59,14 @@ def _digest(payload: Any) -> str:
 
 def test_hash(test: PlannedTest) -> str:
     """The definition hash of one planned row (a matrix cell hashes its own coordinates)."""
-    body = test.spec.model_dump(mode="json", by_alias=True, exclude=_NOT_DEFINITION)
+    body = _without_new_defaults(
+        test.spec.model_dump(mode="json", by_alias=True, exclude=_NOT_DEFINITION))
     return _digest({"kind": test.kind, "spec": body, "cell": list(test.cell),
                     "model": test.model, "prompt": test.prompt, **_context(test, body)})
 
 
 def assertion_hash(test: PlannedTest, planned: PlannedAssertion) -> str:
     """The definition hash of one assertion of a row (its test's subject included)."""
-    body = planned.assertion.model_dump(mode="json", by_alias=True, exclude=_NOT_DEFINITION)
+    body = _without_new_defaults(
+        planned.assertion.model_dump(mode="json", by_alias=True, exclude=_NOT_DEFINITION))
     return _digest({"test": test_hash(test), "assertion": body, **_context(test, body)})

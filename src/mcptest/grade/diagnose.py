@@ -115,6 +115,8 @@ def classify(
         return "judgment"
     if any(a.status == "error" for a in assertions):
         return "judge-reliability"
+    if any(a.weight is not None and a.matcher in JUDGED_KINDS for a in assertions):
+        return "judgment"  # a weighted score the judges' scores kept under its threshold
     return "tool-error" if produced and is_tool_error(produced) else "shape"
 
 

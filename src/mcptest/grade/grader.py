@@ -1,13 +1,15 @@
 """Grade one test's produced data against its assertions, in cascade order (docs/cascade.md).
 
 Tier 1, deterministic matchers, runs first. When one fails, the LLM assertions of the test are not
-sent (skipped, cost nothing). `jury.*` assertions read the analytics of the test's one `llm-jury`
+sent (skipped, cost nothing); in a weighted test only once its threshold is out of reach
+(grade/weighted.py). `jury.*` assertions read the analytics of the test's one `llm-jury`
 assertion, so they run last.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
@@ -16,7 +18,8 @@ from mcptest.grade.matchers import evaluate, shorten
 from mcptest.grade.measured import judge_measures, reads_judge
 from mcptest.grade.rows import assertion_result
 from mcptest.grade.targets import Missing, resolve
-from mcptest.report.models import AssertionResult, Status
+from mcptest.grade.weighted import unreachable, weighted_scoring, weighted_verdict
+from mcptest.report.models import AssertionResult, Status, WeightedScore
 from mcptest.suite.models import LlmJuryMatcher
 
 if TYPE_CHECKING:
@@ -29,8 +32,11 @@ class LlmGrading(Protocol):
     """Grades one LLM assertion (implemented over the judge engine)."""
 
     async def grade(
-        self, test: PlannedTest, planned: PlannedAssertion, candidate: Any
-    ) -> AssertionResult: ...
+        self, test: PlannedTest, planned: PlannedAssertion, candidate: Any,
+        response: Any = None,
+    ) -> AssertionResult:
+        """`response`: everything the test produced (custom judges get it, docs/cascade.md)."""
+        ...
 
 
 def grade_deterministic(planned: PlannedAssertion, produced: dict[str, Any]) -> AssertionResult:
@@ -64,12 +70,15 @@ async def grade_test(
 
     for p in deterministic:
         results[p.index] = grade_deterministic(p, produced)
-    shape_failed = any(r.status != "passed" for r in results.values())
+    scoring = weighted_scoring(test)
+    if scoring is not None:  # weighted: stop only when the threshold is out of reach
+        stop = unreachable(test, scoring, list(results.values()))
+    else:
+        stop = SKIP_AFTER_SHAPE if any(r.status != "passed" for r in results.values()) else None
 
-    if shape_failed:
+    if stop is not None:
         for p in judged + jury_readers + judge_readers:
-            results[p.index] = assertion_result(p, "skipped", message=SKIP_AFTER_SHAPE,
-                                                duration_ms=0.0)
+            results[p.index] = assertion_result(p, "skipped", message=stop, duration_ms=0.0)
         return [results[i] for i in sorted(results)]
 
     if judged:
@@ -85,7 +94,7 @@ async def grade_test(
                     results[p.index] = assertion_result(p, "failed", message=found.message,
                                                         duration_ms=0.0)
                     return
-                results[p.index] = await llm.grade(test, p, found.value)
+                results[p.index] = await llm.grade(test, p, found.value, produced)
 
             async with anyio.create_task_group() as tg:
                 for p in judged:
@@ -128,6 +137,25 @@ def _grade_jury_reader(
             message="jury.agreement is undefined with fewer than two decisive jurors: "
                     "skipped, the test's verdict comes from its other assertions")
     return grade_deterministic(p, view)
+
+
+@dataclass(frozen=True)
+class TestVerdict:
+    status: Status
+    message: str | None
+    assertions: list[AssertionResult]
+    weighted: WeightedScore | None = None
+
+
+def test_verdict(test: PlannedTest, assertions: list[AssertionResult]) -> TestVerdict:
+    """The gate (`test_status`), or for `scoring: {mode: weighted}` the weighted score against
+    its threshold, with each assertion's weight and contribution (grade/weighted.py)."""
+    gate = test_status(assertions)
+    scoring = weighted_scoring(test)
+    if scoring is None:
+        return TestVerdict(gate, None, assertions)
+    w = weighted_verdict(test, scoring, assertions, gate)
+    return TestVerdict(w.status, w.message, w.assertions, w.score)
 
 
 def test_status(assertions: list[AssertionResult]) -> Status:

@@ -41,11 +41,14 @@ class LlmContext:
     """The model that produced the candidate (agent tests); None for tool tests."""
     defaults: JudgeDefaults | None = None
     """The suite's `judge:` block."""
+    reference: Any = None
+    """The test's `reference:`, shown to every judge (docs/cascade.md)."""
 
     @classmethod
     def of(cls, test: PlannedTest) -> LlmContext:
         return cls(generator_model=test.model if test.kind == "agent" else None,
-                   defaults=test.suite.suite.judge)
+                   defaults=test.suite.suite.judge,
+                   reference=getattr(test.spec, "reference", None))
 
 
 def _vote(o: JudgeOutcome, threshold: float, replacement_for: str | None = None) -> JudgeVote:
@@ -76,13 +79,13 @@ _UNSENT = ("deferred", "budget_skipped", "judge_error")
 
 
 async def grade_llm_judge(test: PlannedTest, planned: PlannedAssertion, candidate: Any,
-                          engine: JudgeEngine) -> AssertionResult:
+                          engine: JudgeEngine, response: Any = None) -> AssertionResult:
     """Grade one `llm-judge` assertion; never raises for judge trouble."""
     return await judge_assertion(planned, candidate, LlmContext.of(test), engine)
 
 
 async def grade_llm_jury(test: PlannedTest, planned: PlannedAssertion, candidate: Any,
-                         engine: JudgeEngine) -> AssertionResult:
+                         engine: JudgeEngine, response: Any = None) -> AssertionResult:
     """Grade one `llm-jury` assertion; never raises for judge trouble."""
     return await jury_assertion(planned, candidate, LlmContext.of(test), engine)
 
@@ -107,7 +110,7 @@ async def _judge(planned: PlannedAssertion, m: LlmJudgeMatcher, candidate: Any,
     spec = m.llm_judge
     o = await engine.judge(JudgeRequest(rubric=spec.rubric, candidate=candidate,
                                         model=spec.model, base_url=spec.base_url,
-                                        defaults=ctx.defaults))
+                                        defaults=ctx.defaults, reference=ctx.reference))
     detail = JudgeDetail(kind="llm-judge", rubric=spec.rubric, score=o.score,
                          display_score=None if o.score is None else f"{o.score:.2f}",
                          threshold=spec.threshold, votes=[_vote(o, spec.threshold)])
@@ -167,7 +170,8 @@ async def _ask(juror: Juror, spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
     async def one(k: int) -> None:
         out[k] = await engine.judge(JudgeRequest(
             rubric=spec.rubric, candidate=candidate, model=juror.model, base_url=juror.base_url,
-            repetition=k, defaults=ctx.defaults, mode=verdict_mode(spec)))
+            repetition=k, defaults=ctx.defaults, mode=verdict_mode(spec),
+            reference=ctx.reference))
 
     async with anyio.create_task_group() as tg:
         for k in range(spec.repetitions):

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from mcptest.grade import bounded_regex
+from mcptest.grade.shape import grade_same_shape
 from mcptest.grade.similarity import grade_similar
 from mcptest.grade.trajectory import grade_tools_called
 from mcptest.grade.verdicts import MAX_SHOWN, Verdict, json_equal, shorten
@@ -27,6 +28,7 @@ from mcptest.suite.models import (
     SchemaMatcher,
     matcher_kind,
 )
+from mcptest.suite.models.scoring import SameShapeMatcher
 from mcptest.suite.models.trajectory import SimilarMatcher, ToolsCalledMatcher
 
 __all__ = ["MAX_SHOWN", "Verdict", "evaluate", "json_equal", "shorten"]
@@ -137,6 +139,7 @@ _DISPATCH: dict[type, Callable[[Any, Any], Verdict]] = {
     AnyMatcher: _any,
     ToolsCalledMatcher: grade_tools_called,
     SimilarMatcher: grade_similar,
+    SameShapeMatcher: grade_same_shape,
 }
 
 

@@ -18,6 +18,7 @@ from mcptest.report.models import (
     ServerReport,
     Status,
     TestResult,
+    WeightedScore,
 )
 from mcptest.suite.models import (
     LIST_METHODS,
@@ -97,6 +98,7 @@ def test_result(
     gap: Any = None, message: str | None = None, start: float | None = None,
     duration_ms: float | None = None, response: Any = None, stderr: str | None = None,
     judge: JudgeDetail | None = None, extra_cost_usd: float = 0.0, cache_hits: int = 0,
+    weighted: WeightedScore | None = None,
 ) -> TestResult:
     """The row of one planned test of any kind (also for tests that never ran).
 
@@ -125,6 +127,7 @@ def test_result(
         definition_hash=test_hash(test),
         max_score_drop=(spec.max_score_drop if spec.max_score_drop is not None
                         else test.suite.suite.max_score_drop),
+        weighted=weighted,
     )
 
 

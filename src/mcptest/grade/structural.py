@@ -67,9 +67,9 @@ class StructuralTier:
         self.inner = inner
         self.problem = structural_problem(produced, tool)
 
-    async def grade(self, test: PlannedTest, planned: PlannedAssertion, candidate: Any
-                    ) -> AssertionResult:
+    async def grade(self, test: PlannedTest, planned: PlannedAssertion, candidate: Any,
+                    response: Any = None) -> AssertionResult:
         if self.problem is None:
-            return await self.inner.grade(test, planned, candidate)
+            return await self.inner.grade(test, planned, candidate, response)
         return assertion_result(planned, "failed", duration_ms=0.0,
                                 message=PREFIX + self.problem + "; judges not sent")

@@ -24,8 +24,9 @@ from mcptest.suite.models import (
     LlmJuryMatcher,
 )
 
-JudgedGrader = Callable[[PlannedTest, PlannedAssertion, Any, JudgeEngine],
+JudgedGrader = Callable[[PlannedTest, PlannedAssertion, Any, JudgeEngine, Any],
                         Awaitable[AssertionResult]]
+"""(test, assertion, candidate, engine, response: everything the test produced)."""
 
 JUDGED: dict[type[BaseModel], JudgedGrader] = {
     LlmJudgeMatcher: grade_llm_judge,

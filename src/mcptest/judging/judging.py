@@ -64,12 +64,13 @@ class Judging:
         return line
 
     async def grade(
-        self, test: PlannedTest, planned: PlannedAssertion, candidate: Any
+        self, test: PlannedTest, planned: PlannedAssertion, candidate: Any, response: Any = None,
     ) -> AssertionResult:
         if self.options.redact_candidates:  # docs/judges.md: what the judge provider sees
             candidate = redact_value(candidate, self.options.secrets)
+            response = redact_value(response, self.options.secrets)
         grader = grader_for(planned.assertion.matcher)
-        result = await grader(test, planned, candidate, self.engine)
+        result = await grader(test, planned, candidate, self.engine, response)
         return self.calibration.apply(test, planned, result)
 
     def totals(self, tests: list[TestResult]) -> JudgeTotals:

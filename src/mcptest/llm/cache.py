@@ -41,10 +41,14 @@ class CacheKey(BaseModel):
     sampling: dict[str, Any]
     repetition: int
     prompt_version: str = PROMPT_VERSION
+    reference: str | None = None
+    """The test's reference as the judge saw it; left out of the digest when there is none, so
+    entries written before references existed keep their keys."""
 
     def digest(self) -> str:
-        blob = json.dumps(self.model_dump(), sort_keys=True, ensure_ascii=False,
-                          separators=(",", ":"))
+        blob = json.dumps(self.model_dump(exclude={"reference"} if self.reference is None
+                                          else None),
+                          sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()
 
 

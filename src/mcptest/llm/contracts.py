@@ -51,6 +51,8 @@ class JudgeRequest(Frozen):
     """The suite's `judge:` block; overrides `JudgeOptions.defaults` for this call."""
     mode: VerdictMode | None = None
     """A jury's verdict mode (docs/jury.md, "Verdict modes"); None: score and pass."""
+    reference: Any = None
+    """The test's `reference:` (the expected answer), shown to the judge; None: none."""
 
 
 OutcomeStatus = Literal["verdict", "abstained", "deferred", "budget_skipped", "judge_error"]

@@ -100,7 +100,7 @@ class JudgeEngine:
         r = route(req.model, req.base_url, defaults, self.options.env)
         nonce = new_nonce()
         messages = build_messages(req.rubric, req.candidate, nonce,
-                                  req.mode.contract() if req.mode else None)
+                                  req.mode.contract() if req.mode else None, req.reference)
         key: CacheKey | None = None
         if r.model is not None and self._cache is not None:
             # Served even when the judge is unreachable now: a restored cache keeps a
@@ -109,7 +109,9 @@ class JudgeEngine:
                            rubric=req.rubric, candidate=candidate_text(req.candidate),
                            sampling={"temperature": settings.temperature,
                                      "max_tokens": settings.max_tokens},
-                           repetition=req.repetition)
+                           repetition=req.repetition,
+                           reference=None if req.reference is None
+                           else candidate_text(req.reference))
             if (hit := self._cache.get(key)) is not None:
                 self._count(hits=1)
                 return self._from_verdict(hit, r.model, req.repetition, cached=True,

@@ -200,6 +200,22 @@ class AssertionResult(Model):
     definition_hash: str | None = None
     """Hash of the assertion as it ran (target, matcher, rubric, judge models, thresholds):
     rows of two runs are compared only when it matches."""
+    weight: float | None = None
+    """Its `weight:` in a test scored `weighted` (None under the default gate)."""
+    score: float | None = None
+    """Weighted tests: what it scored (a check 1 or 0, a judge its score; None: not counted)."""
+    contribution: float | None = None
+    """Weighted tests: `weight × score / Σ weight`, its share of the test's score."""
+
+
+class WeightedScore(Model):
+    """A test scored `weighted` (docs/cascade.md, "Weighted tiers and a reference")."""
+
+    score: float | None
+    """Weighted mean of the counted assertions' scores (None: no weight at all)."""
+    threshold: float
+    best: float | None = None
+    """The highest score still possible when some assertions were not scored."""
 
 
 class PassAtK(Model):
@@ -271,6 +287,8 @@ class TestResult(Model):
     max_score_drop: float | None = None
     """The suite's gate on this row's judged score against a baseline (the test's own, else the
     suite's); `--max-score-drop` applies where it is None."""
+    weighted: WeightedScore | None = None
+    """Set on tests with `scoring: {mode: weighted}`: their score and threshold."""
 
 
 class RowComparison(Model):

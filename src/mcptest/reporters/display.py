@@ -21,6 +21,7 @@ from mcptest.report.models import (
     Status,
     TestResult,
 )
+from mcptest.reporters.weights import weight_text
 
 STATUS_ORDER: tuple[Status, ...] = (
     "failed", "flaky", "error", "not_yet_available", "skipped", "deferred", "passed",
@@ -176,19 +177,22 @@ class Finding:
         """What was checked: matcher, target and, for juries, the tally."""
         a, judge = self.assertion, self.judge
         if a is None:
+            if self.test.weighted is not None and self.status != "flaky":
+                return "weighted score"
             if judge is None:
                 return {"tool": "call", "eval": "eval", "agent": "agent run"}[self.test.kind]
             score = judge.display_score or num(judge.score)
             return f"{judge.kind} score {score}, threshold {num(judge.threshold)}"
+        weight = f" ({weight_text(a)})" if a.weight is not None else ""
         if judge and judge.verdict_kind:  # plurality or mean/median: no quorum tally
-            return f"{a.matcher} {judge.verdict_kind} {judge.verdict or 'tie'}"
+            return f"{a.matcher} {judge.verdict_kind} {judge.verdict or 'tie'}{weight}"
         if judge and judge.jury:
             j = judge.jury
-            return f"{a.matcher} {j.passed_jurors}/{j.decisive}{quorum_text(j)}"
+            return f"{a.matcher} {j.passed_jurors}/{j.decisive}{quorum_text(j)}{weight}"
         if judge:
             score = judge.display_score or num(judge.score)
-            return f"{a.matcher} score {score}, threshold {num(judge.threshold)}"
-        return a.matcher
+            return f"{a.matcher} score {score}, threshold {num(judge.threshold)}{weight}"
+        return a.matcher + weight
 
     @property
     def target(self) -> str | None:
@@ -224,10 +228,13 @@ def quorum_text(j: JuryAnalytics) -> str:
 def test_findings(test: TestResult) -> list[Finding]:
     found: list[Finding] = []
     hard = any(a.status in ("failed", "error") for a in test.assertions)
+    weighted = test.weighted is not None
+    if weighted and test.status not in ("passed", "flaky"):  # the score decided: lead with it
+        found.append(Finding(test, None, test.status, False))
     for a in test.assertions:
         escalated = is_escalated(a.judge)
-        if a.status == "passed" and not escalated:
-            continue
+        if (a.status == "passed" or (weighted and test.status == "passed")) and not escalated:
+            continue  # in a passing weighted test a failed check did not fail anything
         if a.status == "skipped" and hard and not escalated:
             continue  # a cascade skip behind a failure adds nothing to read
         found.append(Finding(test, a, a.status, escalated))

@@ -18,6 +18,7 @@ from mcptest.reporters.comparison import LEADING, summary_line
 from mcptest.reporters.escape import shorten, terminal
 from mcptest.reporters.repeats_display import pass_at_k_text
 from mcptest.reporters.verdict_text import mode_line, vote_answer
+from mcptest.reporters.weights import weight_text, weighted_text
 
 _WORD = {
     "passed": "✓ PASS ", "failed": "✗ FAIL ", "error": "! ERROR", "skipped": "- SKIP ",
@@ -107,8 +108,9 @@ def _judge(out: _Out, judge: JudgeDetail, depth: int) -> None:
 
 def _assertion(out: _Out, a: AssertionResult, depth: int) -> None:
     where = f" ({a.location.file}:{a.location.line})" if a.location else ""
+    weight = f" · {weight_text(a)}" if a.weight is not None else ""
     out.add(f"#{a.index} {_safe(a.target, 120)} · {_safe(a.matcher, 40)} · "
-            f"{out.paint(display.STATUS_LABEL[a.status], a.status)}"
+            f"{out.paint(display.STATUS_LABEL[a.status], a.status)}{weight}"
             f"{out.paint(where, 'dim')}", depth)
     if a.user_message:
         out.add(f"note: {_safe(a.user_message)}", depth + 1)
@@ -138,6 +140,8 @@ def _stderr(out: _Out, text: str, depth: int) -> None:
 def _score(test: TestResult) -> str:
     """`  score 0.92` when the test has exactly one judged score (an eval, or one judged
     assertion): the PASS line then reads like the judge documents show it."""
+    if test.weighted is not None and test.weighted.score is not None:
+        return f"  {weighted_text(test)}"
     details = [a.judge for a in test.assertions if a.judge] + ([test.judge] if test.judge else [])
     scored = [d for d in details if d.score is not None]
     if len(scored) != 1:
@@ -162,7 +166,7 @@ def _test(out: _Out, test: TestResult) -> None:
             out.add(f"{gap}{_safe(test.message)}", 1)
     shown = {id(f.assertion) for f in display.test_findings(test) if f.assertion}
     for a in test.assertions:
-        if id(a) in shown or (a.judge and a.judge.jury):
+        if id(a) in shown or (a.judge and a.judge.jury) or a.weight is not None:
             _assertion(out, a, 1)
     if test.judge and (test.status != "passed" or partial or display.is_escalated(test.judge)):
         _judge(out, test.judge, 1)

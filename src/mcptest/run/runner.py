@@ -18,7 +18,7 @@ import anyio
 
 from mcptest.errors import ServerNotReadyError
 from mcptest.grade.diagnose import classify, is_tool_error
-from mcptest.grade.grader import LlmGrading, grade_test, test_status
+from mcptest.grade.grader import LlmGrading, grade_test, test_verdict
 from mcptest.grade.rows import server_report, since_ms, test_result
 from mcptest.grade.structural import StructuralTier
 from mcptest.plan import SERVER_KINDS
@@ -210,8 +210,9 @@ class Runner:
             tool = next((x for x in conn.tools if x.get("name") == spec.tool), None)
             llm = StructuralTier(llm, produced, tool)  # tier 2 between matchers and judges
         # `duration_ms`: the request's own time, a target like any other (docs/suites.md)
-        assertions = await grade_test(test, {**produced, "duration_ms": round(call_ms, 3)}, llm)
-        status, message = test_status(assertions), None
+        graded = await grade_test(test, {**produced, "duration_ms": round(call_ms, 3)}, llm)
+        verdict = test_verdict(test, graded)
+        assertions, status, message = verdict.assertions, verdict.status, verdict.message
         if not assertions and is_tool_error(produced):
             # With nothing to check, an error answer is the one thing we can call a failure.
             status, message = "failed", "the tool answered with an error and the test has no expect"
@@ -220,6 +221,6 @@ class Runner:
         gap = classify(status, assertions, produced if isinstance(spec, ToolTest) else None)
         self._record(test_result(
             test, status, assertions=assertions, gap=gap, message=message,
-            duration_ms=call_ms + since_ms(start), response=produced,
+            duration_ms=call_ms + since_ms(start), response=produced, weighted=verdict.weighted,
             stderr=conn.stderr_tail() if status not in ("passed", "deferred") else None,
         ))

@@ -15,6 +15,7 @@ from mcptest.suite.models.base import CasePolicy
 from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import EvalJudge, Matrix, Rubric
+from mcptest.suite.models.scoring import Scoring, reference_field
 from mcptest.suite.models.table import Cases, cases_field
 
 
@@ -26,6 +27,8 @@ class ToolTest(CasePolicy):
     tags: list[str] = Field(default_factory=list)
     timeout: Duration | None = None
     expect: list[Assertion] = Field(default_factory=list)
+    reference: Any = reference_field()
+    scoring: Scoring | None = None
     cases: Cases = cases_field()
 
 
@@ -43,6 +46,7 @@ class EvalSpec(CasePolicy):
     matrix: Matrix | None = None
     max_turns: int = Field(default=8, ge=1, le=100)
     tags: list[str] = Field(default_factory=list)
+    reference: Any = reference_field()
     cases: Cases = cases_field()
     calibration: CalibrationGate | None = None
 
@@ -67,4 +71,6 @@ class AgentTest(CasePolicy):
     timeout: Duration | None = None
     tags: list[str] = Field(default_factory=list)
     expect: list[Assertion] = Field(default_factory=list)
+    reference: Any = reference_field()
+    scoring: Scoring | None = None
     cases: Cases = cases_field()

@@ -19,6 +19,7 @@ from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict, check_regex
 from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.rubrics import Rubric
+from mcptest.suite.models.scoring import SameShapeMatcher
 from mcptest.suite.models.trajectory import SimilarMatcher, ToolsCalledMatcher
 from mcptest.suite.models.verdict_kind import VerdictModeFields, mode_key_error, numeric_range
 
@@ -180,7 +181,7 @@ class EvalRubricMatcher(Strict):
 
 MATCHER_KINDS: tuple[str, ...] = (
     "exact", "contains", "regex", "schema", "not", "all", "any", "tools_called", "similar",
-    "llm-judge", "llm-jury", "eval.rubric", "custom-judge",
+    "same-shape", "llm-judge", "llm-jury", "eval.rubric", "custom-judge",
 )
 LLM_MATCHER_KINDS: frozenset[str] = frozenset(
     {"llm-judge", "llm-jury", "eval.rubric", "custom-judge"}
@@ -207,6 +208,7 @@ Matcher = Annotated[
     | Annotated[AnyMatcher, Tag("any")]
     | Annotated[ToolsCalledMatcher, Tag("tools_called")]
     | Annotated[SimilarMatcher, Tag("similar")]
+    | Annotated[SameShapeMatcher, Tag("same-shape")]
     | Annotated[LlmJudgeMatcher, Tag("llm-judge")]
     | Annotated[LlmJuryMatcher, Tag("llm-jury")]
     | Annotated[EvalRubricMatcher, Tag("eval.rubric")]
@@ -224,6 +226,7 @@ _KIND_BY_TYPE: dict[type, str] = {
     ExactMatcher: "exact", ContainsMatcher: "contains", RegexMatcher: "regex",
     SchemaMatcher: "schema", NotMatcher: "not", AllMatcher: "all", AnyMatcher: "any",
     ToolsCalledMatcher: "tools_called", SimilarMatcher: "similar",
+    SameShapeMatcher: "same-shape",
     LlmJudgeMatcher: "llm-judge", LlmJuryMatcher: "llm-jury", EvalRubricMatcher: "eval.rubric",
     CustomJudgeMatcher: "custom-judge",
 }
@@ -251,6 +254,8 @@ class Assertion(Strict):
     target: str = Field(min_length=1, description="Path into what the test produced.")
     matcher: Matcher
     message: str | None = None
+    weight: float = Field(default=1.0, ge=0, le=1000, description=(
+        "Share of this assertion in a weighted test score (`scoring: {mode: weighted}`)."))
 
 
 for _m in (NotMatcher, AllMatcher, AnyMatcher, EvalRubricMatcher, Assertion):

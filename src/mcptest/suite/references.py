@@ -1,0 +1,105 @@
+"""`reference: {file: path}` → the file's value, and `same-shape` matchers → the value they
+compare with (docs/cascade.md, "Weighted tiers and a reference").
+
+Runs once after validation, on the models of every test and of every case of a table, so grading
+stays a pure function of the loaded suite. A file that is missing, unreadable, too big or not
+JSON (for `.json`) is a load error at the `reference` key, like any other bad input.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from mcptest.errors import SuiteError
+from mcptest.suite.case_rows import Case
+from mcptest.suite.case_tables import Reader
+from mcptest.suite.models import AllMatcher, AnyMatcher, EvalSpec, NotMatcher, Suite
+from mcptest.suite.models.scoring import SameShapeMatcher
+from mcptest.suite.positions import KeyPath, Positions, format_path
+
+_GROUPS = ("tools", "agents", "evals")
+
+
+def is_file_ref(value: Any) -> bool:
+    """`{file: "path"}` and nothing else: an inline mapping with other keys stays a value."""
+    return isinstance(value, dict) and set(value) == {"file"} and isinstance(value["file"], str)
+
+
+def _read_reference(ref: dict[str, str], base_dir: Path, read: Reader) -> Any:
+    """The file's value: JSON for `.json`, else its text; raises `ValueError` saying why not."""
+    name = ref["file"]
+    if not name.strip():
+        raise ValueError("`reference: {file: …}` needs a path")
+    path = base_dir / name
+    if not path.exists():
+        raise ValueError(f"reference file `{name}` not found (looked in {base_dir})")
+    try:
+        text = read(path, name)
+    except SuiteError as e:
+        raise ValueError(f"reference file `{name}`: {e.message}") from None
+    if path.suffix.lower() != ".json":
+        return text
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"reference file `{name}` is not valid JSON: {e.msg} "
+                         f"(line {e.lineno}, column {e.colno})") from None
+
+
+def _shape_matchers(matcher: BaseModel, path: KeyPath) -> Iterator[tuple[SameShapeMatcher,
+                                                                          KeyPath]]:
+    if isinstance(matcher, SameShapeMatcher):
+        yield matcher, (*path, "same-shape")
+    elif isinstance(matcher, NotMatcher):
+        yield from _shape_matchers(matcher.not_, (*path, "not"))
+    elif isinstance(matcher, AllMatcher | AnyMatcher):
+        key = "all" if isinstance(matcher, AllMatcher) else "any"
+        for k, sub in enumerate(getattr(matcher, key)):
+            yield from _shape_matchers(sub, (*path, key, k))
+
+
+def _resolve_one(spec: Any, path: KeyPath, case: str | None, positions: Positions,
+                 base_dir: Path, read: Reader, errors: list[SuiteError]) -> None:
+    where = f" (case `{case}`)" if case else ""
+    reference: Any = getattr(spec, "reference", None)
+    if is_file_ref(reference):
+        try:
+            spec.reference = reference = _read_reference(reference, base_dir, read)
+        except ValueError as e:
+            at = (*path, "reference")
+            errors.append(SuiteError(f"{e}{where}", positions.key(at), format_path(at)))
+            return
+    if isinstance(spec, EvalSpec):
+        return
+    for j, assertion in enumerate(spec.expect):
+        for m, at in _shape_matchers(assertion.matcher, (*path, "expect", j, "matcher")):
+            if "like" in m.same_shape.model_fields_set:
+                continue
+            if reference is None:
+                errors.append(SuiteError(
+                    "`same-shape` has no `like:` and the test gives no `reference:` to compare "
+                    f"with{where}", positions.key(at), format_path(at)))
+            m.same_shape._resolved = reference
+
+
+def resolve_references(suite: Suite, cases: dict[KeyPath, tuple[Case, ...]],
+                       positions: Positions, base_dir: Path, read: Reader,
+                       errors: list[SuiteError]) -> None:
+    """Read every `reference: {file: …}` and point every `same-shape` at its value."""
+    for group in _GROUPS:
+        for i, spec in enumerate(getattr(suite, group)):
+            tabled = cases.get((group, i))
+            if tabled:
+                for case in tabled:
+                    _resolve_one(case.spec, (group, i), case.row.name, positions, base_dir,
+                                 read, errors)
+            else:
+                _resolve_one(spec, (group, i), None, positions, base_dir, read, errors)
+
+
+__all__ = ["is_file_ref", "resolve_references"]
