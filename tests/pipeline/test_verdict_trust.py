@@ -233,6 +233,29 @@ def test_an_eval_jury_samples_above_temperature_0_or_is_refused(
                 "one answer") in bad.stderr
 
 
+def test_a_juror_s_repetitions_sample_above_temperature_0_or_are_refused(
+        tmp_path: Path, js: JudgeServer) -> None:
+    """docs/jury.md: a juror's repeated gradings at temperature 0 are one answer paid k times."""
+    js.script("juror-a", Verdict(score=0.9))
+    js.script("juror-b", Verdict(score=0.8))
+    path = jury_suite(tmp_path, js, ["juror-a"], [], ", repetitions: 3")
+    r, rep = run_json(path)
+    assert r.returncode == ExitCode.OK, r.stderr
+    assert len(rep["tests"][0]["assertions"][0]["judge"]["votes"]) == 3
+    assert [b.get("temperature") for b in js.requests("juror-a")] == [0.7] * 3
+    path = jury_suite(tmp_path, js, ["juror-b"], [], ", repetitions: 2, temperature: 0.4")
+    r, _ = run_json(path)
+    assert r.returncode == ExitCode.OK, r.stderr
+    assert [b.get("temperature") for b in js.requests("juror-b")] == [0.4] * 2
+    path = jury_suite(tmp_path, js, ["juror-a"], [], ", repetitions: 3, temperature: 0")
+    for command in ("validate", "run"):
+        bad = mcptest(command, path)
+        assert bad.returncode == ExitCode.USAGE_ERROR, bad.stderr
+        assert bad.stderr.strip().removeprefix("error: ").startswith(f"{path}:12:"), bad.stderr
+        assert "3 repetitions at temperature 0 pay 3 times for one answer" in bad.stderr
+    assert len(js.requests("juror-a")) == 3  # nothing sent for the refused suite
+
+
 # ------------------------------------------------------------- 10. the run-level agreement
 
 def test_the_run_agreement_covers_eval_panels(tmp_path: Path, js: JudgeServer) -> None:

@@ -22,6 +22,7 @@ from mcptest.evals.rubric import ResolvedRubric
 from mcptest.evals.sample import Asker, Sample, grade_sample
 from mcptest.grade.aggregate import vote, weighted_quorum
 from mcptest.grade.jury import jury_analytics
+from mcptest.grade.sampling import repeated_sampling
 from mcptest.llm.engine import JudgeEngine
 from mcptest.report.models import CriterionResult, JudgeDetail, Status
 from mcptest.suite.models import EvalJudge, JudgeDefaults
@@ -56,20 +57,10 @@ def seats(judge: EvalJudge | None, matrix_model: str | None) -> tuple[str, list[
     return "single", [Seat(model, j.base_url, 0)]
 
 
-JURY_TEMPERATURE = 0.7
-"""Sampling temperature of an eval jury's gradings when neither the jury nor the suite's judge
-block sets one above 0: at 0 every grading would be the same answer, paid N times."""
-
-
 def jury_sampling(judge: EvalJudge | None, defaults: JudgeDefaults | None) -> JudgeDefaults:
     """The judge settings for the gradings of an eval jury (docs/evals.md, "a jury")."""
-    base = defaults or JudgeDefaults()
     jury = judge.jury if judge else None
-    if jury is not None and jury.temperature is not None:
-        t = jury.temperature
-    else:
-        t = base.temperature if base.temperature > 0 else JURY_TEMPERATURE
-    return base.model_copy(update={"temperature": t})
+    return repeated_sampling(jury.temperature if jury else None, defaults)
 
 
 def _merged_criteria(samples: list[Sample]) -> list[CriterionResult]:

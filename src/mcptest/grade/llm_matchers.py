@@ -17,6 +17,7 @@ import anyio
 from mcptest.grade.aggregate import Tally, next_wave, partial, settled, vote, weighted_quorum
 from mcptest.grade.jury import jury_analytics
 from mcptest.grade.rows import assertion_result
+from mcptest.grade.sampling import repeated_sampling
 from mcptest.grade.verdict_jury import mode_jury, verdict_mode
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
@@ -166,11 +167,13 @@ class _Seat:
 async def _ask(juror: Juror, spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
                engine: JudgeEngine) -> list[JudgeOutcome]:
     out: list[JudgeOutcome | None] = [None] * spec.repetitions
+    defaults = ctx.defaults if spec.repetitions == 1 else repeated_sampling(
+        spec.temperature, ctx.defaults or engine.options.defaults)
 
     async def one(k: int) -> None:
         out[k] = await engine.judge(JudgeRequest(
             rubric=spec.rubric, candidate=candidate, model=juror.model, base_url=juror.base_url,
-            repetition=k, defaults=ctx.defaults, mode=verdict_mode(spec),
+            repetition=k, defaults=defaults, mode=verdict_mode(spec),
             reference=ctx.reference))
 
     async with anyio.create_task_group() as tg:

@@ -46,6 +46,10 @@ class LlmJurySpec(VerdictModeFields):
         "within `score_range`."))
     quorum: float = Field(default=0.5, ge=0, le=1, description="Fraction of decisive jurors.")
     repetitions: int = Field(default=1, ge=1, le=20)
+    temperature: float | None = Field(
+        default=None, ge=0, le=2,
+        description="Sampling temperature of a juror's repeated gradings (repetitions > 1; "
+                    "default: the suite's judge.temperature when above 0, else 0.7; docs/jury.md).")
     replacements: list[Juror] = Field(default_factory=list)
     min_jurors: int | None = Field(default=None, ge=1)
     strict_panel: bool = False
@@ -66,6 +70,14 @@ class LlmJurySpec(VerdictModeFields):
             if not low <= v <= high:
                 raise ValueError(f"`threshold` must lie in [{low:g}, {high:g}]")
         return v
+
+    @model_validator(mode="after")
+    def _repetitions_sample(self) -> LlmJurySpec:
+        if self.repetitions > 1 and self.temperature == 0:
+            raise ValueError(f"{self.repetitions} repetitions at temperature 0 pay "
+                             f"{self.repetitions} times for one answer: give `temperature` above "
+                             "0 (or leave it out for 0.7), or use `repetitions: 1`")
+        return self
 
     @model_validator(mode="after")
     def _threshold_in_range(self) -> LlmJurySpec:
