@@ -16,7 +16,8 @@ mcptest process (the largest of it and its children, as `ru_maxrss` reports it).
     .venv/bin/python bench/bench_scale.py [--tools 1000,2500,5000,10000] [--judged 500,1000,2000]
         [--latency 0.05] [--concurrency 20] [--quick] [--json PATH]
 
-`--quick` (used by `make bench`): 200 and 1,000 tool tests, 100 and 200 judged answers.
+`--quick` (used by `make bench`): 250, 500 and 1,000 tool tests, 100, 200 and 400 judged
+answers.
 Figures and the machine they were taken on: docs/reports.md, "Scale".
 """
 
@@ -173,10 +174,15 @@ def summarize(kind: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     if len(rows) < 2:
         return {}
     s = {k: fit([(r["n"], r[k]) for r in rows]) for k in ("wall", "cpu", "rss_mib")}
-    print(f"{kind}: wall {s['wall']['per_1000']:.2f} s / 1,000 (R² {s['wall']['r2']:.4f}, "
-          f"worst residual {s['wall']['worst_residual']:.1%}) · CPU "
-          f"{s['cpu']['per_1000']:.2f} s / 1,000 (R² {s['cpu']['r2']:.4f}) · RSS "
-          f"{s['rss_mib']['per_1000']:.1f} MiB / 1,000 + {s['rss_mib']['intercept']:.0f} MiB")
+
+    def line(k: str, unit: str) -> str:
+        f = s[k]
+        shape = (f" (R² {f['r2']:.4f}, worst residual {f['worst_residual']:.1%})"
+                 if len(rows) > 2 else "")
+        return f"{f['per_1000']:.2f} {unit} / 1,000 + {f['intercept']:.1f}{shape}"
+
+    print(f"{kind}: wall {line('wall', 's')} · CPU {line('cpu', 's')} · "
+          f"peak RSS {line('rss_mib', 'MiB')}")
     return s
 
 
@@ -190,7 +196,7 @@ def main() -> int:
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     if args.quick:
-        args.tools, args.judged = "200,1000", "100,200"
+        args.tools, args.judged = "250,500,1000", "100,200,400"
     tools = [int(x) for x in args.tools.split(",") if x]
     judged = [int(x) for x in args.judged.split(",") if x]
     env = {k: os.environ[k] for k in ("PATH", "HOME", "LANG", "TMPDIR") if k in os.environ}

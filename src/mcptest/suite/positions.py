@@ -228,6 +228,7 @@ class _Builder:
                 ))
                 continue
             key = str(key_node.value)
-            self.positions.keys[(*path, key)] = _mark(key_node)
-            out[key] = self.build(value_node, (*path, key), depth + 1)
+            child = (*path, key)  # one tuple for both maps: a 10,000-test suite has ~200,000
+            self.positions.keys[child] = _mark(key_node)
+            out[key] = self.build(value_node, child, depth + 1)
         return out
