@@ -71,6 +71,23 @@ def test_a_report_without_secrets_is_unchanged() -> None:
     assert redact_report(sample_report(), ["not-in-there"]) == sample_report()
 
 
+def test_clean_rows_are_shared_not_copied() -> None:
+    """A big clean run is not held twice while its reports render (docs/reports.md, "Scale"):
+    rows and values without a secret come back as the same objects; only the dirty ones are
+    new, and the input keeps its secret."""
+    original = hostile_report()
+    clean_row = original.tests[1]
+    assert SECRET not in clean_row.model_dump_json()
+    redacted = redact_report(original, [SECRET])
+    assert redacted.tests[1] is clean_row
+    assert redacted.tests[0] is not original.tests[0]
+    assert redacted.tests[0].location is original.tests[0].location
+    assert SECRET in original.tests[0].model_dump_json()
+    assert SECRET not in redacted.tests[0].model_dump_json()
+    same = sample_report()
+    assert redact_report(same, ["not-in-there"]) is same
+
+
 def test_declared_values_are_redacted_whatever_their_shape() -> None:
     assert redact_text("pw is hunter2-pass!", ["hunter2-pass!"]) == f"pw is {REDACTED}"
     assert redact_text("a.b*c and a.b*c", ["a.b*c"]) == f"{REDACTED} and {REDACTED}"

@@ -1,6 +1,7 @@
 """Runs the eval and agent rows of a plan for the runner.
 
-Fixed-response evals need no server: they are judged concurrently (the judge pool bounds them).
+Fixed-response evals need no server: they are judged concurrently (the judge pool bounds the
+calls, a few rows per pool slot are in flight at once).
 Live rows (agent tests, evals without `response`) need the suite's servers: we open each server
 they name once, with its own connection separate from the tool tests' (a tool test never sees
 state an agent left behind, and vice versa), then run the live rows one after another, because
@@ -31,6 +32,9 @@ if TYPE_CHECKING:  # importing the MCP client costs ~0.5 s: fixed-response evals
     from mcptest.run.session import ServerConnection
 
 Key = tuple[str, str]
+FIXED_ROWS_PER_CALL = 4
+"""Fixed-response rows in flight per judge call the pool allows (`--concurrency`)."""
+FIXED_ROWS_MIN = 16
 
 
 class RowDriver:
@@ -55,12 +59,20 @@ class RowDriver:
             is_fixed = isinstance(t.spec, EvalSpec) and t.spec.response is not None
             (fixed if is_fixed else live).append(t)
         async with anyio.create_task_group() as tg:
-            for t in fixed:
-                tg.start_soon(self._fixed, t)
             tg.start_soon(self._live, live)
+            # Enough rows in flight to keep the judge pool busy, not one task per answer: 2,000
+            # waiting rows held 36 MiB more at their peak (docs/reports.md, "Scale").
+            slots = anyio.Semaphore(max(FIXED_ROWS_MIN, FIXED_ROWS_PER_CALL
+                                        * self.engine.options.concurrency))
+            for t in fixed:
+                await slots.acquire()
+                tg.start_soon(self._fixed, t, slots)
 
-    async def _fixed(self, t: PlannedTest) -> None:
-        self.record(self.calibration.apply_row(t, await run_eval_row(t, self.engine)))
+    async def _fixed(self, t: PlannedTest, slots: anyio.Semaphore) -> None:
+        try:
+            self.record(self.calibration.apply_row(t, await run_eval_row(t, self.engine)))
+        finally:
+            slots.release()
 
     async def _live(self, rows: list[PlannedTest]) -> None:
         routable = []

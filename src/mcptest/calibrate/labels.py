@@ -15,7 +15,7 @@ from pydantic import Field, ValidationError, field_validator
 
 from mcptest.errors import SourcePos, SuiteError, SuiteErrors
 from mcptest.suite.models import Strict
-from mcptest.suite.positions import Positions, parse_yaml
+from mcptest.suite.positions import Positions, pack, parse_yaml
 from mcptest.suite.validation import suite_errors
 
 
@@ -60,7 +60,7 @@ def _jsonl(text: str, file: str) -> tuple[dict[str, Any], Positions]:
             item = json.loads(line)
         except json.JSONDecodeError as e:
             raise SuiteError(f"invalid JSON: {e.msg}", SourcePos(file, number, e.colno)) from None
-        positions.values[("labels", len(labels))] = (number, 1)
+        positions.values[("labels", len(labels))] = pack(number, 1)
         labels.append(item)
     if not labels:
         raise SuiteError("the labels file is empty", SourcePos(file, 1, 1))

@@ -34,17 +34,22 @@ def write_reports(
     clean = redact_report(report, secrets)
     failed: list[str] = []
     for fmt, path in outputs:
-        text = render(clean, fmt, to_terminal=path is None)
-        if not text.endswith("\n"):
-            text += "\n"
         try:
-            if path is None:
-                sys.stdout.write(text)
-                sys.stdout.flush()
-            else:
-                write_atomically(path, text)
+            _write(render(clean, fmt, to_terminal=path is None), path)
         except OSError as e:
             where = "stdout" if path is None else str(path)
             failed.append(f"cannot write the {fmt} report to {where}: {e.strerror or e}")
     if failed:
         raise McpTestError("\n".join(failed))
+
+
+def _write(text: str, path: Path | None) -> None:
+    """One report out; its text ends with this call, so a big report (10,000 rows) is never
+    held while the next one renders (docs/reports.md, "Scale")."""
+    if not text.endswith("\n"):
+        text += "\n"
+    if path is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        write_atomically(path, text)

@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from pydantic import BaseModel
+
 from mcptest.report.models import Report
 
 REDACTED = "[REDACTED]"
@@ -92,7 +94,11 @@ def _redact_str(text: str, known: re.Pattern[str] | None) -> str:
 
 
 class _Redactor:
-    """One redaction pass; remembers strings it has seen (reports repeat many of them)."""
+    """One redaction pass; remembers strings it has seen (reports repeat many of them).
+
+    A value comes back as the very same object when nothing in it changed, so redacting a
+    report of 10,000 clean rows costs no second copy of it (docs/reports.md, "Scale").
+    """
 
     def __init__(self, known: re.Pattern[str] | None) -> None:
         self.known = known
@@ -102,19 +108,35 @@ class _Redactor:
         done = self.seen.get(value)
         if done is None:
             done = self.seen[value] = _redact_str(value, self.known)
-        return done
+        return value if done == value else done
 
     def value(self, value: Any) -> Any:
         kind = type(value)
         if kind is str:
             return self.text(value)
         if kind is dict:
-            return {self.value(k): self.value(v) for k, v in value.items()}
+            pairs = [(self.value(k), self.value(v)) for k, v in value.items()]
+            if all(k2 is k and v2 is v for (k2, v2), (k, v) in zip(pairs, value.items(),
+                                                                   strict=True)):
+                return value
+            return dict(pairs)
         if kind is list or kind is tuple:
-            return [self.value(v) for v in value]
+            items = [self.value(v) for v in value]
+            return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+        if isinstance(value, BaseModel):
+            return self.model(value)
         if isinstance(value, str):  # str subclasses (enums) are rare; keep them exact
             return self.text(value)
         return value
+
+    def model(self, model: BaseModel) -> BaseModel:
+        changed = {}
+        for name in type(model).model_fields:
+            old = getattr(model, name)
+            new = self.value(old)
+            if new is not old:
+                changed[name] = new
+        return model.model_copy(update=changed) if changed else model
 
 
 def redact_value(value: Any, secrets: Iterable[str] = ()) -> Any:
@@ -128,8 +150,9 @@ def redact_report(report: Report, secrets: Iterable[str] = ()) -> Report:
     Covers free-form fields too (`args`, `response`, `spec`, `expected`, `actual`, dict keys).
     Pure: the input report is left as it was.
     """
-    data = _Redactor(_secret_pattern(secrets)).value(report.model_dump(mode="python"))
-    return Report.model_validate(data)
+    clean = _Redactor(_secret_pattern(secrets)).model(report)
+    assert isinstance(clean, Report)
+    return clean
 
 
 def redact_patterns(report: Report) -> Report:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from mcptest.cli.compare_options import (
     add_run_compare_arguments,
@@ -18,6 +19,9 @@ from mcptest.cli.progress import progress_for
 from mcptest.cli.shard_weights import read_weights
 from mcptest.exit_codes import ExitCode
 from mcptest.plan import build_plan, parse_shard
+
+if TYPE_CHECKING:
+    from mcptest.pipeline import RunOutcome
 
 INJECT_FAULT_ENV = "MCPTEST_INJECT_FAULT"
 """Set to 1 to make the run fail with an internal error after its first test (tests only)."""
@@ -42,13 +46,29 @@ def log(message: str) -> None:
 def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
             judged_tools_only: bool = False) -> int:
     """The shared body of `run` and `eval`."""
+    outputs = reporter_outputs(args)
+    baseline = load_baseline(args)
+    env = dict(os.environ)
+    outcome, selected = _run(args, env, evals=evals, tools=tools, agents=agents,
+                             judged_tools_only=judged_tools_only)
+    report = apply_baseline(outcome.report, baseline, args)
+    write_reports(report, outputs, secrets=outcome.secrets)
+    if report.summary.internal_error is not None:
+        if env.get("MCPTEST_DEBUG") and outcome.traceback:
+            sys.stderr.write(outcome.traceback)
+        log(f"internal error: {report.summary.internal_error} (the reports were written; "
+            "set MCPTEST_DEBUG=1 for a traceback)")
+    return report.summary.exit_code if selected else int(ExitCode.NO_TESTS)
+
+
+def _run(args: argparse.Namespace, env: dict[str, str], *, evals: bool, tools: bool,
+         agents: bool, judged_tools_only: bool) -> tuple[RunOutcome, bool]:
+    """Load, plan and run; (the outcome, whether any test was selected). The suites and the
+    plan end with this call, so the reporters reuse their memory (docs/reports.md, "Scale")."""
     from mcptest.pipeline import RunOptions
     from mcptest.repeats import run_repeated
     from mcptest.suite.load import load_suites
 
-    outputs = reporter_outputs(args)
-    baseline = load_baseline(args)
-    env = dict(os.environ)
     suites = load_suites(suite_files(args), env=env)
     plan = build_plan(
         suites, filter=args.filter, tags=args.tag, skip_tags=args.skip_tag,
@@ -67,11 +87,4 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
     )
     outcome = run_repeated(plan, options, repeat_options(args))
     progress.close()
-    report = apply_baseline(outcome.report, baseline, args)
-    write_reports(report, outputs, secrets=outcome.secrets)
-    if report.summary.internal_error is not None:
-        if env.get("MCPTEST_DEBUG") and outcome.traceback:
-            sys.stderr.write(outcome.traceback)
-        log(f"internal error: {report.summary.internal_error} (the reports were written; "
-            "set MCPTEST_DEBUG=1 for a traceback)")
-    return report.summary.exit_code if plan.tests else int(ExitCode.NO_TESTS)
+    return outcome, bool(plan.tests)
