@@ -87,4 +87,4 @@ def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,
             run_agreement_labels=first.summary.run_agreement_labels),
         interrupted=next((x.interrupted for x in s if x.interrupted), None),
         internal_error=next((x.internal_error for x in s if x.internal_error), None),
-        warnings=[w for r in reports for w in r.warnings])
+        warnings=[w for r in reports for w in r.warnings], shard=first.shard)

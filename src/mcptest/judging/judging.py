@@ -83,12 +83,12 @@ class Judging:
             budget_stopped=stats.budget_stopped,
             projected_calls=self.projection.calls,
             cost_bound_usd=self.projection.cost_bound_usd,
-            run_agreement=_run_agreement(tests),
-            run_agreement_labels=_run_label_agreement(tests),
+            run_agreement=score_agreement(tests),
+            run_agreement_labels=label_agreement(tests),
         )
 
 
-def _run_agreement(tests: list[TestResult]) -> float | None:
+def score_agreement(tests: list[TestResult]) -> float | None:
     """Alpha across every jury, eval jury and panel of the run: one unit per assertion or eval
     row, one row per juror seat (docs/jury.md, "Run-level agreement")."""
     per_assertion: list[list[list[float | None]]] = []
@@ -114,7 +114,7 @@ def _run_agreement(tests: list[TestResult]) -> float | None:
     return run_agreement(per_assertion) if per_assertion else None
 
 
-def _run_label_agreement(tests: list[TestResult]) -> float | None:
+def label_agreement(tests: list[TestResult]) -> float | None:
     """Nominal alpha across the labeled juries of the run (docs/jury.md, "Verdict modes")."""
     per_assertion: list[list[str]] = []
     own_alpha: list[float | None] = []

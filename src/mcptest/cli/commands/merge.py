@@ -8,6 +8,7 @@ from pathlib import Path
 from mcptest.cli.output import write_reports
 from mcptest.cli.output_paths import check_outputs
 from mcptest.errors import UsageError
+from mcptest.judging.judging import label_agreement, score_agreement
 from mcptest.report.build import JudgeTotals, build_report
 from mcptest.report.models import Report, ServerReport, TestResult
 from mcptest.reporters import REPORTERS
@@ -22,20 +23,30 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def check_shards(reports: list[Report], paths: list[Path]) -> None:
-    """Shard reports must be the shards of one run, all of them: a missing shard is an error
-    (exit 2), not a smaller pass (docs/action.md, "Shards")."""
+    """Shard reports must be the shards of one run (same test list, same split), each once, all
+    of them: anything else is an error (exit 2), not a smaller pass (docs/action.md, "Shards")."""
     shards = [(r.shard, p) for r, p in zip(reports, paths, strict=True) if r.shard is not None]
     if not shards:
         return
     if len(shards) != len(reports):
         plain = [str(p) for r, p in zip(reports, paths, strict=True) if r.shard is None]
         raise UsageError(f"merge: {', '.join(plain)} not from a sharded run, the others are")
-    counts = {s.count for s, _ in shards}
-    if len(counts) != 1:
-        raise UsageError(f"merge: the reports come from runs split differently ({sorted(counts)} "
-                         "shards)")
-    n = counts.pop()
-    missing = sorted(set(range(1, n + 1)) - {s.index for s, _ in shards})
+    first, first_path = shards[0]
+    differ = [str(p) for s, p in shards[1:] if (s.count, s.plan) != (first.count, first.plan)]
+    if differ:
+        raise UsageError(f"merge: {', '.join(differ)} not from the same run as {first_path} "
+                         "(a different split or a different list of tests); merge the shards "
+                         "of one run")
+    n = first.count
+    given: dict[int, list[str]] = {}
+    for s, p in shards:
+        given.setdefault(s.index, []).append(str(p))
+    twice = {i: ps for i, ps in given.items() if len(ps) > 1}
+    if twice:
+        raise UsageError("merge: " + "; ".join(f"shard {i}/{n} given more than once ("
+                                               f"{', '.join(ps)})"
+                                               for i, ps in sorted(twice.items())))
+    missing = sorted(set(range(1, n + 1)) - set(given))
     if missing:
         raise UsageError("merge: missing shard(s) " + ", ".join(f"{i}/{n}" for i in missing)
                          + "; a merged run needs every shard's report")
@@ -92,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
             max_cost_usd=sum(caps) if caps else None,
             budget_stopped=any(r.summary.budget_stopped for r in reports),
             projected_calls=sum(r.summary.projected_judge_calls for r in reports),
+            run_agreement=score_agreement(tests),
+            run_agreement_labels=label_agreement(tests),
         ),
         warnings=[w for r in reports for w in r.warnings],
     )
