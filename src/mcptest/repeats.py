@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mcptest.grade.repeats import RepeatOptions, merge_repetitions
+from mcptest.judging.projection import project
 from mcptest.pipeline import RunOptions, RunOutcome, run_plan
 from mcptest.plan import Plan, PlannedTest
 from mcptest.report.build import JudgeTotals, build_report
@@ -37,9 +38,25 @@ def _ks(t: PlannedTest, options: RepeatOptions) -> tuple[int, ...]:
     return tuple(sorted({1, _times(t, options)})) if t.kind == "agent" else ()
 
 
+def total_runs(plan: Plan, repeat: RepeatOptions) -> int:
+    """How many test runs the repetitions make in all (the progress line's total)."""
+    return sum(_times(t, repeat) for t in plan.tests)
+
+
+def _all_repetitions(plan: Plan, options: RunOptions, repeat: RepeatOptions, most: int) -> str:
+    """The header of a repeated run: the judge calls of every repetition together (each
+    repetition's own header counts only its own)."""
+    p, _ = project(plan, options.env, lambda t: _times(t, repeat))
+    bound = "unknown" if p.cost_bound_usd is None else f"${p.cost_bound_usd:.4f}"
+    return (f"mcptest: up to {most} repetitions; judges: up to {p.calls} call(s) in all, "
+            f"cost bound {bound}")
+
+
 def run_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) -> RunOutcome:
     """`run_plan` once per repetition; one merged row per test that repeated."""
     most = max((_times(t, repeat) for t in plan.tests), default=1)
+    if most > 1 and plan.needs_judge:
+        options.log(_all_repetitions(plan, options, repeat, most))
     first = run_plan(plan, options)
     if most == 1:
         return first

@@ -144,3 +144,6 @@ def test_explain_counts_every_repetition_a_repeated_run_sends(tmp_path: Path) ->
         real = mcptest("eval", "--repeat", "3", suite, "--no-cache", env=env)
         assert real.returncode == 0, real.stdout + real.stderr
         assert judge_calls(js) == 5
+        # the header counts every repetition, before each repetition's own header
+        assert "mcptest: up to 3 repetitions; judges: up to 5 call(s) in all" in real.stderr
+        assert "mcptest: [5/5] passed" in real.stderr  # the progress counts every repetition

@@ -123,7 +123,9 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def progress_for(args: argparse.Namespace, plan: Plan) -> Progress:
-    """The display `run`/`eval` use, chosen from the flags and whether stderr is a terminal."""
-    return Progress(len(plan.tests), choose_mode(args, sys.stderr, os.environ),
+def progress_for(args: argparse.Namespace, plan: Plan, runs: int | None = None) -> Progress:
+    """The display `run`/`eval` use, chosen from the flags and whether stderr is a terminal;
+    `runs` counts every repetition (default: each test once)."""
+    return Progress(len(plan.tests) if runs is None else runs,
+                    choose_mode(args, sys.stderr, os.environ),
                     judged=plan.needs_judge, cap=args.max_cost)

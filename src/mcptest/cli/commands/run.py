@@ -66,7 +66,7 @@ def _run(args: argparse.Namespace, env: dict[str, str], *, evals: bool, tools: b
     """Load, plan and run; (the outcome, whether any test was selected). The suites and the
     plan end with this call, so the reporters reuse their memory (docs/reports.md, "Scale")."""
     from mcptest.pipeline import RunOptions
-    from mcptest.repeats import run_repeated
+    from mcptest.repeats import run_repeated, total_runs
     from mcptest.suite.load import load_suites
 
     suites = load_suites(suite_files(args), env=env)
@@ -76,7 +76,8 @@ def _run(args: argparse.Namespace, env: dict[str, str], *, evals: bool, tools: b
         shard_weights=read_weights(args.shard_weights) if args.shard_weights else None,
         tools=tools, evals=evals, agents=agents, judged_tools_only=judged_tools_only,
     )
-    progress = progress_for(args, plan)
+    repeat = repeat_options(args)
+    progress = progress_for(args, plan, total_runs(plan, repeat))
     options = RunOptions(
         env=env, concurrency=args.concurrency, max_cost=args.max_cost,
         cache_dir=None if args.no_cache else args.cache_dir, require_judge=args.require_judge,
@@ -85,6 +86,6 @@ def _run(args: argparse.Namespace, env: dict[str, str], *, evals: bool, tools: b
         progress=progress, log=progress.log,
         inject_fault=env.get(INJECT_FAULT_ENV) == "1",
     )
-    outcome = run_repeated(plan, options, repeat_options(args))
+    outcome = run_repeated(plan, options, repeat)
     progress.close()
     return outcome, bool(plan.tests)
