@@ -22,7 +22,8 @@ pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 def suite(tmp_path: Path, js: JudgeServer, scoring: str, *, city: str = "Oslo",
           judge_model: str = "judge-w", threshold: float = 0.7) -> Path:
     """One forecast test: a check that passes (weight 2), one that fails (weight 1), and an LLM
-    judge (weight 1)."""
+    judge (weight 1). A gate test (no `scoring`) has no weights: one there is a load error."""
+    weight = "\n        weight: 2" if scoring else ""
     path = tmp_path / "weighted.yml"
     path.write_text(HEAD + f"""tools:
   - name: forecast
@@ -32,8 +33,7 @@ def suite(tmp_path: Path, js: JudgeServer, scoring: str, *, city: str = "Oslo",
 {scoring}
     expect:
       - target: result.structuredContent.city
-        matcher: {{exact: {city}}}
-        weight: 2
+        matcher: {{exact: {city}}}{weight}
       - target: result.structuredContent.conditions
         matcher: {{exact: no such weather}}
       - target: result.content[0].text
@@ -78,20 +78,23 @@ def test_weighted_fails_where_the_gate_passes(tmp_path: Path, js: JudgeServer) -
     server: ex
     tool: greet
     args: {{name: Ada}}
-    expect: &checks
-      - target: result.content[0].text
+    expect:
+      - &contains
+        target: result.content[0].text
         matcher: {{contains: Ada}}
-      - target: result.content[0].text
+      - &judge
+        target: result.content[0].text
         matcher:
           llm-judge: {{rubric: "A greeting.", model: judge-w, base_url: "{js.base_url}",
                       threshold: 0.5}}
-        weight: 3
   - name: weighted
     server: ex
     tool: greet
     args: {{name: Ada}}
     scoring: {{mode: weighted, threshold: 0.9}}
-    expect: *checks
+    expect:
+      - *contains
+      - {{<<: *judge, weight: 3}}
 """, encoding="utf-8")
     r, rep = run_json(path)
     rows = {t["name"]: t for t in rep["tests"]}

@@ -15,6 +15,7 @@ import importlib
 import importlib.util
 import inspect
 import json
+import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,11 +78,21 @@ def _load(target: str, base_dir: Path) -> Any:
     return getattr(module, fn_name)
 
 
+def _out_of_range(score: float) -> str | None:
+    """Why a score is not one (NaN, infinite, outside 0..1), or None: a weighted mean of such
+    a score is meaningless, so it is the judge's error, never a pass (docs/cascade.md)."""
+    if math.isfinite(score) and 0 <= score <= 1:
+        return None
+    return f"the judge returned score {score!r}: a score must be a number from 0 to 1"
+
+
 def normalise(raw: Any, threshold: float) -> CustomVerdict:
     """Read whatever the judge returned into a verdict (errors become `error`, never a pass)."""
     if isinstance(raw, bool):
         return CustomVerdict(raw, 1.0 if raw else 0.0, None, 0.0)
     if isinstance(raw, int | float):
+        if (bad := _out_of_range(raw)) is not None:
+            return CustomVerdict(None, None, None, 0.0, bad)
         score = float(raw)
         return CustomVerdict(score >= threshold, score, None, 0.0)
     if not isinstance(raw, dict):
@@ -92,6 +103,8 @@ def normalise(raw: Any, threshold: float) -> CustomVerdict:
     score = raw.get("score")
     if score is not None and not isinstance(score, int | float):
         return CustomVerdict(None, None, None, 0.0, f"score is not a number: {score!r}")
+    if score is not None and (bad := _out_of_range(score)) is not None:
+        return CustomVerdict(None, None, None, 0.0, bad)
     cost = raw.get("cost_usd") or 0.0
     cost = float(cost) if isinstance(cost, int | float) and cost >= 0 else 0.0
     reasoning = raw.get("reasoning") if isinstance(raw.get("reasoning"), str) else None

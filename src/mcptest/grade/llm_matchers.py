@@ -167,8 +167,9 @@ class _Seat:
 async def _ask(juror: Juror, spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
                engine: JudgeEngine) -> list[JudgeOutcome]:
     out: list[JudgeOutcome | None] = [None] * spec.repetitions
-    defaults = ctx.defaults if spec.repetitions == 1 else repeated_sampling(
-        spec.temperature, ctx.defaults or engine.options.defaults)
+    sampled = spec.repetitions > 1 or spec.temperature is not None  # a given one is sent
+    defaults = repeated_sampling(spec.temperature, ctx.defaults or engine.options.defaults) \
+        if sampled else ctx.defaults
 
     async def one(k: int) -> None:
         out[k] = await engine.judge(JudgeRequest(

@@ -4,7 +4,8 @@ docs/evals.md, "a jury").
 Asking one model the same question N times only adds information when it samples: at
 temperature 0 the N answers are the same answer, paid N times. So repeated gradings (an eval
 `jury: {size: N}`, an `llm-jury` juror's `repetitions: N`) use the temperature given for them,
-else the suite's `judge.temperature` when it is above 0, else `REPEAT_TEMPERATURE`.
+else the suite's `judge.temperature` when it is above 0, else `REPEAT_TEMPERATURE`. A temperature
+given on an `llm-jury` is sent even without repetitions: a setting in the suite is never dropped.
 """
 
 from __future__ import annotations

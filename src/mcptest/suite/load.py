@@ -21,6 +21,7 @@ from mcptest.suite.interpolate import env_values, interpolate
 from mcptest.suite.models import StdioServer, Suite
 from mcptest.suite.positions import Positions, parse_yaml
 from mcptest.suite.references import resolve_references
+from mcptest.suite.scoring_checks import scoring_checks
 from mcptest.suite.validation import suite_errors
 from mcptest.suite.yaml_bounds import MAX_FILE_BYTES
 
@@ -145,6 +146,7 @@ def load_suite(path: Path, *, env: Mapping[str, str]) -> LoadedSuite:
         errors.extend(x for x in suite_errors(e, data, positions, Suite)
                       if not owned_by_cases(x, tables))
     errors.extend(cross_check(data, positions, base_dir))
+    errors.extend(scoring_checks(data, positions))
     if suite is not None:
         resolve_references(suite, cases, positions, base_dir, _read, errors)
     if errors or suite is None:

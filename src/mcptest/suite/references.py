@@ -21,23 +21,31 @@ from mcptest.suite.case_tables import Reader
 from mcptest.suite.models import AllMatcher, AnyMatcher, EvalSpec, NotMatcher, Suite
 from mcptest.suite.models.scoring import SameShapeMatcher
 from mcptest.suite.positions import KeyPath, Positions, format_path
+from mcptest.suite.yaml_bounds import MAX_FILE_BYTES
 
 _GROUPS = ("tools", "agents", "evals")
 
 
 def is_file_ref(value: Any) -> bool:
-    """`{file: "path"}` and nothing else: an inline mapping with other keys stays a value."""
-    return isinstance(value, dict) and set(value) == {"file"} and isinstance(value["file"], str)
+    """A mapping whose only key is `file` (docs/cascade.md): a mapping with other keys stays an
+    inline value, and `{file: null}` is a file reference without a path, not a value."""
+    return isinstance(value, dict) and set(value) == {"file"}
 
 
-def _read_reference(ref: dict[str, str], base_dir: Path, read: Reader) -> Any:
+def _read_reference(ref: dict[str, Any], base_dir: Path, read: Reader) -> Any:
     """The file's value: JSON for `.json`, else its text; raises `ValueError` saying why not."""
     name = ref["file"]
-    if not name.strip():
-        raise ValueError("`reference: {file: …}` needs a path")
+    if not isinstance(name, str) or not name.strip():
+        got = json.dumps(name, default=str)
+        raise ValueError(f"`reference: {{file: …}}` needs a path (a string), got {got}")
     path = base_dir / name
     if not path.exists():
         raise ValueError(f"reference file `{name}` not found (looked in {base_dir})")
+    if path.is_dir():
+        raise ValueError(f"reference file `{name}` is a directory; give a file")
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise ValueError(f"reference file `{name}` is larger than {MAX_FILE_BYTES // 1024:,} KiB; "
+                         "give a smaller reference")
     try:
         text = read(path, name)
     except SuiteError as e:

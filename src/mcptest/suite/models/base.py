@@ -34,7 +34,7 @@ class CasePolicy(Strict):
     max_score_drop: float | None = Field(
         default=None, ge=0, le=1,
         description="Against a baseline: fail when the judged score fell by more than this.")
-    pass_at_k: list[Annotated[int, Field(ge=1, le=100)]] | None = Field(
+    pass_at_k: list[Annotated[int, Field(strict=True, ge=1, le=100)]] | None = Field(
         default=None, min_length=1,
         description="With repeat: report pass@k for these k (agent tests default to 1 and the "
                     "repeat count); each k at most the repeat count.")

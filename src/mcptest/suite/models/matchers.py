@@ -48,8 +48,9 @@ class LlmJurySpec(VerdictModeFields):
     repetitions: int = Field(default=1, ge=1, le=20)
     temperature: float | None = Field(
         default=None, ge=0, le=2,
-        description="Sampling temperature of a juror's repeated gradings (repetitions > 1; "
-                    "default: the suite's judge.temperature when above 0, else 0.7; docs/jury.md).")
+        description="Sampling temperature of the jurors' gradings, sent whenever given; "
+                    "without it, repeated gradings (repetitions > 1) use the suite's "
+                    "judge.temperature when above 0, else 0.7 (docs/jury.md).")
     replacements: list[Juror] = Field(default_factory=list)
     min_jurors: int | None = Field(default=None, ge=1)
     strict_panel: bool = False
@@ -71,13 +72,16 @@ class LlmJurySpec(VerdictModeFields):
                 raise ValueError(f"`threshold` must lie in [{low:g}, {high:g}]")
         return v
 
-    @model_validator(mode="after")
-    def _repetitions_sample(self) -> LlmJurySpec:
-        if self.repetitions > 1 and self.temperature == 0:
-            raise ValueError(f"{self.repetitions} repetitions at temperature 0 pay "
-                             f"{self.repetitions} times for one answer: give `temperature` above "
-                             "0 (or leave it out for 0.7), or use `repetitions: 1`")
-        return self
+    @field_validator("temperature")
+    @classmethod
+    def _repetitions_sample(cls, v: float | None, info: ValidationInfo) -> float | None:
+        """On `temperature` (declared after `repetitions`), so the error points at that key."""
+        reps = info.data.get("repetitions", 1)
+        if reps > 1 and v == 0:
+            raise ValueError(f"{reps} repetitions at temperature 0 pay {reps} times for one "
+                             "answer: give `temperature` above 0 (or leave it out for 0.7), or "
+                             "use `repetitions: 1`")
+        return v
 
     @model_validator(mode="after")
     def _threshold_in_range(self) -> LlmJurySpec:
