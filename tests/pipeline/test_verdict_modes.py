@@ -351,3 +351,26 @@ def test_a_labeled_jury_with_unreachable_jurors_waits_only_when_they_could_chang
     assert a["status"] == status, a["message"]
     # two friendly against one missing answer cannot lose; against two they could tie
     assert ("no answer of theirs could change it" in a["message"]) == (status == "passed")
+
+
+@pytest.mark.parametrize(("scores", "range_", "threshold", "how", "status"), [
+    ((0.9, 0.8), "", 0.3, "mean", "passed"),      # 0.9, 0.8, 0 → mean 0.57 ≥ 0.3
+    ((5, 4), "            score_range: [1, 5]\n", 1.5, "mean", "passed"),
+    ((5, 4), "            score_range: [1, 5]\n", 2, "median", "passed"),
+    ((0.9, 0.2), "", 0.5, "mean", "deferred"),    # 0.37 or 0.7: the missing one decides
+])
+def test_a_numeric_jury_with_a_deferred_juror_waits_only_when_pass_or_fail_could_change(
+        tmp_path: Path, js: JudgeServer, scores: tuple[float, float], range_: str,
+        threshold: float, how: str, status: str) -> None:
+    js.script("j-a", Verdict(score=scores[0]))
+    js.script("j-b", Verdict(score=scores[1]))
+    path = _suite(tmp_path, f"""            verdict_kind: numeric
+{range_}            threshold: {threshold}
+            aggregate: {how}
+            jurors: [{{model: j-a, base_url: "{js.base_url}"}},
+                     {{model: j-b, base_url: "{js.base_url}"}}, {{model: claude-sonnet-4-5}}]
+""")
+    _, rep = run_json(path)
+    a = _assertion(rep)
+    assert a["status"] == status, a["message"]
+    assert ("no answer of theirs could change it" in a["message"]) == (status == "passed")
