@@ -374,3 +374,24 @@ def test_a_numeric_jury_with_a_deferred_juror_waits_only_when_pass_or_fail_could
     a = _assertion(rep)
     assert a["status"] == status, a["message"]
     assert ("no answer of theirs could change it" in a["message"]) == (status == "passed")
+
+
+@pytest.mark.parametrize("kind", ["", "verdict_kind: numeric, "])
+def test_an_eval_panel_reports_the_statistic_its_verdict_was_decided_on(
+        tmp_path: Path, js: JudgeServer, kind: str) -> None:
+    for model, score in (("j-a", 0.8), ("j-b", 0.9), ("j-c", 0.1)):
+        js.script(model, Verdict(score=score))
+    path = _eval(tmp_path, f"{kind}aggregate: median, panel: [j-a, j-b, j-c]")
+    out = tmp_path / "evals.json"
+    r = mcptest("eval", path, "--no-cache", "--reporter", "pretty", "--reporter", "json",
+                "--output", out, env=js.gateway_env())
+    assert r.returncode == ExitCode.OK, r.stdout + r.stderr
+    row = json.loads(out.read_text())["tests"][0]
+    judge = row["judge"]
+    assert judge["score"] == pytest.approx(0.8)  # the median, not the mean 0.60
+    assert judge["aggregate"] == "median"
+    assert "panel median 0.80 ≥ threshold" in row["message"]
+    assert "score 0.80" in r.stdout and "score 0.60" not in r.stdout
+    if kind:
+        assert (judge["verdict_kind"], judge["verdict"], judge["passed"]) == (
+            "numeric", "0.8", True)
