@@ -395,3 +395,48 @@ def test_an_eval_panel_reports_the_statistic_its_verdict_was_decided_on(
     if kind:
         assert (judge["verdict_kind"], judge["verdict"], judge["passed"]) == (
             "numeric", "0.8", True)
+
+
+def test_the_markdown_juror_table_escapes_labels_and_says_when_no_juror_decided(
+        tmp_path: Path, js: JudgeServer) -> None:
+    js.script("j-a", Verdict(score=None, label="|pipe|`tick`"))
+    js.script("j-b", Fault.server_error(400))
+    path = tmp_path / "jury.yml"
+    path.write_text(HEAD + """tools:
+  - name: markup label
+    server: ex
+    tool: greet
+    args: {name: Ada}
+    expect:
+      - target: result.content[0].text
+        matcher:
+          llm-jury:
+            rubric: "Tone"
+            verdict_kind: categorical
+            labels: ["<img src=x>", "|pipe|`tick`"]
+            passing_labels: ["|pipe|`tick`"]
+            jurors: [{model: j-a}]
+  - name: nobody decided
+    server: ex
+    tool: greet
+    args: {name: Ada}
+    expect:
+      - target: result.content[0].text
+        matcher:
+          llm-jury:
+            rubric: "Tone"
+            verdict_kind: categorical
+            labels: [good, bad]
+            passing_labels: [good]
+            jurors: [{model: j-b}]
+""", encoding="utf-8")
+    out = tmp_path / "out.md"
+    r = mcptest("run", path, "--no-cache", "--reporter", "pretty", "--reporter", "md",
+                "--output", out, env=js.gateway_env())
+    text = out.read_text()
+    rows = [ln for ln in text.splitlines() if ln.startswith("| <code>j-a</code>")]
+    assert len(rows) == 1, text
+    assert rows[0].count("|") == 6, rows[0]  # five cells: the label's pipes are escaped
+    assert "&#124;pipe&#124;" in rows[0]
+    assert "none (tie)" not in text + r.stdout
+    assert "none (no decisive juror)" in text, text
