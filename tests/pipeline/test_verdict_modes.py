@@ -440,3 +440,50 @@ def test_the_markdown_juror_table_escapes_labels_and_says_when_no_juror_decided(
     assert "&#124;pipe&#124;" in rows[0]
     assert "none (tie)" not in text + r.stdout
     assert "none (no decisive juror)" in text, text
+
+
+def test_junit_shows_each_jurors_answer_and_a_numeric_score_in_the_thresholds_units(
+        tmp_path: Path, js: JudgeServer) -> None:
+    js.script("j-a", Verdict(score=None, label="rude"))
+    js.script("j-b", Verdict(score=None, label="friendly"))
+    js.script("j-c", Verdict(score=None, label="rude"))
+    js.script("n-a", Verdict(score=4))
+    js.script("n-b", Verdict(score=3))
+    path = tmp_path / "jury.yml"
+    path.write_text(HEAD + """tools:
+  - name: labeled
+    server: ex
+    tool: greet
+    args: {name: Ada}
+    expect:
+      - target: result.content[0].text
+        matcher:
+          llm-jury:
+            rubric: "Tone"
+            verdict_kind: categorical
+            labels: [rude, friendly]
+            passing_labels: [friendly]
+            jurors: [{model: j-a}, {model: j-b}, {model: j-c}]
+  - name: numeric
+    server: ex
+    tool: greet
+    args: {name: Ada}
+    expect:
+      - target: result.content[0].text
+        matcher:
+          llm-jury:
+            rubric: "Score"
+            verdict_kind: numeric
+            score_range: [1, 5]
+            threshold: 3
+            jurors: [{model: n-a}, {model: n-b}]
+""", encoding="utf-8")
+    out = tmp_path / "out.xml"
+    mcptest("run", path, "--no-cache", "--reporter", "junit", "--output", out,
+            env=js.gateway_env())
+    xml = out.read_text()
+    assert "abstained" not in xml, xml
+    assert "juror j-a: answered rude." in xml and "juror j-b: answered friendly." in xml
+    assert 'name="numeric.llm-jury.score" value="3.500"' in xml, xml
+    assert 'name="numeric.llm-jury.threshold" value="3.000"' in xml
+    assert 'name="labeled.llm-jury.verdict" value="rude"' in xml
