@@ -487,3 +487,51 @@ def test_junit_shows_each_jurors_answer_and_a_numeric_score_in_the_thresholds_un
     assert 'name="numeric.llm-jury.score" value="3.500"' in xml, xml
     assert 'name="numeric.llm-jury.threshold" value="3.000"' in xml
     assert 'name="labeled.llm-jury.verdict" value="rude"' in xml
+
+
+@pytest.mark.parametrize(("extra", "judge", "says"), [
+    ("threshold: 0.9", "verdict_kind: categorical, labels: [a, b], passing_labels: [a], model: g",
+     "evals[0].judge: `threshold` has no meaning with `labels`"),
+    ("threshold: 0.5", "verdict_kind: categorical, labels: [a, b], passing_labels: [a], "
+                       "panel: [g, h], tie_break: pass",
+     "evals[0].judge.tie_break: `tie_break` has no meaning with `labels`"),
+])
+def test_eval_settings_a_labeled_verdict_would_ignore_are_load_errors(
+        tmp_path: Path, extra: str, judge: str, says: str) -> None:
+    path = tmp_path / "evals.yml"
+    path.write_text(f"""evals:
+  - name: tone of a reply
+    prompt: "Say hello."
+    response: "Hello"
+    rubric: "Rate the tone of the reply."
+    {extra if "tie_break" not in judge else "tags: [x]"}
+    judge: {{{judge}}}
+""", encoding="utf-8")
+    r = mcptest("validate", path)
+    assert r.returncode == ExitCode.USAGE_ERROR, r.stdout + r.stderr
+    assert f"{path}:7:" in r.stderr and says in r.stderr, r.stderr
+
+
+def test_eval_explain_shows_the_verdict_mode_of_labeled_and_numeric_rows(
+        tmp_path: Path) -> None:
+    path = tmp_path / "evals.yml"
+    path.write_text("""evals:
+  - name: labeled
+    prompt: "Say hello."
+    response: "Hello"
+    rubric: "Rate the tone."
+    judge: {verdict_kind: categorical, labels: [rude, friendly], passing_labels: [friendly],
+            panel: [g, h, i]}
+  - name: numeric
+    prompt: "Say hello."
+    response: "Hello"
+    rubric: "Rate the tone."
+    threshold: 0.6
+    judge: {verdict_kind: numeric, aggregate: median, panel: [g, h, i]}
+""", encoding="utf-8")
+    r = mcptest("eval", path, "--explain")
+    assert r.returncode == ExitCode.OK, r.stdout + r.stderr
+    assert ("rubric: free-form, labeled verdict, plurality of rude, friendly "
+            "(passing: friendly)") in r.stdout, r.stdout
+    assert "numeric verdict, median ≥ threshold 0.60" in r.stdout
+    assert r.stdout.count("threshold") == 1
