@@ -351,3 +351,187 @@ def test_a_labeled_jury_with_unreachable_jurors_waits_only_when_they_could_chang
     assert a["status"] == status, a["message"]
     # two friendly against one missing answer cannot lose; against two they could tie
     assert ("no answer of theirs could change it" in a["message"]) == (status == "passed")
+
+
+@pytest.mark.parametrize(("scores", "range_", "threshold", "how", "status"), [
+    ((0.9, 0.8), "", 0.3, "mean", "passed"),      # 0.9, 0.8, 0 → mean 0.57 ≥ 0.3
+    ((5, 4), "            score_range: [1, 5]\n", 1.5, "mean", "passed"),
+    ((5, 4), "            score_range: [1, 5]\n", 2, "median", "passed"),
+    ((0.9, 0.2), "", 0.5, "mean", "deferred"),    # 0.37 or 0.7: the missing one decides
+])
+def test_a_numeric_jury_with_a_deferred_juror_waits_only_when_pass_or_fail_could_change(
+        tmp_path: Path, js: JudgeServer, scores: tuple[float, float], range_: str,
+        threshold: float, how: str, status: str) -> None:
+    js.script("j-a", Verdict(score=scores[0]))
+    js.script("j-b", Verdict(score=scores[1]))
+    path = _suite(tmp_path, f"""            verdict_kind: numeric
+{range_}            threshold: {threshold}
+            aggregate: {how}
+            jurors: [{{model: j-a, base_url: "{js.base_url}"}},
+                     {{model: j-b, base_url: "{js.base_url}"}}, {{model: claude-sonnet-4-5}}]
+""")
+    _, rep = run_json(path)
+    a = _assertion(rep)
+    assert a["status"] == status, a["message"]
+    assert ("no answer of theirs could change it" in a["message"]) == (status == "passed")
+
+
+@pytest.mark.parametrize("kind", ["", "verdict_kind: numeric, "])
+def test_an_eval_panel_reports_the_statistic_its_verdict_was_decided_on(
+        tmp_path: Path, js: JudgeServer, kind: str) -> None:
+    for model, score in (("j-a", 0.8), ("j-b", 0.9), ("j-c", 0.1)):
+        js.script(model, Verdict(score=score))
+    path = _eval(tmp_path, f"{kind}aggregate: median, panel: [j-a, j-b, j-c]")
+    out = tmp_path / "evals.json"
+    r = mcptest("eval", path, "--no-cache", "--reporter", "pretty", "--reporter", "json",
+                "--output", out, env=js.gateway_env())
+    assert r.returncode == ExitCode.OK, r.stdout + r.stderr
+    row = json.loads(out.read_text())["tests"][0]
+    judge = row["judge"]
+    assert judge["score"] == pytest.approx(0.8)  # the median, not the mean 0.60
+    assert judge["aggregate"] == "median"
+    assert "panel median 0.80 ≥ threshold" in row["message"]
+    assert "score 0.80" in r.stdout and "score 0.60" not in r.stdout
+    if kind:
+        assert (judge["verdict_kind"], judge["verdict"], judge["passed"]) == (
+            "numeric", "0.8", True)
+
+
+def test_the_markdown_juror_table_escapes_labels_and_says_when_no_juror_decided(
+        tmp_path: Path, js: JudgeServer) -> None:
+    js.script("j-a", Verdict(score=None, label="|pipe|`tick`"))
+    js.script("j-b", Fault.server_error(400))
+    path = tmp_path / "jury.yml"
+    path.write_text(HEAD + """tools:
+  - name: markup label
+    server: ex
+    tool: greet
+    args: {name: Ada}
+    expect:
+      - target: result.content[0].text
+        matcher:
+          llm-jury:
+            rubric: "Tone"
+            verdict_kind: categorical
+            labels: ["<img src=x>", "|pipe|`tick`"]
+            passing_labels: ["|pipe|`tick`"]
+            jurors: [{model: j-a}]
+  - name: nobody decided
+    server: ex
+    tool: greet
+    args: {name: Ada}
+    expect:
+      - target: result.content[0].text
+        matcher:
+          llm-jury:
+            rubric: "Tone"
+            verdict_kind: categorical
+            labels: [good, bad]
+            passing_labels: [good]
+            jurors: [{model: j-b}]
+""", encoding="utf-8")
+    out = tmp_path / "out.md"
+    r = mcptest("run", path, "--no-cache", "--reporter", "pretty", "--reporter", "md",
+                "--output", out, env=js.gateway_env())
+    text = out.read_text()
+    rows = [ln for ln in text.splitlines() if ln.startswith("| <code>j-a</code>")]
+    assert len(rows) == 1, text
+    assert rows[0].count("|") == 6, rows[0]  # five cells: the label's pipes are escaped
+    assert "&#124;pipe&#124;" in rows[0]
+    assert "none (tie)" not in text + r.stdout
+    assert "none (no decisive juror)" in text, text
+
+
+def test_junit_shows_each_jurors_answer_and_a_numeric_score_in_the_thresholds_units(
+        tmp_path: Path, js: JudgeServer) -> None:
+    js.script("j-a", Verdict(score=None, label="rude"))
+    js.script("j-b", Verdict(score=None, label="friendly"))
+    js.script("j-c", Verdict(score=None, label="rude"))
+    js.script("n-a", Verdict(score=4))
+    js.script("n-b", Verdict(score=3))
+    path = tmp_path / "jury.yml"
+    path.write_text(HEAD + """tools:
+  - name: labeled
+    server: ex
+    tool: greet
+    args: {name: Ada}
+    expect:
+      - target: result.content[0].text
+        matcher:
+          llm-jury:
+            rubric: "Tone"
+            verdict_kind: categorical
+            labels: [rude, friendly]
+            passing_labels: [friendly]
+            jurors: [{model: j-a}, {model: j-b}, {model: j-c}]
+  - name: numeric
+    server: ex
+    tool: greet
+    args: {name: Ada}
+    expect:
+      - target: result.content[0].text
+        matcher:
+          llm-jury:
+            rubric: "Score"
+            verdict_kind: numeric
+            score_range: [1, 5]
+            threshold: 3
+            jurors: [{model: n-a}, {model: n-b}]
+""", encoding="utf-8")
+    out = tmp_path / "out.xml"
+    mcptest("run", path, "--no-cache", "--reporter", "junit", "--output", out,
+            env=js.gateway_env())
+    xml = out.read_text()
+    assert "abstained" not in xml, xml
+    assert "juror j-a: answered rude." in xml and "juror j-b: answered friendly." in xml
+    assert 'name="numeric.llm-jury.score" value="3.500"' in xml, xml
+    assert 'name="numeric.llm-jury.threshold" value="3.000"' in xml
+    assert 'name="labeled.llm-jury.verdict" value="rude"' in xml
+
+
+@pytest.mark.parametrize(("extra", "judge", "says"), [
+    ("threshold: 0.9", "verdict_kind: categorical, labels: [a, b], passing_labels: [a], model: g",
+     "evals[0].judge: `threshold` has no meaning with `labels`"),
+    ("threshold: 0.5", "verdict_kind: categorical, labels: [a, b], passing_labels: [a], "
+                       "panel: [g, h], tie_break: pass",
+     "evals[0].judge.tie_break: `tie_break` has no meaning with `labels`"),
+])
+def test_eval_settings_a_labeled_verdict_would_ignore_are_load_errors(
+        tmp_path: Path, extra: str, judge: str, says: str) -> None:
+    path = tmp_path / "evals.yml"
+    path.write_text(f"""evals:
+  - name: tone of a reply
+    prompt: "Say hello."
+    response: "Hello"
+    rubric: "Rate the tone of the reply."
+    {extra if "tie_break" not in judge else "tags: [x]"}
+    judge: {{{judge}}}
+""", encoding="utf-8")
+    r = mcptest("validate", path)
+    assert r.returncode == ExitCode.USAGE_ERROR, r.stdout + r.stderr
+    assert f"{path}:7:" in r.stderr and says in r.stderr, r.stderr
+
+
+def test_eval_explain_shows_the_verdict_mode_of_labeled_and_numeric_rows(
+        tmp_path: Path) -> None:
+    path = tmp_path / "evals.yml"
+    path.write_text("""evals:
+  - name: labeled
+    prompt: "Say hello."
+    response: "Hello"
+    rubric: "Rate the tone."
+    judge: {verdict_kind: categorical, labels: [rude, friendly], passing_labels: [friendly],
+            panel: [g, h, i]}
+  - name: numeric
+    prompt: "Say hello."
+    response: "Hello"
+    rubric: "Rate the tone."
+    threshold: 0.6
+    judge: {verdict_kind: numeric, aggregate: median, panel: [g, h, i]}
+""", encoding="utf-8")
+    r = mcptest("eval", path, "--explain")
+    assert r.returncode == ExitCode.OK, r.stdout + r.stderr
+    assert ("rubric: free-form, labeled verdict, plurality of rude, friendly "
+            "(passing: friendly)") in r.stdout, r.stdout
+    assert "numeric verdict, median ≥ threshold 0.60" in r.stdout
+    assert r.stdout.count("threshold") == 1

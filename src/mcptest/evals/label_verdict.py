@@ -8,6 +8,7 @@ tie is inconclusive (failed), as on an `llm-jury`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mcptest.evals.sample import Sample
@@ -43,6 +44,12 @@ def _passes(label: str | None, judge: EvalJudge) -> bool | None:
     return label in judge.passing_labels
 
 
+def _deciding(heads: Sequence[tuple[float, str | float]], judge: EvalJudge) -> object:
+    """Pass or fail, or the label itself without `passing_labels` (then it is the verdict)."""
+    label = plurality([(w, str(a)) for w, a in heads])[0]
+    return label if judge.passing_labels is None else _passes(label, judge) is True
+
+
 def decide_labels(done: list[Sample], judge: EvalJudge, require_judge: bool,
                   generator: str | None) -> LabelDecision:
     """The eval's status, message, label and passed from its samples' labels."""
@@ -62,7 +69,7 @@ def decide_labels(done: list[Sample], judge: EvalJudge, require_judge: bool,
             return LabelDecision("failed", f"judge required but unavailable: {len(missing)} of "
                                            f"{len(done)} judge(s) deferred: {missing[0].why}")
         if not heads or not mode_partial(heads, [1.0] * len(missing),
-                                         lambda h: plurality([(w, str(a)) for w, a in h])[0],
+                                         lambda h: _deciding(h, judge),
                                          list(judge.labels or [])):
             return LabelDecision("deferred", f"deferred: {len(missing)} judge(s) deferred and "
                                              f"their labels could change the outcome: "

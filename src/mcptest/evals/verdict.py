@@ -4,8 +4,9 @@ Jury (`size`, `consensus`): one model grades `size` times; the eval passes when 
 decisive samples that passed, rounded to two decimals, is ≥ consensus; the score is the mean.
 Panel: one sample per model; `mean`/`median` compare that statistic of the scores with the
 threshold (a gate failure — guard, required, evidence, strict — in any member still fails),
-`majority` counts member passes with `tie_break` for an even split. The score shown is always
-the mean. Juries and panels carry the jury analytics of docs/§5.3 over the samples.
+`majority` counts member passes with `tie_break` for an even split. The score reported is the
+statistic the verdict was decided on (mean or median; the mean for `majority`). Juries and
+panels carry the jury analytics of docs/§5.3 over the samples.
 """
 
 from __future__ import annotations
@@ -108,11 +109,27 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
         kind="eval", rubric=rubric.describe(), score=score, display_score=display(score, scale),
         threshold=rubric.threshold, votes=votes, jury=analytics,
         criteria=_merged_criteria(decisive) if decisive else base.criteria, path=base.path,
-        vacuous=bool(decisive) and all(s.vacuous for s in decisive) and status == "passed")
+        vacuous=bool(decisive) and all(s.vacuous for s in decisive) and status == "passed",
+        **_mode_fields(mode, judge, score, status))
     return EvalOutcome(status=status, message=message, detail=detail,
                        cost_usd=sum(o.cost_usd for o in outcomes),
                        cache_hits=sum(1 for o in outcomes if o.cached),
                        all_cached=bool(outcomes) and all(o.cached for o in outcomes))
+
+
+def _mode_fields(mode: str, judge: EvalJudge | None, score: float | None,
+                 status: Status) -> dict[str, Any]:
+    """A `verdict_kind: numeric` panel says so, with its statistic, like an `llm-jury`
+    (docs/evals.md); a plain mean/median panel names its statistic."""
+    if (mode != "panel" or judge is None or judge.verdict_kind == "categorical"
+            or judge.aggregate not in ("mean", "median")):
+        return {}
+    if judge.verdict_kind != "numeric":
+        return {"aggregate": judge.aggregate}
+    decided = status in ("passed", "failed") and score is not None
+    return {"aggregate": judge.aggregate, "verdict_kind": "numeric",
+            "verdict": f"{score:g}" if decided and score is not None else None,
+            "passed": (status == "passed") if decided else None}
 
 
 def _labeled(rubric: ResolvedRubric, done: list[Sample], judge: EvalJudge,
@@ -173,7 +190,8 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
                f"{quorum:.2f}); mean score {mean:.2f}" if mean is not None else
                f"{passed_n}/{len(decisive)} samples passed")
     else:
-        ok, why = _panel(decisive, rubric, judge, passed_n, mean)
+        ok, why, stat = _panel(decisive, rubric, judge, passed_n, mean)
+        mean = mean if stat is None else stat  # the score is what the verdict was decided on
     if all(s.vacuous for s in decisive):  # nothing was rated: no agreement to speak of
         return ("passed" if ok else "failed"), why, mean, None
     units = [s.units for s in decisive] + [[None] * len(decisive[0].units)
@@ -220,7 +238,8 @@ def _waits(mode: str, decisive: list[Sample], n: int, rubric: ResolvedRubric,
 
 
 def _panel(decisive: list[Sample], rubric: ResolvedRubric, judge: EvalJudge | None,
-           passed_n: int, mean: float | None) -> tuple[bool, str]:
+           passed_n: int, mean: float | None) -> tuple[bool, str, float | None]:
+    """Pass or fail, why, and the statistic decided on (None for `majority`)."""
     how = judge.aggregate if judge else "mean"
     if judge is not None and judge.verdict_kind == "categorical":
         how = "majority"  # each member's pass or fail, counted (docs/evals.md)
@@ -232,10 +251,10 @@ def _panel(decisive: list[Sample], rubric: ResolvedRubric, judge: EvalJudge | No
         why = f"majority: {passed_n} of {len(decisive)} panel member(s) passed"
         if passed_n == failed_n:
             why += f" (even split, tie_break {tie})"
-        return ok, why
+        return ok, why, None
     if not scores:  # every member was vacuous
         ok = all(s.passed for s in decisive)
-        return ok, "vacuous pass on every panel member" if ok else "no panel score"
+        return ok, "vacuous pass on every panel member" if ok else "no panel score", None
     stat = statistics.fmean(scores) if how == "mean" else float(statistics.median(scores))
     gates = [s.why for s in decisive if s.gate_failed]
     ok = stat >= rubric.threshold and not gates
@@ -243,4 +262,4 @@ def _panel(decisive: list[Sample], rubric: ResolvedRubric, judge: EvalJudge | No
           f"{rubric.threshold:.2f}"
     if gates:
         why += "; gate failed: " + gates[0]
-    return ok, why
+    return ok, why, stat

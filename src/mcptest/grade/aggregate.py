@@ -7,6 +7,7 @@ keeps a vote or quorum rule of its own (docs/jury.md describes the rule).
 
 from __future__ import annotations
 
+import itertools
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -163,7 +164,16 @@ def mode_partial(present: Sequence[tuple[float, str | float]], missing: Sequence
                  outcome: Callable[[Sequence[tuple[float, str | float]]], object],
                  answers: Sequence[str | float]) -> bool:
     """True when no answer of the `missing` heads (their weights) can change `outcome`: every
-    missing head giving the same one of `answers` (each label, or the two ends of the score
-    range, which bound a mean or median) or none at all gives today's outcome."""
+    mix of `answers` (each label, or the two ends of the score range, which bound a mean or
+    median) or no answer at all, one per missing head, gives today's outcome. Callers pass an
+    `outcome` that keeps only what decides the status (docs/jury.md, "Partial juries"); past
+    4,096 mixes the jury waits rather than guess."""
     now = outcome(present)
-    return all(outcome([*present, *((w, a) for w in missing)]) == now for a in answers)
+    choices: list[str | float | None] = [*answers, None]
+    if len(choices) ** len(missing) > 4096:
+        return False
+    for mix in itertools.product(choices, repeat=len(missing)):
+        heads = [*present, *((w, a) for w, a in zip(missing, mix, strict=True) if a is not None)]
+        if outcome(heads) != now:
+            return False
+    return True

@@ -80,6 +80,15 @@ def _decide(heads: Heads, spec: LlmJurySpec) -> tuple[Answer | None, bool | None
     return winner, _passes(winner, spec)
 
 
+def _deciding(heads: Heads, spec: LlmJurySpec) -> object:
+    """What of the panel's answer decides the status: pass or fail, or the label itself when
+    there are no `passing_labels` (the label is then the verdict)."""
+    answer, passed = _decide(heads, spec)
+    if spec.verdict_kind != "numeric" and spec.labels and spec.passing_labels is None:
+        return answer
+    return passed is True
+
+
 def _vote(o: JudgeOutcome, spec: LlmJurySpec, mode: VerdictMode,
           replacement_for: str | None) -> JudgeVote:
     answer = _answer(o, mode)
@@ -144,7 +153,7 @@ def mode_jury(planned: PlannedAssertion, spec: LlmJurySpec, seats: list[SeatLike
         space: list[Answer] = ([mode.low, mode.high] if mode.kind == "numeric"
                                else list(mode.labels) or ["pass", "fail"])
         if not heads or not mode_partial(heads, [s.juror.weight for s in missing],
-                                         lambda h: _decide(h, spec), space):
+                                         lambda h: _deciding(h, spec), space):
             return result("deferred", f"deferred: {len(missing)} juror(s) deferred and their "
                                       f"answers could change the verdict: {why}")
         note = f"; {len(missing)} juror(s) deferred; no answer of theirs could change it"

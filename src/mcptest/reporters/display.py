@@ -185,7 +185,8 @@ class Finding:
             return f"{judge.kind} score {score}, threshold {num(judge.threshold)}"
         weight = f" ({weight_text(a)})" if a.weight is not None else ""
         if judge and judge.verdict_kind:  # plurality or mean/median: no quorum tally
-            return f"{a.matcher} {judge.verdict_kind} {judge.verdict or 'tie'}{weight}"
+            answer = judge.verdict or ("tie" if judge.tally else "no decisive juror")
+            return f"{a.matcher} {judge.verdict_kind} {answer}{weight}"
         if judge and judge.jury:
             j = judge.jury
             return f"{a.matcher} {j.passed_jurors}/{j.decisive}{quorum_text(j)}{weight}"

@@ -12,7 +12,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
-from mcptest.report.models import JudgeDetail, Report, Summary, TestResult
+from mcptest.report.models import JudgeDetail, JudgeVote, Report, Summary, TestResult
 
 _XML_FORBIDDEN = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -79,7 +79,7 @@ def _detail(test: TestResult) -> str:
         if judge is None:
             continue
         for v in judge.votes:
-            verdict = v.error or (f"score {v.score}" if v.score is not None else "abstained")
+            verdict = v.error or _answer(v)
             lines.append(f"  juror {v.model}: {verdict}. {v.reason or ''}".rstrip())
         for c in judge.criteria:
             lines.append(f"  criterion {c.name}: {c.status} (score {c.score}) {c.reason or ''}")
@@ -87,6 +87,26 @@ def _detail(test: TestResult) -> str:
         lines.append("server stderr:")
         lines.append(test.server_stderr)
     return xml_text("\n".join(lines))
+
+
+def _answer(v: JudgeVote) -> str:
+    """A juror's vote as it gave it: its label (`pass`/`fail` in the boolean mode), its score
+    in the jury's own units, or 0..1; `abstained` only when it abstained."""
+    if v.abstained:
+        return "abstained"
+    if v.label is not None:
+        return f"answered {v.label}"
+    if v.value is not None:
+        return f"score {v.value:g}"
+    return "abstained" if v.score is None else f"score {v.score}"
+
+
+def _score(judge: JudgeDetail) -> float | None:
+    """The score in the unit of the threshold next to it: a numeric jury's `score_range`
+    (docs/jury.md, "Verdict modes"), else 0..1."""
+    if judge.verdict_kind == "numeric" and judge.verdict is not None:
+        return float(judge.verdict)
+    return judge.score
 
 
 def _properties(
@@ -115,8 +135,12 @@ def _properties(
         if t.baseline is not None:
             prop(f"{t.name}.baseline", t.baseline.change)
         for judge in _judges(t):
-            if judge.score is not None:
-                prop(f"{t.name}.{judge.kind}.score", f"{judge.score:.3f}")
+            if (score := _score(judge)) is not None:
+                prop(f"{t.name}.{judge.kind}.score", f"{score:.3f}")
+            if judge.verdict_kind is not None:
+                prop(f"{t.name}.{judge.kind}.verdict_kind", judge.verdict_kind)
+                prop(f"{t.name}.{judge.kind}.verdict",
+                     "none" if judge.verdict is None else judge.verdict)
             if judge.threshold is not None:
                 prop(f"{t.name}.{judge.kind}.threshold", f"{judge.threshold:.3f}")
             if judge.jury is not None:

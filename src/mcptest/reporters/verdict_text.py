@@ -24,8 +24,13 @@ def mode_line(judge: JudgeDetail) -> str | None:
         how += f" {counts}"
     if judge.verdict_kind == "numeric" and judge.threshold is not None:
         how += f", threshold {judge.threshold:g}"
-    return (f"{judge.verdict_kind} verdict {judge.verdict or 'none (tie)'} ({how}) · "
-            f"{passed_text(judge.passed)}")
+    if judge.verdict is not None:
+        answer = judge.verdict
+    elif judge.tally:
+        answer = "none (tie)"
+    else:  # every juror errored, abstained or was deferred: nothing to tie
+        answer = "none (no decisive juror)"
+    return f"{judge.verdict_kind} verdict {answer} ({how}) · {passed_text(judge.passed)}"
 
 
 def vote_answer(v: JudgeVote) -> str:

@@ -13,6 +13,7 @@ from mcptest.cli.options import add_run_arguments, suite_files
 
 if TYPE_CHECKING:
     from mcptest.plan import PlannedTest
+    from mcptest.suite.models import EvalSpec
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -42,6 +43,20 @@ def _who(model: str | None, base_url: str | None, test: PlannedTest,
     return r.model + (" via gateway" if r.gateway else "")
 
 
+def _decided_by(spec: EvalSpec, threshold: float) -> str:
+    """How the row is decided: its verdict mode (docs/evals.md, "Verdict modes") or the
+    threshold; a labeled row has no threshold."""
+    j = spec.judge
+    if j is not None and j.labels:
+        passing = ", ".join(j.passing_labels) if j.passing_labels else "none: passed unknown"
+        return f"labeled verdict, plurality of {', '.join(j.labels)} (passing: {passing})"
+    if j is not None and j.verdict_kind == "categorical":
+        return f"boolean verdict, majority of pass/fail (tie_break {j.tie_break})"
+    if j is not None and j.verdict_kind == "numeric":
+        return f"numeric verdict, {j.aggregate} ≥ threshold {threshold:.2f}"
+    return f"threshold {threshold:.2f}"
+
+
 def explain_lines(test: PlannedTest, env: Mapping[str, str], times: int = 1) -> list[str]:
     """What one eval row would grade, by whom, and how many judge calls it makes."""
     from mcptest.evals.projection import project_eval
@@ -52,7 +67,7 @@ def explain_lines(test: PlannedTest, env: Mapping[str, str], times: int = 1) -> 
     p = project_eval(spec, test.suite.suite.rubrics, model=test.model)
     r = p.rubric
     lines = [f"{test.name}  ({test.location.file}:{test.location.line})",
-             f"  rubric: {p.rubric.form}, threshold {r.threshold:.2f}"
+             f"  rubric: {p.rubric.form}, {_decided_by(spec, r.threshold)}"
              + (", strict" if r.strict else "") + f", from {r.source}"]
     if r.body is not None and r.body.criteria is not None:
         for c in r.body.criteria:

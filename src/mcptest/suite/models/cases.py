@@ -58,6 +58,9 @@ class EvalSpec(CasePolicy):
         if v is not None and v.labels and not isinstance(info.data.get("rubric"), str):
             raise ValueError("`labels` need a free-form rubric (a string): a criteria or tree "
                              "rubric is scored, not labeled")
+        if v is not None and v.labels and info.data.get("threshold") is not None:
+            raise ValueError("`threshold` has no meaning with `labels`: the plurality label "
+                             "decides, by `passing_labels` (docs/evals.md); remove `threshold`")
         return v
 
 

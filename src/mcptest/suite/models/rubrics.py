@@ -196,6 +196,17 @@ class EvalJudge(VerdictModeFields):
                              "plurality of its answers (leave `aggregate` out)")
         return v
 
+    @field_validator("tie_break")
+    @classmethod
+    def _tie_break_fits(cls, v: str, info: ValidationInfo) -> str:
+        if info.data.get("labels"):
+            raise ValueError("`tie_break` has no meaning with `labels`: a tie between labels is "
+                             "inconclusive (docs/evals.md); leave it out")
+        if info.data.get("verdict_kind") == "numeric":
+            raise ValueError("`tie_break` has no meaning with `verdict_kind: numeric`: the "
+                             "panel's mean or median is compared with `threshold`")
+        return v
+
     @model_validator(mode="after")
     def _panel_or_jury(self) -> EvalJudge:
         if self.panel is not None and (self.jury is not None or self.model is not None):
