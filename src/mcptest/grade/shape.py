@@ -17,22 +17,18 @@ MAX_LISTED = 8
 """Differing paths named in one failure message; the rest are counted."""
 
 
+_JSON_TYPES: tuple[tuple[type, str], ...] = (
+    (bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"),
+    (dict, "object"))
+
+
 def json_type(value: Any) -> str:
     """The JSON type name of a parsed value (`integer` and `number` told apart)."""
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
+    for kind, name in _JSON_TYPES:  # bool before int: a bool is an int to Python
+        if isinstance(value, kind):
+            return name
     return type(value).__name__
 
 
