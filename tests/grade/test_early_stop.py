@@ -76,11 +76,19 @@ def server() -> Iterator[JudgeServer]:
 
 STEPS = {"pass": Verdict(score=0.9), "fail": Verdict(score=0.1),
          "abstain": Verdict(score=None, abstain=True), "error": Fault.server_error(500)}
-answers = st.sampled_from(["pass", "pass", "fail", "fail", "abstain", "error"])
+answers = st.sampled_from(["pass", "pass", "fail", "fail", "abstain", "error", "deferred"])
+
+
+def _seat(js: JudgeServer, name: str, answer: str, **extra: Any) -> dict[str, Any]:
+    """A juror on the loopback judge, or (`deferred`) one naming a provider with no key."""
+    if answer == "deferred":
+        return {"model": f"gpt-4o-{name}", **extra}
+    js.script(name, STEPS[answer])
+    return {"model": name, "base_url": js.base_url, **extra}
 
 
 def _grade(js: JudgeServer, spec: dict[str, Any], candidate: str) -> AssertionResult:
-    engine = JudgeEngine(JudgeOptions(env=js.gateway_env(), max_tries=1, retry_base_delay=0))
+    engine = JudgeEngine(JudgeOptions(env={}, max_tries=1, retry_base_delay=0))
     assertion = Assertion.model_validate({"target": "result", "matcher": {"llm-jury": spec}})
     planned = PlannedAssertion(0, assertion, Location(file="s.yml", line=3))
     return anyio.run(jury_assertion, planned, candidate, LlmContext(), engine)
@@ -96,17 +104,11 @@ def test_early_stop_never_changes_the_verdict(
         server: JudgeServer, jurors: list[tuple[str, float]], spares: list[str],
         quorum: float, min_jurors: int | None, repetitions: int) -> None:
     tag = uuid.uuid4().hex[:8]
-    names = [f"j{i}-{tag}" for i in range(len(jurors))]
-    spare_names = [f"s{i}-{tag}" for i in range(len(spares))]
-    for name, (answer, _) in zip(names, jurors, strict=True):
-        server.script(name, STEPS[answer])
-    for name, answer in zip(spare_names, spares, strict=True):
-        server.script(name, STEPS[answer])
     spec = {"rubric": "Reads as a deployment note.", "quorum": quorum, "threshold": 0.5,
-            "jurors": [{"model": n, "weight": w} for n, (_, w) in zip(names, jurors,
-                                                                     strict=True)],
-            "replacements": [{"model": n} for n in spare_names], "min_jurors": min_jurors,
-            "repetitions": repetitions}
+            "jurors": [_seat(server, f"j{i}-{tag}", a, weight=w)
+                       for i, (a, w) in enumerate(jurors)],
+            "replacements": [_seat(server, f"s{i}-{tag}", a) for i, a in enumerate(spares)],
+            "min_jurors": min_jurors, "repetitions": repetitions}
     before = server.count()
     full = _grade(server, spec, f"full {tag}")
     full_calls = server.count() - before
@@ -118,9 +120,26 @@ def test_early_stop_never_changes_the_verdict(
     if analytics is not None:
         saved = full_calls - early_calls
         # calls saved are counted on jurors; a spare a skipped juror would have needed is
-        # saved too without being counted
-        assert analytics.calls_saved <= saved
+        # saved too without being counted, and a juror without a key sends nothing anyway
+        keyless = sum(1 for a, _ in jurors if a == "deferred") * repetitions
+        assert analytics.calls_saved <= saved + keyless
         assert analytics.jurors_asked is not None and analytics.jurors_asked <= len(jurors)
+
+
+def test_an_unreachable_juror_is_not_settled_on_the_jurors_asked(server: JudgeServer) -> None:
+    """Five jurors at quorum 0.5: the first wave (three) brings two passes and one juror without
+    a key. Two passes settle the quorum against the two not asked, and against the missing one,
+    but not against all three at once (2 of 5): the full jury is deferred, and so must the
+    early-stopped one be, after asking the last two."""
+    tag = uuid.uuid4().hex[:8]
+    answers = ["pass", "pass", "deferred", "fail", "fail"]
+    spec = {"rubric": "r", "quorum": 0.5,
+            "jurors": [_seat(server, f"u{i}-{tag}", a) for i, a in enumerate(answers)]}
+    full = _grade(server, spec, f"full {tag}")
+    early = _grade(server, {**spec, "early_stop": True}, f"early {tag}")
+    assert full.status == "deferred", full.message
+    assert early.status == "deferred", early.message
+    assert server.count(f"u4-{tag}") == 2  # asked by both
 
 
 def test_agreeing_first_jurors_settle_a_three_juror_majority(server: JudgeServer) -> None:
@@ -128,7 +147,8 @@ def test_agreeing_first_jurors_settle_a_three_juror_majority(server: JudgeServer
     names = [f"a{i}-{tag}" for i in range(3)]
     for name in names:
         server.script(name, Verdict(score=0.9))
-    spec = {"rubric": "r", "jurors": [{"model": n} for n in names], "early_stop": True}
+    spec = {"rubric": "r", "jurors": [{"model": n, "base_url": server.base_url} for n in names],
+            "early_stop": True}
     result = _grade(server, spec, "note")
     assert result.status == "passed"
     assert [server.count(n) for n in names] == [1, 1, 0]
@@ -143,8 +163,8 @@ def test_split_first_jurors_ask_the_third(server: JudgeServer) -> None:
     names = [f"b{i}-{tag}" for i in range(3)]
     for name, score in zip(names, (0.9, 0.1, 0.2), strict=True):
         server.script(name, Verdict(score=score))
-    spec = {"rubric": "r", "jurors": [{"model": n} for n in names], "early_stop": True,
-            "quorum": 0.6}
+    spec = {"rubric": "r", "jurors": [{"model": n, "base_url": server.base_url} for n in names],
+            "early_stop": True, "quorum": 0.6}
     result = _grade(server, spec, "note")
     assert result.status == "failed" and [server.count(n) for n in names] == [1, 1, 1]
     assert result.judge is not None and result.judge.jury is not None

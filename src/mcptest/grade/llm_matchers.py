@@ -221,10 +221,12 @@ async def _seat_jury(spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
         if spec.early_stop and seats:
             if any(o.status == "budget_skipped" for s in seats for o in s.outcomes):
                 break  # skipped whatever the others say
-            heads, weights = _heads(seats, spec.threshold), [j.weight for j in pending]
+            # an unreachable juror may still vote either way: it counts as not yet asked
+            heads = _heads(seats, spec.threshold)
+            weights = [j.weight for j in pending] + [s.juror.weight for s in seats if s.deferred]
             if settled(heads, weights, spec.quorum, need) is not None:
                 break
-            k = next_wave(heads, weights, spec.quorum, need)
+            k = min(len(pending), next_wave(heads, weights, spec.quorum, need))
         elif spec.early_stop:
             k = next_wave([], [j.weight for j in pending], spec.quorum, need)
         wave, pending = pending[:k], pending[k:]
