@@ -7,7 +7,7 @@ import pytest
 
 from mcptest.evals.rubric import ResolvedRubric
 from mcptest.evals.sample import Sample
-from mcptest.evals.verdict import _waits
+from mcptest.evals.settle import waits as _waits
 from mcptest.suite.models import EvalJudge
 
 RUBRIC = ResolvedRubric(text="Is good.", body=None, threshold=0.7, strict=False, source="inline")
@@ -35,3 +35,13 @@ def test_a_panel_waits_only_for_members_that_could_matter(
 
 def test_a_panel_with_no_decisive_member_always_waits() -> None:
     assert _waits("panel", [], 2, RUBRIC, EvalJudge(panel=["a", "b"]), 0.5)
+
+
+def test_a_mean_panel_waits_for_a_member_that_could_fail_a_gate() -> None:
+    """Under a strict rubric a missing member could fail the gate (no perfect score) and fail
+    the panel whatever the mean; four perfect scores do not settle it."""
+    strict = ResolvedRubric(text="Is good.", body=None, threshold=0.7, strict=True,
+                            source="inline")
+    judge = EvalJudge(panel=["a", "b"], aggregate="mean")
+    assert _waits("panel", [scored(1.0)] * 4, 1, strict, judge, 0.5) is not None
+    assert _waits("panel", [scored(1.0)] * 4, 1, RUBRIC, judge, 0.5) is None

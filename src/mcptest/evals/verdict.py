@@ -21,6 +21,7 @@ from mcptest.evals.gates import display
 from mcptest.evals.label_verdict import decide_labels, label_mode
 from mcptest.evals.rubric import ResolvedRubric
 from mcptest.evals.sample import Asker, Sample, grade_sample
+from mcptest.evals.settle import next_wave, panel_rule, waits
 from mcptest.grade.aggregate import vote, weighted_quorum
 from mcptest.grade.jury import jury_analytics
 from mcptest.grade.sampling import repeated_sampling
@@ -83,18 +84,32 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
     mode, who = seats(judge, matrix_model)
     if mode == "jury" and len(who) > 1:
         defaults = jury_sampling(judge, defaults or engine.options.defaults)
-    samples: list[Sample | None] = [None] * len(who)
     labeled = label_mode(judge)
 
-    async def one(i: int, seat: Seat) -> None:
-        ask = Asker(engine, seat.model, seat.base_url, seat.repetition, defaults, labeled,
-                    reference)
-        samples[i] = await grade_sample(rubric, candidate, text, prompt, ask)
+    async def wave(batch: list[Seat]) -> list[Sample]:
+        out: list[Sample | None] = [None] * len(batch)
 
-    async with anyio.create_task_group() as tg:
-        for i, seat in enumerate(who):
-            tg.start_soon(one, i, seat)
-    done = [s for s in samples if s is not None]
+        async def one(i: int, seat: Seat) -> None:
+            ask = Asker(engine, seat.model, seat.base_url, seat.repetition, defaults, labeled,
+                        reference)
+            out[i] = await grade_sample(rubric, candidate, text, prompt, ask)
+
+        async with anyio.create_task_group() as tg:
+            for i, seat in enumerate(batch):
+                tg.start_soon(one, i, seat)
+        return [s for s in out if s is not None]
+
+    done: list[Sample] = []
+    pending = list(who)
+    quorum = _quorum(mode, judge)
+    while pending:
+        k = len(pending)
+        if judge is not None and judge.early_stop:
+            k = next_wave(mode, done, len(pending), rubric, judge, quorum)
+            if k == 0:
+                break
+        done += await wave(pending[:k])
+        pending = pending[k:]
     outcomes = [o for s in done for o in s.outcomes]
     if labeled is not None and judge is not None:
         return _labeled(rubric, done, judge, engine, generator_model)
@@ -102,6 +117,8 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
              for s in done for k, o in enumerate(s.outcomes)]
     status, message, score, analytics = _decide(mode, done, rubric, judge, engine,
                                                 generator_model)
+    if pending:
+        message, analytics = _early_stopped(mode, done, len(pending), message, analytics)
     decisive = [s for s in done if s.state == "scored"]
     base = decisive[0] if decisive else done[0]
     scale = rubric.body.scale if rubric.body is not None else None
@@ -162,12 +179,12 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
         why = budget.why if budget.why.startswith("budget") else f"budget: {budget.why}"
         return "skipped", why, None, None
     decisive = [s for s in done if s.state == "scored"]
-    quorum = judge.jury.consensus if (mode == "jury" and judge and judge.jury) else 0.5
+    quorum = _quorum(mode, judge)
     missing = [s for s in done if s.state == "deferred"]
     if missing and engine.options.require_judge:
         return ("failed", f"judge required but unavailable: {len(missing)} of {len(done)} "
                 f"judge(s) deferred: {missing[0].why}", None, None)
-    if missing and (wait := _waits(mode, decisive, len(missing), rubric, judge, quorum)):
+    if missing and (wait := waits(mode, decisive, len(missing), rubric, judge, quorum)):
         return "deferred", f"deferred: {wait}: {missing[0].why}", None, None
     scores = [s.score for s in decisive if s.score is not None]
     mean = statistics.fmean(scores) if scores else None
@@ -190,7 +207,7 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
                f"{quorum:.2f}); mean score {mean:.2f}" if mean is not None else
                f"{passed_n}/{len(decisive)} samples passed")
     else:
-        ok, why, stat = _panel(decisive, rubric, judge, passed_n, mean)
+        ok, why, stat = panel_rule(decisive, rubric, judge, passed_n, mean)
         mean = mean if stat is None else stat  # the score is what the verdict was decided on
     if all(s.vacuous for s in decisive):  # nothing was rated: no agreement to speak of
         return ("passed" if ok else "failed"), why, mean, None
@@ -211,55 +228,19 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
     return ("passed" if ok else "failed"), why, mean, analytics
 
 
-def _verdict_of(mode: str, decisive: list[Sample], rubric: ResolvedRubric,
-                judge: EvalJudge | None, quorum: float) -> bool:
-    if mode == "jury":
-        return weighted_quorum([(1.0, bool(s.passed)) for s in decisive], quorum).met
-    scores = [s.score for s in decisive if s.score is not None]
-    mean = statistics.fmean(scores) if scores else None
-    return _panel(decisive, rubric, judge, sum(1 for s in decisive if s.passed), mean)[0]
+def _quorum(mode: str, judge: EvalJudge | None) -> float:
+    return judge.jury.consensus if (mode == "jury" and judge and judge.jury) else 0.5
 
 
-def _waits(mode: str, decisive: list[Sample], n: int, rubric: ResolvedRubric,
-           judge: EvalJudge | None, quorum: float) -> str | None:
-    """Why a jury or panel must wait for its `n` deferred judges, or None when no verdict of
-    theirs (all passing with 1.0 or all failing with 0.0 bound every mix) could change the
-    outcome (docs/jury.md, "Partial juries")."""
-    def stand_ins(ok: bool) -> list[Sample]:
-        return [Sample(model=None, repetition=0, score=1.0 if ok else 0.0, passed=ok)] * n
-
-    if decisive and mode != "single":
-        now = _verdict_of(mode, decisive, rubric, judge, quorum)
-        high = _verdict_of(mode, decisive + stand_ins(True), rubric, judge, quorum)
-        low = _verdict_of(mode, decisive + stand_ins(False), rubric, judge, quorum)
-        if now == high == low:
-            return None
-    return f"{n} judge(s) deferred and their verdicts could change the outcome"
-
-
-def _panel(decisive: list[Sample], rubric: ResolvedRubric, judge: EvalJudge | None,
-           passed_n: int, mean: float | None) -> tuple[bool, str, float | None]:
-    """Pass or fail, why, and the statistic decided on (None for `majority`)."""
-    how = judge.aggregate if judge else "mean"
-    if judge is not None and judge.verdict_kind == "categorical":
-        how = "majority"  # each member's pass or fail, counted (docs/evals.md)
-    tie = judge.tie_break if judge else "fail"
-    scores = [s.score for s in decisive if s.score is not None]
-    if how == "majority":
-        failed_n = len(decisive) - passed_n
-        ok = passed_n > failed_n or (passed_n == failed_n and tie == "pass")
-        why = f"majority: {passed_n} of {len(decisive)} panel member(s) passed"
-        if passed_n == failed_n:
-            why += f" (even split, tie_break {tie})"
-        return ok, why, None
-    if not scores:  # every member was vacuous
-        ok = all(s.passed for s in decisive)
-        return ok, "vacuous pass on every panel member" if ok else "no panel score", None
-    stat = statistics.fmean(scores) if how == "mean" else float(statistics.median(scores))
-    gates = [s.why for s in decisive if s.gate_failed]
-    ok = stat >= rubric.threshold and not gates
-    why = f"panel {how} {stat:.2f} {'≥' if stat >= rubric.threshold else '<'} threshold " \
-          f"{rubric.threshold:.2f}"
-    if gates:
-        why += "; gate failed: " + gates[0]
-    return ok, why, stat
+def _early_stopped(mode: str, done: list[Sample], unasked: int, message: str,
+                   analytics: Any) -> tuple[str, Any]:
+    """Say what `early_stop` saved: gradings not asked, each worth the judge calls of the
+    cheapest grading asked (one for a free-form rubric; a lower bound for a tree)."""
+    per = min((len(s.outcomes) for s in done if s.outcomes), default=1)
+    who = "panel members" if mode == "panel" else "samples"
+    message += (f"; early stop: settled by {len(done)} of {len(done) + unasked} {who}, "
+                f"{unasked * per} call(s) saved")
+    if analytics is not None:
+        analytics = analytics.model_copy(update={"jurors_asked": len(done),
+                                                 "calls_saved": unasked * per})
+    return message, analytics

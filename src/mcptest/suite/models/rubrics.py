@@ -15,7 +15,7 @@ from pydantic import (
 )
 
 from mcptest.suite.models.base import Strict, check_regex
-from mcptest.suite.models.verdict_kind import VerdictModeFields
+from mcptest.suite.models.verdict_kind import VerdictModeFields, mode_key_error
 
 
 class WhenContains(Strict):
@@ -175,6 +175,19 @@ class EvalJudge(VerdictModeFields):
         default=False,
         description="Refuse (load error) a judge of the same vendor family as the model that "
                     "writes a live eval's answer; without it that is a load warning.")
+    early_stop: bool = Field(default=False, description=(
+        "A panel or jury: ask its gradings in waves and stop once no grading not yet asked "
+        "could change the verdict; the verdict is the full panel's, the score and analytics "
+        "rest on the gradings asked (docs/evals.md, \"Early stop\")."))
+
+    @field_validator("early_stop")
+    @classmethod
+    def _early_stop_fits(cls, v: bool, info: ValidationInfo) -> bool:
+        mode_key_error(info.data.get("verdict_kind"), "early_stop", v)
+        if v and info.data.get("panel") is None and info.data.get("jury") is None:
+            raise ValueError("`early_stop` needs a `panel` or a `jury`: one judge's single "
+                             "grading has nothing to stop")
+        return v
 
     @field_validator("score_range")
     @classmethod

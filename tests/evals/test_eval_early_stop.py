@@ -1,0 +1,148 @@
+"""`early_stop: true` on an eval's panel or jury (docs/evals.md, "Early stop"): the gradings not
+asked are never sent, and the verdict is always the full panel's. Each case runs the eval
+pipeline against the loopback judge; `gpt-…` members reach it (an OpenAI key and base URL in the
+environment), `claude-…` members have no key and are deferred."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from evals.conftest import row, run_suite
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from support.judge_server import Fault, JudgeServer, Verdict
+
+from mcptest.errors import SuiteErrors
+from mcptest.suite.load import load_suites
+
+STEPS = {"perfect": Verdict(score=1.0), "pass": Verdict(score=0.9), "fail": Verdict(score=0.1), "near": Verdict(score=0.75),
+         "short": Verdict(score=0.6), "abstain": Verdict(score=None, abstain=True),
+         "error": Fault.server_error(500)}
+
+
+@pytest.fixture(scope="module")
+def server() -> Any:
+    with JudgeServer() as js:
+        yield js
+
+
+def env(js: JudgeServer) -> dict[str, str]:
+    return {"OPENAI_API_KEY": "sk-test-openai", "OPENAI_BASE_URL": js.base_url,
+            "PATH": "/usr/bin:/bin"}
+
+
+def member(js: JudgeServer, name: str, answer: str) -> str:
+    """A panel member that answers `answer` (deferred: a provider without a key)."""
+    if answer == "deferred":
+        return f"claude-{name}"
+    js.script(f"gpt-{name}", STEPS[answer])
+    return f"gpt-{name}"
+
+
+def suite(folder: Path, judge: dict[str, Any], name: str = "answer",
+          rubric: Any = "Names the release.") -> Path:
+    doc = {"evals": [{"name": name, "prompt": "What was deployed?",
+                      "response": "Deployed billing-api v2.1.0.", "rubric": rubric,
+                      "judge": judge}]}
+    path = folder / f"{uuid.uuid4().hex[:8]}.yml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def test_two_agreeing_members_settle_a_majority_of_three(
+        tmp_path: Path, server: JudgeServer) -> None:
+    tag = uuid.uuid4().hex[:8]
+    panel = [member(server, f"{c}-{tag}", "pass") for c in "abc"]
+    r = row(run_suite(suite(tmp_path, {"panel": panel, "aggregate": "majority",
+                                       "early_stop": True}), env(server)), "answer")
+    assert r.status == "passed", r.message
+    assert [server.count(m) for m in panel] == [1, 1, 0]
+    assert "early stop: settled by 2 of 3 panel members, 1 call(s) saved" in (r.message or "")
+    assert r.judge is not None and r.judge.jury is not None
+    assert (r.judge.jury.jurors_asked, r.judge.jury.calls_saved) == (2, 1)
+    assert [v.model for v in r.judge.votes] == panel[:2]
+
+
+def test_a_split_first_wave_asks_the_third_member(tmp_path: Path, server: JudgeServer) -> None:
+    tag = uuid.uuid4().hex[:8]
+    panel = [member(server, f"{c}-{tag}", a) for c, a in zip("abc", ("pass", "fail", "fail"),
+                                                               strict=True)]
+    r = row(run_suite(suite(tmp_path, {"panel": panel, "aggregate": "majority",
+                                       "early_stop": True}), env(server)), "answer")
+    assert r.status == "failed" and [server.count(m) for m in panel] == [1, 1, 1]
+    assert "early stop" not in (r.message or "")
+    assert r.judge is not None and r.judge.jury is not None
+    assert r.judge.jury.jurors_asked is None and r.judge.jury.calls_saved == 0
+
+
+def test_criteria_count_every_call_a_member_not_asked_would_send(
+        tmp_path: Path, server: JudgeServer) -> None:
+    tag = uuid.uuid4().hex[:8]
+    panel = [member(server, f"{c}-{tag}", "pass") for c in "abc"]
+    rubric = {"criteria": [{"name": "release", "description": "Names the release."},
+                           {"name": "service", "description": "Names the service."}]}
+    r = row(run_suite(suite(tmp_path, {"panel": panel, "aggregate": "majority",
+                                       "early_stop": True}, rubric=rubric), env(server)),
+            "answer")
+    assert r.status == "passed" and [server.count(m) for m in panel] == [2, 2, 0]
+    assert r.judge is not None and r.judge.jury is not None
+    assert r.judge.jury.calls_saved == 2
+
+
+@pytest.mark.parametrize(("judge", "message"), [
+    ({"model": "gpt-4o", "early_stop": True},
+     "`early_stop` needs a `panel` or a `jury`"),
+    ({"panel": ["gpt-4o", "gpt-4.1"], "verdict_kind": "numeric", "aggregate": "mean",
+      "early_stop": True}, "`early_stop` works with the quorum rule only"),
+])
+def test_early_stop_where_it_means_nothing_is_a_load_error_at_the_key(
+        tmp_path: Path, judge: dict[str, Any], message: str) -> None:
+    with pytest.raises(SuiteErrors) as e:
+        load_suites([suite(tmp_path, judge)], env={})
+    text = str(e.value)
+    assert "evals[0].judge.early_stop" in text and message in text, text
+
+
+answers = st.sampled_from(["perfect", "pass", "pass", "fail", "fail", "near", "short", "abstain", "error",
+                           "deferred"])
+
+
+@pytest.mark.slow  # 60 pairs of eval runs against the loopback judge
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(members=st.lists(answers, min_size=1, max_size=5),
+       aggregate=st.sampled_from(["majority", "mean", "median"]),
+       tie_break=st.sampled_from(["fail", "pass"]), strict=st.booleans(),
+       require_judge=st.booleans())
+# two passes settle a tie-passing majority of five against the two not asked, but not against
+# those two and the keyless one together (the full panel is deferred)
+@example(members=["pass", "pass", "deferred", "fail", "fail"], aggregate="majority",
+         tie_break="pass", strict=False, require_judge=False)
+# three perfect scores settle a mean against one more member only if it cannot fail the gate
+@example(members=["perfect", "perfect", "perfect", "pass"], aggregate="mean",
+         tie_break="fail", strict=True, require_judge=False)
+def test_early_stop_never_changes_the_verdict(
+        tmp_path: Path, server: JudgeServer, members: list[str], aggregate: str,
+        tie_break: str, strict: bool, require_judge: bool) -> None:
+    tag = uuid.uuid4().hex[:8]
+    panel = [member(server, f"p{i}-{tag}", a) for i, a in enumerate(members)]
+    judge = {"panel": panel, "aggregate": aggregate, "tie_break": tie_break}
+    rubric = {"criteria": [{"name": "release", "description": "Names the release."}],
+              "strict": True} if strict else "Names the release."
+    before = server.count()
+    full = row(run_suite(suite(tmp_path, judge, rubric=rubric), env(server),
+                         require_judge=require_judge), "answer")
+    full_calls = server.count() - before
+    early = row(run_suite(suite(tmp_path, {**judge, "early_stop": True}, rubric=rubric),
+                          env(server), require_judge=require_judge), "answer")
+    early_calls = server.count() - before - full_calls
+    assert early.status == full.status, (full.message, early.message)
+    assert early_calls <= full_calls
+    jury = early.judge.jury if early.judge is not None else None
+    if jury is not None and jury.jurors_asked is not None:
+        keyless = members.count("deferred")
+        assert jury.calls_saved <= full_calls - early_calls + keyless
