@@ -16,8 +16,10 @@ call the judge (a cache, a deferral) shows up, and so is its peak of requests in
 calls a CLI really overlaps. When promptfoo's peak exceeds mcptest's (its `-j` counts test
 cases, each of which may send several calls at once), mcptest runs once more per repetition
 with `--concurrency` set to promptfoo's peak (the row `mcptest -jN`), next to the
-`--concurrency 20` row. Prints medians and ratios (mcptest / promptfoo); `--json PATH` keeps
-them. Targets and results: docs/judges.md, "Speed".
+`--concurrency 20` row. W2 also runs as `mcptest early_stop`: the same panel with
+`early_stop: true`, which asks the third member only when the first two disagree (the same
+verdicts; promptfoo has no counterpart, so it is a row of its own, never the W2 figure).
+Prints medians and ratios (mcptest / promptfoo); `--json PATH` keeps them. Targets and results: docs/judges.md, "Speed".
 """
 
 from __future__ import annotations
@@ -186,6 +188,10 @@ def main() -> int:
                 tools: dict[str, tuple[list[str], dict[str, str]]] = {
                     "mcptest": (mcptest_cmd(mcptest, w, mcptest_suite(w, work), work / "m.json",
                                             args.concurrency), mcp_env)}
+                if w.jurors > 1:  # the same panel, asked in waves (opt-in; same verdicts)
+                    tools["mcptest early_stop"] = (mcptest_cmd(
+                        mcptest, w, mcptest_suite(w, work, early_stop=True), work / "m.json",
+                        args.concurrency), mcp_env)
                 if args.litellm_route:
                     tools["mcptest-litellm"] = (tools["mcptest"][0],
                                                 dict(mcp_env, MCPTEST_LLM_ROUTE="litellm"))

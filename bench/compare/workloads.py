@@ -42,8 +42,10 @@ def _answer(i: int) -> str:
     return f"Deployed billing-api v2.{i}.0 to production; roll back with `deploy rollback`."
 
 
-def mcptest_suite(w: Workload, folder: Path) -> Path:
-    """The mcptest suite of `w` (judge endpoint from MCPTEST_JUDGE_BASE_URL)."""
+def mcptest_suite(w: Workload, folder: Path, early_stop: bool = False) -> Path:
+    """The mcptest suite of `w` (judge endpoint from MCPTEST_JUDGE_BASE_URL); `early_stop`:
+    the panel asks its members in waves (docs/evals.md, "Early stop"), which promptfoo has no
+    counterpart of, so it is its own row next to the full panel's."""
     if w.jurors == 0:
         doc: dict[str, object] = {
             "servers": {"example": {"command": [sys.executable, str(SERVER)]}},
@@ -55,10 +57,12 @@ def mcptest_suite(w: Workload, folder: Path) -> Path:
     else:
         judge: dict[str, object] = ({"model": JURY[0]} if w.jurors == 1 else
                                     {"panel": list(JURY[:w.jurors]), "aggregate": "majority"})
+        if early_stop:
+            judge["early_stop"] = True
         doc = {"evals": [{"name": f"answer {i}", "prompt": "What was deployed?",
                           "response": _answer(i), "rubric": RUBRIC, "threshold": 0.5,
                           "judge": judge} for i in range(w.answers)]}
-    path = folder / f"mcptest-{w.name}.yml"
+    path = folder / f"mcptest-{w.name}{'-early' if early_stop else ''}.yml"
     path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
     return path
 
