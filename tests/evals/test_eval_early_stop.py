@@ -146,3 +146,18 @@ def test_early_stop_never_changes_the_verdict(
     if jury is not None and jury.jurors_asked is not None:
         keyless = members.count("deferred")
         assert jury.calls_saved <= full_calls - early_calls + keyless
+
+
+def test_explain_says_the_panel_is_asked_in_waves_and_counts_an_upper_bound(
+        tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    panel = ["gpt-4o", "gpt-4.1", "gpt-4o-mini"]
+    path = suite(tmp_path, {"panel": panel, "aggregate": "majority", "early_stop": True})
+    r = subprocess.run([sys.executable, "-m", "mcptest", "eval", "--explain", "--config", path],
+                       capture_output=True, text=True, timeout=120,
+                       env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-test-openai"})
+    assert r.returncode == 0, r.stderr
+    assert "× 3 (panel), early stop: asked in waves" in r.stdout, r.stdout
+    assert "judge calls: up to 3 (1 question(s) per grading)" in r.stdout, r.stdout

@@ -92,8 +92,11 @@ def explain_lines(test: PlannedTest, env: Mapping[str, str], times: int = 1) -> 
         lines.append(f"  prompt: {test.prompt}")
     judges = sorted({_who(s.model, s.base_url, test, env) for s in p.seats})
     size = f" × {len(p.seats)} ({p.mode})" if len(p.seats) > 1 else ""
+    early = spec.judge is not None and spec.judge.early_stop and len(p.seats) > 1
+    if early:  # docs/evals.md, "Early stop": the later gradings only when the first disagree
+        size += ", early stop: asked in waves"
     lines.append(f"  judge: {', '.join(judges)}{size}")
-    bound = "" if p.exact else "up to "
+    bound = "" if p.exact and not early else "up to "
     per = f"{p.questions} question(s) per grading"
     if times > 1:
         lines.append(f"  judge calls: {bound}{p.calls * times} ({per}; {p.calls} a repetition "
