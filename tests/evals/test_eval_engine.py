@@ -194,3 +194,12 @@ evals:
     r = row(run_suite(write(tmp_path, body), judge_env(js)), "guarded")
     assert r.status == "failed" and "gate failed: guard `leaks card` holds" in (r.message or "")
     assert r.judge is not None and r.judge.score == 1.0  # the mean passed; the gate did not
+
+
+def test_criteria_of_a_keyless_judge_are_deferred_not_errors(tmp_path: Path) -> None:
+    """`make demo` without a key showed every criterion as `error … n/a`: they are deferred."""
+    body = EVIDENCE.replace("      require_evidence: true\n", "") + "    judge: {model: gpt-4o-mini}\n"
+    r = row(run_suite(write(tmp_path, body), {"PATH": "/usr/bin:/bin"}), "cited")
+    assert r.status == "deferred" and r.judge is not None
+    assert [c.status for c in r.judge.criteria] == ["deferred", "deferred"]
+    assert all("no OPENAI_API_KEY" in (c.reason or "") for c in r.judge.criteria)

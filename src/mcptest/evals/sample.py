@@ -22,6 +22,9 @@ from mcptest.report.models import CriterionResult, TreeStep
 from mcptest.suite.models import Criterion, JudgeDefaults, TreeLeaf, TreeNode
 
 SampleState = Literal["scored", "deferred", "budget", "error", "inconclusive"]
+_UNSCORED: dict[str, Literal["deferred", "skipped"]] = {"deferred": "deferred",
+                                                        "budget_skipped": "skipped"}
+"""A criterion's status when its question got no score (else `error`)."""
 
 
 @dataclass
@@ -158,7 +161,8 @@ async def _criteria(s: Sample, criteria: list[Criterion], rubric: ResolvedRubric
             continue
         o = answers[i]
         if o.status != "verdict" or o.score is None:
-            s.criteria.append(CriterionResult(**base, status="error", reason=o.message or o.reason))
+            status = _UNSCORED.get(o.status, "error")
+            s.criteria.append(CriterionResult(**base, status=status, reason=o.message or o.reason))
             s.units.append(None)
             continue
         score, reason, shown = o.score, o.reason, o.evidence

@@ -77,7 +77,9 @@ class CriterionResult(Model):
     weight: float = 1.0
     required: bool = False
     guard: bool = False
-    status: Literal["passed", "failed", "skipped", "error"] = "passed"
+    status: Literal["passed", "failed", "skipped", "error", "deferred"] = "passed"
+    """`deferred`: its judge could not be reached (no key); `skipped`: `when` did not hold, or
+    the budget refused the call; `error`: the judge failed."""
     reason: str | None = None
     evidence: str | None = None
 
