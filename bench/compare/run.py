@@ -18,7 +18,8 @@ cases, each of which may send several calls at once), mcptest runs once more per
 with `--concurrency` set to promptfoo's peak (the row `mcptest -jN`), next to the
 `--concurrency 20` row. W2 also runs as `mcptest early_stop`: the same panel with
 `early_stop: true`, which asks the third member only when the first two disagree (the same
-verdicts; promptfoo has no counterpart, so it is a row of its own, never the W2 figure).
+verdicts; promptfoo has no counterpart, so it is a row of its own with its own ratio, fewer
+calls against promptfoo's 300, never the W2 figure).
 Prints medians and ratios (mcptest / promptfoo); `--json PATH` keeps them. Targets and results: docs/judges.md, "Speed".
 """
 

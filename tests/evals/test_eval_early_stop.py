@@ -114,7 +114,7 @@ answers = st.sampled_from(["perfect", "pass", "pass", "fail", "fail", "near", "s
 @pytest.mark.slow  # 60 pairs of eval runs against the loopback judge
 @settings(max_examples=30, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(members=st.lists(answers, min_size=1, max_size=5),
+@given(members=st.lists(answers, min_size=2, max_size=5),
        aggregate=st.sampled_from(["majority", "mean", "median"]),
        tie_break=st.sampled_from(["fail", "pass"]), strict=st.booleans(),
        require_judge=st.booleans())
@@ -122,6 +122,9 @@ answers = st.sampled_from(["perfect", "pass", "pass", "fail", "fail", "near", "s
 # those two and the keyless one together (the full panel is deferred)
 @example(members=["pass", "pass", "deferred", "fail", "fail"], aggregate="majority",
          tie_break="pass", strict=False, require_judge=False)
+# a keyless third member, never reached: `--require-judge` must still fail the eval
+@example(members=["pass", "pass", "deferred"], aggregate="majority", tie_break="fail",
+         strict=False, require_judge=True)
 # three perfect scores settle a mean against one more member only if it cannot fail the gate
 @example(members=["perfect", "perfect", "perfect", "pass"], aggregate="mean",
          tie_break="fail", strict=True, require_judge=False)
@@ -161,3 +164,94 @@ def test_explain_says_the_panel_is_asked_in_waves_and_counts_an_upper_bound(
     assert r.returncode == 0, r.stderr
     assert "× 3 (panel), early stop: asked in waves" in r.stdout, r.stdout
     assert "judge calls: up to 3 (1 question(s) per grading)" in r.stdout, r.stdout
+
+
+def test_a_keyless_member_not_reached_is_still_deferred(
+        tmp_path: Path, server: JudgeServer) -> None:
+    """Two passes settle a majority of three, but the third has no key: asking it costs
+    nothing, so it is asked and deferred as in the full panel, and `--require-judge` fails the
+    eval either way (it passed the early-stopped one)."""
+    tag = uuid.uuid4().hex[:8]
+    panel = [member(server, f"{c}-{tag}", a)
+             for c, a in zip("abc", ("pass", "pass", "deferred"), strict=True)]
+    judge = {"panel": panel, "aggregate": "majority", "early_stop": True}
+    r = row(run_suite(suite(tmp_path, judge), env(server)), "answer")
+    assert r.status == "passed", r.message
+    assert "early stop" not in (r.message or "") and "1 deferred" in (r.message or "")
+    assert r.judge is not None and r.judge.jury is not None
+    assert (r.judge.jury.jurors_asked, r.judge.jury.calls_saved) == (None, 0)
+    assert [v.deferred for v in r.judge.votes] == [False, False, True]
+    strict = row(run_suite(suite(tmp_path, judge), env(server), require_judge=True), "answer")
+    assert strict.status == "failed", strict.message
+    assert "judge required but unavailable" in (strict.message or "")
+
+
+def test_a_budget_stop_is_not_called_an_early_stop(tmp_path: Path, server: JudgeServer) -> None:
+    tag = uuid.uuid4().hex[:8]
+    panel = [f"gpt-{c}-{tag}" for c in "abc"]
+    for m in panel:
+        server.script(m, Verdict(score=0.9, completion_tokens=1000))
+    doc = {"judge": {"pricing": {m: {"input": 0, "output": 10} for m in panel}},
+           "evals": [{"name": "answer", "prompt": "What was deployed?",
+                      "response": "Deployed billing-api v2.1.0.", "rubric": "Names it.",
+                      "judge": {"panel": panel, "aggregate": "majority", "early_stop": True}}]}
+    path = tmp_path / "budget.yml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    r = row(run_suite(path, env(server), max_cost=0.015), "answer")
+    assert r.status == "skipped" and (r.message or "").startswith("budget"), r.message
+    assert "early stop" not in (r.message or "")
+
+
+def test_gradings_that_send_nothing_save_nothing(tmp_path: Path, server: JudgeServer) -> None:
+    """A criterion whose `when` does not hold is never asked: no call, none saved."""
+    tag = uuid.uuid4().hex[:8]
+    panel = [member(server, f"{c}-{tag}", "pass") for c in "abc"]
+    rubric = {"criteria": [{"name": "rollback", "description": "Explains the rollback.",
+                            "when": {"contains": "rollback"}}]}
+    r = row(run_suite(suite(tmp_path, {"panel": panel, "aggregate": "majority",
+                                       "early_stop": True}, rubric=rubric), env(server)),
+            "answer")
+    assert [server.count(m) for m in panel] == [0, 0, 0]
+    assert "call(s) saved" not in (r.message or "")
+    assert r.judge is not None
+    assert r.judge.jury is None or r.judge.jury.calls_saved == 0
+
+
+def test_a_mean_panel_that_a_pass_cannot_settle_is_asked_at_once() -> None:
+    """Waves are sized so that a wave that agrees, either way, is the last: a mean panel of
+    three at threshold 0.7 cannot be settled by two passes (0.67 if the third says 0), so all
+    three are asked together instead of one at a time; a majority of three asks two first."""
+    from mcptest.evals.rubric import ResolvedRubric
+    from mcptest.evals.settle import next_wave
+    from mcptest.suite.models import EvalJudge
+
+    rubric = ResolvedRubric(text="r", body=None, threshold=0.7, strict=False, source="inline")
+    mean = EvalJudge(panel=["a", "b", "c"], aggregate="mean")
+    majority = EvalJudge(panel=["a", "b", "c"], aggregate="majority")
+    assert next_wave("panel", [], 3, rubric, mean, 0.5) == 3
+    assert next_wave("panel", [], 3, rubric, majority, 0.5) == 2
+    assert next_wave("panel", [], 2, rubric, EvalJudge(panel=["a", "b"], aggregate="majority"),
+                     0.5) == 2
+
+
+@pytest.mark.parametrize(("judge", "extra", "where", "message"), [
+    ({"panel": [], "early_stop": True}, {}, "judge.panel", "must not be empty"),
+    ({"model": "gpt-4o", "jury": {"size": 1}, "early_stop": True}, {}, "judge.early_stop",
+     "a single grading has nothing to stop"),
+    ({"panel": ["gpt-4o"], "early_stop": True}, {}, "judge.early_stop",
+     "a single grading has nothing to stop"),
+    ({"panel": ["gpt-4o", "gpt-4.1"], "early_stop": True}, {"matrix": {"models": ["gpt-4o"]}},
+     "matrix", "has nothing to stop"),
+])
+def test_early_stop_that_would_do_nothing_is_one_load_error_at_its_key(
+        tmp_path: Path, judge: dict[str, Any], extra: dict[str, Any], where: str,
+        message: str) -> None:
+    path = suite(tmp_path, judge)
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc["evals"][0].update(extra)
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    with pytest.raises(SuiteErrors) as e:
+        load_suites([path], env={})
+    text = str(e.value)
+    assert f"evals[0].{where}" in text and message in text, text
+    assert len(e.value.errors) == 1, text

@@ -84,8 +84,8 @@ def waits(mode: str, decisive: list[Sample], n: int, rubric: ResolvedRubric,
 
 def next_wave(mode: str, done: list[Sample], pending: int, rubric: ResolvedRubric,
               judge: EvalJudge | None, quorum: float) -> int:
-    """With `early_stop`: how many of the `pending` gradings to ask next (0: settled). A
-    deferred grading counts as not yet in; a budget refusal settles it (the eval is skipped)."""
+    """With `early_stop`: how many of the `pending` gradings to ask next (0: stop). A deferred
+    grading counts as not yet in; a budget refusal stops it (the eval is skipped)."""
     if any(s.state == "budget" for s in done):
         return 0
     missing = sum(1 for s in done if s.state == "deferred")
@@ -96,7 +96,7 @@ def next_wave(mode: str, done: list[Sample], pending: int, rubric: ResolvedRubri
 
     if done and settled(decisive, pending):
         return 0
-    for k in range(1, pending):
-        if any(settled(decisive + stand_ins(ok, k, rubric), pending - k) for ok in (True, False)):
+    for k in range(1, pending):  # a wave that agrees, either way, is the last (grade/aggregate)
+        if all(settled(decisive + stand_ins(ok, k, rubric), pending - k) for ok in (True, False)):
             return k
     return pending

@@ -106,6 +106,13 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
         k = len(pending)
         if judge is not None and judge.early_stop:
             k = next_wave(mode, done, len(pending), rubric, judge, quorum)
+            if k == 0 and not any(s.state == "budget" for s in done):
+                # settled; members without a key cost nothing to ask, and are then deferred
+                # exactly as in the full panel (what `--require-judge` fails)
+                free = [t for t in pending
+                        if not engine.reachable(t.model, t.base_url, defaults)]
+                done += await wave(free)
+                pending = [t for t in pending if t not in free]
             if k == 0:
                 break
         done += await wave(pending[:k])
@@ -117,7 +124,7 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
              for s in done for k, o in enumerate(s.outcomes)]
     status, message, score, analytics = _decide(mode, done, rubric, judge, engine,
                                                 generator_model)
-    if pending:
+    if pending and status not in ("skipped", "deferred"):  # skipped: the budget stopped it
         message, analytics = _early_stopped(mode, done, len(pending), message, analytics)
     decisive = [s for s in done if s.state == "scored"]
     base = decisive[0] if decisive else done[0]
@@ -236,10 +243,11 @@ def _early_stopped(mode: str, done: list[Sample], unasked: int, message: str,
                    analytics: Any) -> tuple[str, Any]:
     """Say what `early_stop` saved: gradings not asked, each worth the judge calls of the
     cheapest grading asked (one for a free-form rubric; a lower bound for a tree)."""
-    per = min((len(s.outcomes) for s in done if s.outcomes), default=1)
+    per = min((len(s.outcomes) for s in done), default=0)
     who = "panel members" if mode == "panel" else "samples"
-    message += (f"; early stop: settled by {len(done)} of {len(done) + unasked} {who}, "
-                f"{unasked * per} call(s) saved")
+    if unasked * per:
+        message += (f"; early stop: settled by {len(done)} of {len(done) + unasked} {who}, "
+                    f"{unasked * per} call(s) saved")
     if analytics is not None:
         analytics = analytics.model_copy(update={"jurors_asked": len(done),
                                                  "calls_saved": unasked * per})

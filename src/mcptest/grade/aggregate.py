@@ -77,12 +77,14 @@ def settled(heads: Sequence[tuple[float, bool]], pending: Sequence[float], quoru
 def next_wave(heads: Sequence[tuple[float, bool]], pending: Sequence[float], quorum: float,
               need: int = 1) -> int:
     """How many of the `pending` jurors (in order) to ask next: the fewest whose unanimous
-    answer, either way, would settle the quorum; all of them when no smaller wave can."""
+    answer settles the quorum whichever it is (pass or fail), so a wave that agrees is the
+    last; all of them when no smaller wave can. A wave that settles only one way (one fail of
+    a unanimous jury) would ask an agreeing jury one juror at a time: slower, nothing saved."""
     for k in range(1, len(pending)):
         wave, rest = pending[:k], pending[k:]
-        for passed in (True, False):
-            if settled([*heads, *((w, passed) for w in wave)], rest, quorum, need) is not None:
-                return k
+        if all(settled([*heads, *((w, passed) for w in wave)], rest, quorum, need) is not None
+               for passed in (True, False)):
+            return k
     return len(pending)
 
 

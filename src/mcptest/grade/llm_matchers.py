@@ -7,24 +7,18 @@ lone judge that abstained `failed`. Nothing here imports litellm: the engine doe
 
 from __future__ import annotations
 
-import statistics
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import anyio
-
-from mcptest.grade.aggregate import Tally, next_wave, partial, settled, vote, weighted_quorum
+from mcptest.grade.aggregate import Tally, partial, vote, weighted_quorum
 from mcptest.grade.jury import jury_analytics
+from mcptest.grade.jury_seats import LlmContext, Seat, seat_jury
 from mcptest.grade.rows import assertion_result
-from mcptest.grade.sampling import repeated_sampling
-from mcptest.grade.verdict_jury import mode_jury, verdict_mode
+from mcptest.grade.verdict_jury import mode_jury
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
 from mcptest.report.models import AssertionResult, JudgeDetail, JudgeVote, Status
 from mcptest.suite.models import (
-    JudgeDefaults,
-    Juror,
     LlmJudgeMatcher,
     LlmJuryMatcher,
     LlmJurySpec,
@@ -32,24 +26,6 @@ from mcptest.suite.models import (
 
 if TYPE_CHECKING:
     from mcptest.plan import PlannedAssertion, PlannedTest
-
-
-@dataclass(frozen=True)
-class LlmContext:
-    """Who wrote the candidate and the suite's judge settings."""
-
-    generator_model: str | None = None
-    """The model that produced the candidate (agent tests); None for tool tests."""
-    defaults: JudgeDefaults | None = None
-    """The suite's `judge:` block."""
-    reference: Any = None
-    """The test's `reference:`, shown to every judge (docs/cascade.md)."""
-
-    @classmethod
-    def of(cls, test: PlannedTest) -> LlmContext:
-        return cls(generator_model=test.model if test.kind == "agent" else None,
-                   defaults=test.suite.suite.judge,
-                   reference=getattr(test.spec, "reference", None))
 
 
 def _vote(o: JudgeOutcome, threshold: float, replacement_for: str | None = None) -> JudgeVote:
@@ -130,123 +106,17 @@ async def _judge(planned: PlannedAssertion, m: LlmJudgeMatcher, candidate: Any,
 
 # --------------------------------------------------------------------------------------- jury
 
-@dataclass
-class _Seat:
-    """One place on the jury: the juror that sat there and its repetitions."""
 
-    juror: Juror
-    outcomes: list[JudgeOutcome]
-    replacement_for: str | None = None
-    history: list[tuple[JudgeOutcome, str | None]] = field(default_factory=list)
-
-    @property
-    def scores(self) -> list[float]:
-        return [o.score for o in self.outcomes if o.status == "verdict" and o.score is not None]
-
-    @property
-    def score(self) -> float | None:
-        """The juror's own median over its repetitions (None: no verdict)."""
-        s = self.scores
-        return statistics.median(s) if s else None
-
-    @property
-    def deferred(self) -> bool:
-        """Unreachable: no verdict, and at least one of its calls could not be routed."""
-        return not self.answered and any(o.status == "deferred" for o in self.outcomes)
-
-    @property
-    def answered(self) -> bool:
-        """Some repetition gave a verdict (a labeled one has no score)."""
-        return any(o.status == "verdict" for o in self.outcomes)
-
-    @property
-    def failed_mechanically(self) -> bool:
-        return not self.answered and all(o.status == "judge_error" for o in self.outcomes)
-
-
-async def _ask(juror: Juror, spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
-               engine: JudgeEngine) -> list[JudgeOutcome]:
-    out: list[JudgeOutcome | None] = [None] * spec.repetitions
-    sampled = spec.repetitions > 1 or spec.temperature is not None  # a given one is sent
-    defaults = repeated_sampling(spec.temperature, ctx.defaults or engine.options.defaults) \
-        if sampled else ctx.defaults
-
-    async def one(k: int) -> None:
-        out[k] = await engine.judge(JudgeRequest(
-            rubric=spec.rubric, candidate=candidate, model=juror.model, base_url=juror.base_url,
-            repetition=k, defaults=defaults, mode=verdict_mode(spec),
-            reference=ctx.reference))
-
-    async with anyio.create_task_group() as tg:
-        for k in range(spec.repetitions):
-            tg.start_soon(one, k)
-    return [o for o in out if o is not None]
-
-
-async def _seat_all(jurors: list[Juror], spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
-                    engine: JudgeEngine) -> list[list[JudgeOutcome]]:
-    results: list[list[JudgeOutcome]] = [[] for _ in jurors]
-
-    async def run(i: int, j: Juror) -> None:
-        results[i] = await _ask(j, spec, candidate, ctx, engine)
-
-    async with anyio.create_task_group() as tg:
-        for i, j in enumerate(jurors):
-            tg.start_soon(run, i, j)
-    return results
-
-
-def _quorum(seats: list[_Seat], threshold: float, quorum: float) -> Tally:
+def _quorum(seats: list[Seat], threshold: float, quorum: float) -> Tally:
     """The weighted quorum over the seats that reached a verdict."""
     return weighted_quorum([(s.juror.weight, s.score >= threshold) for s in seats
                             if s.score is not None], quorum)
 
 
-def _heads(seats: list[_Seat], threshold: float) -> list[tuple[float, bool]]:
-    return [(s.juror.weight, s.score >= threshold) for s in seats if s.score is not None]
-
-
-async def _seat_jury(spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
-                     engine: JudgeEngine) -> tuple[list[_Seat], int]:
-    """Seat the jurors, a mechanical failure replaced from the spares in order; returns the
-    seats asked and how many jurors were not. All at once, or with `early_stop` in waves of
-    the fewest jurors that could settle the quorum, stopping once it is settled either way
-    (docs/jury.md, "Early stop")."""
-    seats: list[_Seat] = []
-    spare = list(spec.replacements)
-    pending = list(spec.jurors)
-    need = spec.min_jurors or 1
-    while pending:
-        k = len(pending)
-        if spec.early_stop and seats:
-            if any(o.status == "budget_skipped" for s in seats for o in s.outcomes):
-                break  # skipped whatever the others say
-            # an unreachable juror may still vote either way: it counts as not yet asked
-            heads = _heads(seats, spec.threshold)
-            weights = [j.weight for j in pending] + [s.juror.weight for s in seats if s.deferred]
-            if settled(heads, weights, spec.quorum, need) is not None:
-                break
-            k = min(len(pending), next_wave(heads, weights, spec.quorum, need))
-        elif spec.early_stop:
-            k = next_wave([], [j.weight for j in pending], spec.quorum, need)
-        wave, pending = pending[:k], pending[k:]
-        answers = await _seat_all(wave, spec, candidate, ctx, engine)
-        new = [_Seat(j, o) for j, o in zip(wave, answers, strict=True)]
-        failed = [s for s in new if s.failed_mechanically]
-        if failed and spare:
-            stand_ins, spare = spare[:len(failed)], spare[len(failed):]
-            subs = await _seat_all(stand_ins, spec, candidate, ctx, engine)
-            for seat, sub, outs in zip(failed, stand_ins, subs, strict=False):
-                seat.history = [(o, None) for o in seat.outcomes]
-                seat.replacement_for, seat.juror, seat.outcomes = seat.juror.model, sub, outs
-        seats += new
-    return seats, len(pending)
-
-
 async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
                 ctx: LlmContext, engine: JudgeEngine) -> AssertionResult:
     start = time.perf_counter()
-    seats, unasked = await _seat_jury(spec, candidate, ctx, engine)
+    seats, unasked = await seat_jury(spec, candidate, ctx, engine)
     if spec.verdict_kind is not None:  # plurality or mean/median (docs/jury.md)
         return mode_jury(planned, spec, list(seats), ctx.generator_model, engine, start)
     saved = unasked * spec.repetitions

@@ -80,6 +80,13 @@ class JudgeEngine:
         """The text with every key of the environment, and anything key-shaped, masked."""
         return self.client.redact(text)
 
+    def reachable(self, model: str | None, base_url: str | None,
+                  defaults: JudgeDefaults | None) -> bool:
+        """Whether a request to `model` could be sent; False: it is deferred at no cost (no key
+        or gateway), so an early-stopped jury asks it anyway (docs/jury.md, "Early stop")."""
+        r = route(model, base_url, defaults or self.options.defaults, self.options.env)
+        return not isinstance(r, Unroutable)
+
     # ----------------------------------------------------------------------------- internals
 
     def _count(self, *, sent: int = 0, hits: int = 0, deferred: int = 0, errors: int = 0) -> None:

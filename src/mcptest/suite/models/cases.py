@@ -64,6 +64,19 @@ class EvalSpec(CasePolicy):
         return v
 
 
+    @field_validator("matrix")
+    @classmethod
+    def _early_stop_needs_its_panel(cls, v: Matrix | None, info: ValidationInfo) -> Matrix | None:
+        """A models axis over a fixed response replaces the panel with the cell's one judge
+        (docs/evals.md, "Matrix"): `early_stop` would silently do nothing."""
+        judge = info.data.get("judge")
+        if (v is not None and v.models and judge is not None and judge.early_stop
+                and judge.panel is not None and info.data.get("response") is not None):
+            raise ValueError("`models` replaces the panel with one judge per cell over a fixed "
+                             "response, so `judge.early_stop` has nothing to stop: remove one")
+        return v
+
+
 class AgentTest(CasePolicy):
     name: str = Field(min_length=1)
     models: list[str] = Field(min_length=1)

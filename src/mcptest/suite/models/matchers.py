@@ -56,7 +56,8 @@ class LlmJurySpec(VerdictModeFields):
     strict_panel: bool = False
     early_stop: bool = Field(default=False, description=(
         "Ask jurors in waves and stop once the quorum is settled either way; the verdict is "
-        "the full jury's, the score and analytics rest on the jurors asked."))
+        "the full jury's (except that jurors never asked cannot be refused by the budget), the "
+        "score and analytics rest on the jurors asked."))
     calibration: CalibrationGate | None = None
     aggregate: Literal["mean", "median"] | None = Field(default=None, description=(
         "`verdict_kind: numeric`: the panel's mean (weighted, the default) or median."))

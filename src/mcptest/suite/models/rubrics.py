@@ -177,16 +177,20 @@ class EvalJudge(VerdictModeFields):
                     "writes a live eval's answer; without it that is a load warning.")
     early_stop: bool = Field(default=False, description=(
         "A panel or jury: ask its gradings in waves and stop once no grading not yet asked "
-        "could change the verdict; the verdict is the full panel's, the score and analytics "
-        "rest on the gradings asked (docs/evals.md, \"Early stop\")."))
+        "could change the verdict; the verdict is the full panel's (except that gradings never "
+        "asked cannot be refused by the budget), the score and analytics rest on the gradings "
+        "asked (docs/evals.md, \"Early stop\")."))
 
     @field_validator("early_stop")
     @classmethod
     def _early_stop_fits(cls, v: bool, info: ValidationInfo) -> bool:
         mode_key_error(info.data.get("verdict_kind"), "early_stop", v)
-        if v and info.data.get("panel") is None and info.data.get("jury") is None:
-            raise ValueError("`early_stop` needs a `panel` or a `jury`: one judge's single "
-                             "grading has nothing to stop")
+        if not v or "panel" not in info.data or "jury" not in info.data:
+            return v  # a `panel` or `jury` that is itself wrong has its own error
+        panel, jury = info.data["panel"], info.data["jury"]
+        if (len(panel) if panel is not None else jury.size if jury is not None else 1) < 2:
+            raise ValueError("`early_stop` needs a `panel` or a `jury` of two or more "
+                             "gradings: a single grading has nothing to stop")
         return v
 
     @field_validator("score_range")
