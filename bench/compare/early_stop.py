@@ -55,10 +55,10 @@ def main() -> int:
                 cmd = [str(ROOT / ".venv" / "bin" / "mcptest"), "run", str(suite(early, work)),
                        "--concurrency", "20", "--no-cache", "--reporter", "json",
                        "--output", str(report)]
-                before = judge.count()
+                before = judge.stats()[0]
                 m = measure(cmd, env, work)
                 data = json.loads(report.read_text(encoding="utf-8"))
-                out[early] = {"calls": judge.count() - before, "wall": m["wall"],
+                out[early] = {"calls": judge.stats()[0] - before, "wall": m["wall"],
                               "statuses": [t["status"] for t in data["tests"]]}
     finally:
         judge.close()
