@@ -18,6 +18,7 @@ SHORT: tuple[tuple[str, ...], ...] = (
     ("bench_scale.py", "--quick"),
     ("bench_cases.py", "--cases", "1000", "--separate", "200", "--rounds", "1"),
     ("bench_reporters.py", "-n", "2000", "--repeat", "1"),
+    ("compare/early_stop.py",),
 )
 
 
