@@ -326,6 +326,22 @@ def test_an_eval_panel_takes_the_plurality_label(tmp_path: Path, js: JudgeServer
     assert f"labeled verdict friendly (plurality friendly 2, rude 1) · {shown}" in r.stdout
 
 
+def test_a_boolean_categorical_eval_panel_reports_its_mode_and_majority(
+        tmp_path: Path, js: JudgeServer) -> None:
+    """Without labels each member says pass or fail and the majority decides; the report says
+    so as an `llm-jury` does (it carried no `verdict_kind` before)."""
+    for model, score in (("j-a", 0.9), ("j-b", 0.1), ("j-c", 0.8)):
+        js.script(model, Verdict(score=score))
+    path = _eval(tmp_path, "verdict_kind: categorical, panel: [j-a, j-b, j-c]")
+    out = tmp_path / "evals.json"
+    r = mcptest("eval", path, "--no-cache", "--reporter", "json", "--output", out,
+                env=js.gateway_env())
+    assert r.returncode == ExitCode.OK, r.stdout + r.stderr
+    judge = json.loads(out.read_text())["tests"][0]["judge"]
+    assert (judge["verdict_kind"], judge["aggregate"], judge["verdict"], judge["passed"]) == (
+        "boolean", "majority", "pass", True)
+
+
 def test_eval_keys_that_do_not_fit_the_mode_are_load_errors(tmp_path: Path) -> None:
     path = _eval(tmp_path, "verdict_kind: numeric, aggregate: majority, panel: [j-a, j-b]")
     r = mcptest("validate", path)

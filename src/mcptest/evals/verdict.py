@@ -143,14 +143,19 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
 
 def _mode_fields(mode: str, judge: EvalJudge | None, score: float | None,
                  status: Status) -> dict[str, Any]:
-    """A `verdict_kind: numeric` panel says so, with its statistic, like an `llm-jury`
-    (docs/evals.md); a plain mean/median panel names its statistic."""
-    if (mode != "panel" or judge is None or judge.verdict_kind == "categorical"
-            or judge.aggregate not in ("mean", "median")):
+    """A `verdict_kind` panel says so, with its verdict, like an `llm-jury` (docs/evals.md): a
+    boolean categorical one its pass/fail majority, a numeric one its statistic; a plain
+    mean/median panel names its statistic."""
+    decided = status in ("passed", "failed")
+    if mode == "panel" and judge is not None and judge.verdict_kind == "categorical":
+        return {"verdict_kind": "boolean", "aggregate": "majority",
+                "verdict": ("pass" if status == "passed" else "fail") if decided else None,
+                "passed": (status == "passed") if decided else None}
+    if mode != "panel" or judge is None or judge.aggregate not in ("mean", "median"):
         return {}
     if judge.verdict_kind != "numeric":
         return {"aggregate": judge.aggregate}
-    decided = status in ("passed", "failed") and score is not None
+    decided = decided and score is not None
     return {"aggregate": judge.aggregate, "verdict_kind": "numeric",
             "verdict": f"{score:g}" if decided and score is not None else None,
             "passed": (status == "passed") if decided else None}

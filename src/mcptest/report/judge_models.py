@@ -111,7 +111,8 @@ class JudgeDetail(Model):
     its mean or median score as `score_range` reads it; None when no answer won."""
     passed: bool | None = None
     """Set in a verdict mode; None there means passed is unknown (no `passing_labels`)."""
-    aggregate: Literal["mean", "median", "plurality"] | None = None
+    aggregate: Literal["mean", "median", "plurality", "majority"] | None = None
+    """`majority`: an eval panel's pass/fail count, an even split going to `tie_break`."""
     tally: dict[str, float] = Field(default_factory=dict)
     """Categorical modes: the jurors' weight behind each answer."""
 
