@@ -42,7 +42,7 @@ def env_for(js: JudgeServer, python: Path, **extra: str) -> dict[str, str]:
 
 def explained_total(stdout: str) -> int:
     m = re.search(r"^total: \d+ eval row\(s\)(?:, \d+ judged tool test\(s\))?, "
-                  r"(\d+) judge call\(s\)", stdout, re.MULTILINE)
+                  r"(?:up to )?(\d+) judge call\(s\)", stdout, re.MULTILINE)
     assert m, stdout
     return int(m.group(1))
 

@@ -212,6 +212,7 @@ def test_gradings_that_send_nothing_save_nothing(tmp_path: Path, server: JudgeSe
                                        "early_stop": True}, rubric=rubric), env(server)),
             "answer")
     assert [server.count(m) for m in panel] == [0, 0, 0]
+    assert "early stop: settled by 2 of 3 panel members" in (r.message or "")
     assert "call(s) saved" not in (r.message or "")
     assert r.judge is not None
     assert r.judge.jury is None or r.judge.jury.calls_saved == 0
@@ -255,3 +256,35 @@ def test_early_stop_that_would_do_nothing_is_one_load_error_at_its_key(
     text = str(e.value)
     assert f"evals[0].{where}" in text and message in text, text
     assert len(e.value.errors) == 1, text
+
+
+def test_cache_hits_are_not_counted_as_calls_saved(tmp_path: Path, server: JudgeServer) -> None:
+    """A full panel run fills the cache; the early-stopped rerun sends nothing and must not
+    claim the third member's call as saved (it would have been a cache hit too)."""
+    tag = uuid.uuid4().hex[:8]
+    panel = [member(server, f"{c}-{tag}", "pass") for c in "abc"]
+    judge = {"panel": panel, "aggregate": "majority"}
+    cache = tmp_path / "cache"
+    run_suite(suite(tmp_path, judge), env(server), cache_dir=cache)
+    before = server.count()
+    r = row(run_suite(suite(tmp_path, {**judge, "early_stop": True}), env(server),
+                      cache_dir=cache), "answer")
+    assert server.count() == before and r.status == "passed"
+    assert "early stop: settled by 2 of 3 panel members" in (r.message or "")
+    assert "call(s) saved" not in (r.message or "")
+    assert r.judge is not None and r.judge.jury is not None and r.judge.jury.calls_saved == 0
+
+
+def test_a_keyless_member_is_asked_first_and_holds_no_seat_in_a_wave(tmp_path: Path) -> None:
+    """`[keyless, a, b]`, majority: the keyless member is asked up front (free, deferred), and
+    `a` and `b` go out together rather than one wave each; the votes keep the written order."""
+    tag = uuid.uuid4().hex[:8]
+    with JudgeServer() as js:
+        panel = [f"claude-{tag}"] + [f"gpt-{c}-{tag}" for c in "ab"]
+        for m in panel[1:]:
+            js.script(m, Verdict(score=0.9, latency=0.3))
+        r = row(run_suite(suite(tmp_path, {"panel": panel, "aggregate": "majority",
+                                           "early_stop": True}), env(js)), "answer")
+        assert r.status == "passed", r.message
+        assert js.peak_in_flight() == 2
+        assert r.judge is not None and [v.model for v in r.judge.votes] == panel

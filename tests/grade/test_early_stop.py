@@ -103,7 +103,7 @@ def _grade(js: JudgeServer, spec: dict[str, Any], candidate: str,
 @pytest.mark.slow  # 80 juries against the loopback judge
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(jurors=st.lists(st.tuples(answers, weights), min_size=1, max_size=5),
+@given(jurors=st.lists(st.tuples(answers, weights), min_size=2, max_size=5),
        spares=st.lists(answers, max_size=2), quorum=quorums,
        min_jurors=st.sampled_from([None, 1, 2, 3]), repetitions=st.sampled_from([1, 1, 2]),
        require_judge=st.booleans())
@@ -179,3 +179,57 @@ def test_split_first_jurors_ask_the_third(server: JudgeServer) -> None:
     assert result.status == "failed" and [server.count(n) for n in names] == [1, 1, 1]
     assert result.judge is not None and result.judge.jury is not None
     assert result.judge.jury.calls_saved == 0
+
+
+def test_a_keyless_spare_keeps_require_judge_honest(server: JudgeServer) -> None:
+    """The third juror errors and the spare has no key: the full jury sits a deferred spare and
+    `--require-judge` fails it. Two passes settle the quorum, but a juror not asked could fail
+    and be replaced by that spare, so under `--require-judge` the jury is asked in full."""
+    tag = uuid.uuid4().hex[:8]
+    spec = {"rubric": "r", "quorum": 0.5,
+            "jurors": [_seat(server, f"k{i}-{tag}", a)
+                       for i, a in enumerate(("pass", "pass", "error"))],
+            "replacements": [_seat(server, f"ks-{tag}", "deferred")]}
+    full = _grade(server, spec, f"full {tag}", require_judge=True)
+    early = _grade(server, {**spec, "early_stop": True}, f"early {tag}", require_judge=True)
+    assert full.status == early.status == "failed", (full.message, early.message)
+
+
+def test_a_spare_heavier_than_the_juror_it_may_replace_bounds_the_wave(
+        server: JudgeServer) -> None:
+    """A (1.0) passes; B (0.5) errors and C (1.0) takes its seat with C's weight and fails:
+    0.5 < 0.6, failed. One pass against B's own weight (1/1.5 = 0.67) looked settled."""
+    tag = uuid.uuid4().hex[:8]
+    spec = {"rubric": "r", "quorum": 0.6,
+            "jurors": [_seat(server, f"w0-{tag}", "pass"),
+                       _seat(server, f"w1-{tag}", "error", weight=0.5)],
+            "replacements": [_seat(server, f"w2-{tag}", "fail")]}
+    full = _grade(server, spec, f"full {tag}")
+    early = _grade(server, {**spec, "early_stop": True}, f"early {tag}")
+    assert full.status == early.status == "failed", (full.message, early.message)
+
+
+def test_keyless_jurors_are_asked_first_and_hold_no_seat_in_a_wave() -> None:
+    """A keyless first juror costs nothing: it is asked up front, and the two reachable jurors
+    go out together (both in flight at once) rather than one wave each."""
+    tag = uuid.uuid4().hex[:8]
+    with JudgeServer() as js:
+        jurors = [_seat(js, f"n0-{tag}", "deferred")] + [
+            {"model": f"n{i}-{tag}", "base_url": js.base_url} for i in (1, 2)]
+        for j in jurors[1:]:
+            js.script(j["model"], Verdict(score=0.9, latency=0.3))
+        spec = {"rubric": "r", "quorum": 0.5, "jurors": jurors, "early_stop": True}
+        result = _grade(js, spec, "note")
+        assert result.status == "passed", result.message
+        assert js.peak_in_flight() == 2
+        assert result.judge is not None
+        assert [v.model for v in result.judge.votes] == [j["model"] for j in jurors]
+
+
+def test_a_single_juror_with_early_stop_is_a_load_error() -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="a single juror has nothing to stop"):
+        Assertion.model_validate({"target": "result", "matcher": {"llm-jury": {
+            "rubric": "r", "jurors": [{"model": "gpt-4o"}], "repetitions": 3,
+            "early_stop": True}}})

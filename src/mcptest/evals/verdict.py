@@ -99,24 +99,23 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
                 tg.start_soon(one, i, seat)
         return [s for s in out if s is not None]
 
-    done: list[Sample] = []
-    pending = list(who)
+    asked: list[tuple[int, Sample]] = []
+    pending = list(enumerate(who))
     quorum = _quorum(mode, judge)
+    early = judge is not None and judge.early_stop
+    if early:  # members without a key cost nothing: asked first (and deferred), outside waves
+        free = [(i, t) for i, t in pending if not engine.reachable(t.model, t.base_url, defaults)]
+        asked += zip([i for i, _ in free], await wave([t for _, t in free]), strict=True)
+        pending = [(i, t) for i, t in pending if (i, t) not in free]
     while pending:
         k = len(pending)
-        if judge is not None and judge.early_stop:
-            k = next_wave(mode, done, len(pending), rubric, judge, quorum)
-            if k == 0 and not any(s.state == "budget" for s in done):
-                # settled; members without a key cost nothing to ask, and are then deferred
-                # exactly as in the full panel (what `--require-judge` fails)
-                free = [t for t in pending
-                        if not engine.reachable(t.model, t.base_url, defaults)]
-                done += await wave(free)
-                pending = [t for t in pending if t not in free]
+        if early:
+            k = next_wave(mode, [s for _, s in asked], len(pending), rubric, judge, quorum)
             if k == 0:
                 break
-        done += await wave(pending[:k])
-        pending = pending[k:]
+        batch, pending = pending[:k], pending[k:]
+        asked += zip([i for i, _ in batch], await wave([t for _, t in batch]), strict=True)
+    done = [s for _, s in sorted(asked, key=lambda x: x[0])]  # in the order written
     outcomes = [o for s in done for o in s.outcomes]
     if labeled is not None and judge is not None:
         return _labeled(rubric, done, judge, engine, generator_model)
@@ -246,13 +245,14 @@ def _quorum(mode: str, judge: EvalJudge | None) -> float:
 
 def _early_stopped(mode: str, done: list[Sample], unasked: int, message: str,
                    analytics: Any) -> tuple[str, Any]:
-    """Say what `early_stop` saved: gradings not asked, each worth the judge calls of the
-    cheapest grading asked (one for a free-form rubric; a lower bound for a tree)."""
-    per = min((len(s.outcomes) for s in done), default=0)
+    """Say what `early_stop` saved: gradings not asked, each worth the judge calls the cheapest
+    reachable grading asked sent (one for a free-form rubric; a lower bound for a tree; none
+    that came from the cache)."""
+    per = min((sum(1 for o in s.outcomes if not o.cached) for s in done
+               if s.state != "deferred"), default=0)
     who = "panel members" if mode == "panel" else "samples"
-    if unasked * per:
-        message += (f"; early stop: settled by {len(done)} of {len(done) + unasked} {who}, "
-                    f"{unasked * per} call(s) saved")
+    message += f"; early stop: settled by {len(done)} of {len(done) + unasked} {who}" + (
+        f", {unasked * per} call(s) saved" if unasked * per else "")
     if analytics is not None:
         analytics = analytics.model_copy(update={"jurors_asked": len(done),
                                                  "calls_saved": unasked * per})

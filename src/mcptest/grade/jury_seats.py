@@ -111,39 +111,49 @@ def _heads(seats: list[Seat], threshold: float) -> list[tuple[float, bool]]:
 
 
 async def seat_jury(spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
-                     engine: JudgeEngine) -> tuple[list[Seat], int]:
+                    engine: JudgeEngine) -> tuple[list[Seat], int]:
     """Seat the jurors, a mechanical failure replaced from the spares in order; returns the
-    seats asked and how many jurors were not. All at once, or with `early_stop` in waves of
-    the fewest jurors that could settle the quorum, stopping once it is settled either way
-    (docs/jury.md, "Early stop")."""
-    seats: list[Seat] = []
+    seats asked (in the order written) and how many jurors were not. All at once, or with
+    `early_stop` in waves of the fewest jurors that settle the quorum whichever way they
+    answer, stopping once it is settled (docs/jury.md, "Early stop")."""
+    seats: list[tuple[int, Seat]] = []
     spare = list(spec.replacements)
-    pending = list(spec.jurors)
+    pending = list(enumerate(spec.jurors))
     need = spec.min_jurors or 1
+    early = spec.early_stop
+
+    def reachable(j: Juror) -> bool:
+        return engine.reachable(j.model, j.base_url, ctx.defaults)
+
+    if early:
+        # jurors without a key cost nothing to ask: asked first (and deferred), outside the
+        # waves, so they neither hold a wave's seat nor escape `--require-judge`
+        free = [(i, j) for i, j in pending if not reachable(j)]
+        answers = await _seat_all([j for _, j in free], spec, candidate, ctx, engine)
+        seats += [(i, Seat(j, o)) for (i, j), o in zip(free, answers, strict=True)]
+        pending = [(i, j) for i, j in pending if reachable(j)]
+        # a juror not asked could fail and be replaced by a keyless spare, which
+        # `--require-judge` fails: only asking everyone can rule that out
+        early = not (engine.options.require_judge and not all(map(reachable, spare)))
     while pending:
         k = len(pending)
-        if spec.early_stop and seats:
-            if any(o.status == "budget_skipped" for s in seats for o in s.outcomes):
+        if early:
+            asked = [seat for _, seat in seats]
+            if any(o.status == "budget_skipped" for seat in asked for o in seat.outcomes):
                 break  # skipped whatever the others say
-            # an unreachable juror may still vote either way: it counts as not yet asked
-            heads = _heads(seats, spec.threshold)
-            weights = [j.weight for j in pending] + [s.juror.weight for s in seats if s.deferred]
+            heads = _heads(asked, spec.threshold)
+            # a juror not asked may sit as a spare, with the spare's weight: bound it by the
+            # heaviest (a heavier pass only raises the fraction, a heavier fail only lowers it)
+            top = max((j.weight for j in spare), default=0.0)
+            weights = [max(j.weight, top) for _, j in pending] + [
+                seat.juror.weight for seat in asked if seat.deferred]
             if settled(heads, weights, spec.quorum, need) is not None:
-                # jurors without a key cost nothing to ask, and are then deferred exactly as
-                # in the full jury (what `--require-judge` fails)
-                free = [j for j in pending
-                        if not engine.reachable(j.model, j.base_url, ctx.defaults)]
-                answers = await _seat_all(free, spec, candidate, ctx, engine)
-                seats += [Seat(j, o) for j, o in zip(free, answers, strict=True)]
-                pending = [j for j in pending if j not in free]
                 break
             k = min(len(pending), next_wave(heads, weights, spec.quorum, need))
-        elif spec.early_stop:
-            k = next_wave([], [j.weight for j in pending], spec.quorum, need)
         wave, pending = pending[:k], pending[k:]
-        answers = await _seat_all(wave, spec, candidate, ctx, engine)
-        new = [Seat(j, o) for j, o in zip(wave, answers, strict=True)]
-        failed = [s for s in new if s.failed_mechanically]
+        answers = await _seat_all([j for _, j in wave], spec, candidate, ctx, engine)
+        new = [(i, Seat(j, o)) for (i, j), o in zip(wave, answers, strict=True)]
+        failed = [seat for _, seat in new if seat.failed_mechanically]
         if failed and spare:
             stand_ins, spare = spare[:len(failed)], spare[len(failed):]
             subs = await _seat_all(stand_ins, spec, candidate, ctx, engine)
@@ -151,4 +161,4 @@ async def seat_jury(spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
                 seat.history = [(o, None) for o in seat.outcomes]
                 seat.replacement_for, seat.juror, seat.outcomes = seat.juror.model, sub, outs
         seats += new
-    return seats, len(pending)
+    return [seat for _, seat in sorted(seats, key=lambda x: x[0])], len(pending)

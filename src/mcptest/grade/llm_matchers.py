@@ -119,7 +119,10 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
     seats, unasked = await seat_jury(spec, candidate, ctx, engine)
     if spec.verdict_kind is not None:  # plurality or mean/median (docs/jury.md)
         return mode_jury(planned, spec, list(seats), ctx.generator_model, engine, start)
-    saved = unasked * spec.repetitions
+    # what a juror not asked would have sent: the fewest calls a reachable juror asked sent
+    # (its repetitions; none that came from the cache)
+    saved = unasked * min((sum(1 for o in s.outcomes if not o.cached) for s in seats
+                           if not s.deferred), default=0)
     outcomes = [o for s in seats for o, _ in s.history] + [o for s in seats for o in s.outcomes]
     votes = [_vote(o, spec.threshold, rf) for s in seats for o, rf in s.history] + [
         _vote(o, spec.threshold, s.replacement_for) for s in seats for o in s.outcomes]
@@ -175,9 +178,9 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
         tally += f" (fraction {fraction:.2f}, quorum {spec.quorum:.2f})"
     if errors:
         tally += f"; {len(errors)} judge error(s)"
-    if saved:
-        tally += (f"; early stop: settled by {len(seats)} of {len(spec.jurors)} jurors, "
-                  f"{saved} call(s) saved")
+    if unasked:
+        tally += f"; early stop: settled by {len(seats)} of {len(spec.jurors)} jurors" + (
+            f", {saved} call(s) saved" if saved else "")
     if missing and p.why:
         tally += f"; {p.why}"
     if inconclusive:

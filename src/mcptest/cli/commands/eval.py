@@ -146,7 +146,9 @@ def explain(args: argparse.Namespace) -> int:
     cases = sum(1 for t in plan.tests if t.case is not None)
     rows = (f"{evals} eval row(s)" + (f", {tools} judged tool test(s)" if tools else "")
             + (f" ({cases} from case tables)" if cases else ""))
-    total = f"total: {rows}, {proj.calls} judge call(s), cost bound {bound}"
+    upper = any(line.startswith("  judge calls: up to") for line in out)
+    total = (f"total: {rows}, {'up to ' if upper else ''}{proj.calls} judge call(s), "
+             f"cost bound {bound}")
     if proj.deferred:
         total += f"; {proj.deferred} call(s) would be deferred (no key or gateway)"
     if args.max_cost is not None:

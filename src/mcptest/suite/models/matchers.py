@@ -73,6 +73,14 @@ class LlmJurySpec(VerdictModeFields):
                 raise ValueError(f"`threshold` must lie in [{low:g}, {high:g}]")
         return v
 
+    @field_validator("early_stop")
+    @classmethod
+    def _early_stop_needs_jurors(cls, v: bool, info: ValidationInfo) -> bool:
+        if v and len(info.data.get("jurors") or [None, None]) < 2:
+            raise ValueError("`early_stop` needs two or more jurors: a single juror has "
+                             "nothing to stop")
+        return v
+
     @field_validator("temperature")
     @classmethod
     def _repetitions_sample(cls, v: float | None, info: ValidationInfo) -> float | None:
