@@ -157,8 +157,12 @@ def test_repetitions_are_reduced_by_plurality_before_the_panel_votes(
     assert a["judge"]["tally"] == {"friendly": 2.0, "rude": 1.0}
     assert len(a["judge"]["votes"]) == 9
     # labels are nominal: alpha over the three rounds is the package's nominal alpha, and the
-    # run's label agreement (one labeled jury) is that jury's
-    codes = [[0, 1, 0], [1, 0, 0], [1, 1, 1]]  # friendly 0, rude 1; rows are jurors
+    # run's label agreement (one labeled jury) is that jury's. The repetitions of a juror run
+    # at once, so which round drew which scripted label is read back from the votes.
+    code = {"friendly": 0, "rude": 1}
+    rounds = {(v["model"], v["repetition"]): code[v["label"]] for v in a["judge"]["votes"]}
+    codes = [[rounds[(m, k)] for k in range(3)] for m in ("j-a", "j-b", "j-c")]
+    assert sorted(map(sorted, codes)) == [[0, 0, 1], [0, 0, 1], [1, 1, 1]]
     want = krippendorff.alpha(reliability_data=codes, level_of_measurement="nominal")
     assert a["judge"]["jury"]["agreement_raw"] == pytest.approx(want, abs=1e-9)
     assert rep["summary"]["run_agreement_labels"] == pytest.approx(want, abs=1e-9)
