@@ -164,6 +164,7 @@ def test_explain_says_the_panel_is_asked_in_waves_and_counts_an_upper_bound(
     assert r.returncode == 0, r.stderr
     assert "× 3 (panel), early stop: asked in waves" in r.stdout, r.stdout
     assert "judge calls: up to 3 (1 question(s) per grading)" in r.stdout, r.stdout
+    assert "total: 1 eval row(s), up to 3 judge call(s)" in r.stdout, r.stdout
 
 
 def test_a_keyless_member_not_reached_is_still_deferred(
