@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mcptest.grade.repeats import RepeatOptions, merge_repetitions
+from mcptest.judging.judging import label_agreement, score_agreement
 from mcptest.judging.projection import project
 from mcptest.pipeline import RunOptions, RunOutcome, run_plan
 from mcptest.plan import Plan, PlannedTest
@@ -91,6 +92,7 @@ def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,
                      if _times(p, repeat) > 1 else reps[0])
     s = [r.summary for r in reports]
     first = reports[0]
+    every = [t for r in reports for t in r.tests]
     return build_report(
         suites=first.suites, tests=tests, servers=first.servers,
         started_at=first.started_at, finished_at=reports[-1].finished_at,
@@ -100,8 +102,9 @@ def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,
             cost_usd=sum(x.cost_usd for x in s), max_cost_usd=max_cost,
             budget_stopped=any(x.budget_stopped for x in s),
             projected_calls=sum(x.projected_judge_calls for x in s),
-            cost_bound_usd=first.summary.cost_bound_usd, run_agreement=first.summary.run_agreement,
-            run_agreement_labels=first.summary.run_agreement_labels),
+            cost_bound_usd=first.summary.cost_bound_usd,
+            # every repetition's juries are units of the run's agreement, not the first's only
+            run_agreement=score_agreement(every), run_agreement_labels=label_agreement(every)),
         interrupted=next((x.interrupted for x in s if x.interrupted), None),
         internal_error=next((x.internal_error for x in s if x.internal_error), None),
         warnings=[w for r in reports for w in r.warnings], shard=first.shard)

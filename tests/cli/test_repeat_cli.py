@@ -119,3 +119,31 @@ def test_with_repeats_on_both_sides_only_a_significant_drop_regresses(tmp_path: 
     row = broken["comparison"]["rows"][0]
     assert row["change"] == "regressed" and row["p_value"] < 0.05
     assert r.returncode == 1
+
+
+def test_the_run_agreement_of_a_repeated_run_covers_every_repetition(tmp_path: Path) -> None:
+    """A panel split in the first repetition and unanimous in the second: the run's alpha is
+    over both (it was the first repetition's alone)."""
+    import krippendorff
+
+    (tmp_path / "evals.yml").write_text("""evals:
+  - name: answer
+    prompt: p
+    response: "answer"
+    rubric: "Is good."
+    judge: {panel: [judge-a, judge-b, judge-c]}
+""", encoding="utf-8")
+    with JudgeServer() as js:
+        js.script("judge-a", Verdict(0.9))
+        js.script("judge-b", [Verdict(0.1), Verdict(0.9)])
+        js.script("judge-c", Verdict(0.9))
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **js.gateway_env()}
+        out = tmp_path / "out.json"
+        r = subprocess.run([sys.executable, "-m", "mcptest", "eval", "evals.yml", "--repeat", "2",
+                            "--no-cache", "--reporter", "json", "--output", out],
+                           capture_output=True, text=True, env=env, timeout=240, cwd=tmp_path)
+    assert out.exists(), r.stderr
+    summary = json.loads(out.read_text(encoding="utf-8"))["summary"]
+    data = [[0.9, 0.9], [0.1, 0.9], [0.9, 0.9]]  # rows: judges; columns: repetitions
+    want = krippendorff.alpha(reliability_data=data, level_of_measurement="interval")
+    assert summary["run_agreement"] == pytest.approx(want, abs=1e-9)
