@@ -92,7 +92,6 @@ def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,
                      if _times(p, repeat) > 1 else reps[0])
     s = [r.summary for r in reports]
     first = reports[0]
-    every = [t for r in reports for t in r.tests]
     return build_report(
         suites=first.suites, tests=tests, servers=first.servers,
         started_at=first.started_at, finished_at=reports[-1].finished_at,
@@ -104,7 +103,7 @@ def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,
             projected_calls=sum(x.projected_judge_calls for x in s),
             cost_bound_usd=first.summary.cost_bound_usd,
             # every repetition's juries are units of the run's agreement, not the first's only
-            run_agreement=score_agreement(every), run_agreement_labels=label_agreement(every)),
+            run_agreement=score_agreement(tests), run_agreement_labels=label_agreement(tests)),
         interrupted=next((x.interrupted for x in s if x.interrupted), None),
         internal_error=next((x.internal_error for x in s if x.internal_error), None),
         warnings=[w for r in reports for w in r.warnings], shard=first.shard)

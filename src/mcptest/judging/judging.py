@@ -88,11 +88,16 @@ class Judging:
         )
 
 
+def _every_run(tests: list[TestResult]) -> list[TestResult]:
+    """Each repetition of a repeated test (its row shows one of them), else the row itself."""
+    return [r for t in tests for r in (t.repetitions or [t])]
+
+
 def score_agreement(tests: list[TestResult]) -> float | None:
     """Alpha across every jury, eval jury and panel of the run: one unit per assertion or eval
     row, one row per juror seat (docs/jury.md, "Run-level agreement")."""
     per_assertion: list[list[list[float | None]]] = []
-    for t in tests:
+    for t in _every_run(tests):
         for a in t.assertions:
             if a.judge is None or a.judge.kind != "llm-jury":
                 continue
@@ -118,7 +123,7 @@ def label_agreement(tests: list[TestResult]) -> float | None:
     """Nominal alpha across the labeled juries of the run (docs/jury.md, "Verdict modes")."""
     per_assertion: list[list[str]] = []
     own_alpha: list[float | None] = []
-    for t in tests:
+    for t in _every_run(tests):
         for judge in [a.judge for a in t.assertions] + [t.judge]:  # juries, then eval panels
             if judge is None or judge.verdict_kind != "labeled":
                 continue
