@@ -106,7 +106,8 @@ async def _seat_all(jurors: list[Juror], spec: LlmJurySpec, candidate: Any, ctx:
     return results
 
 
-def _heads(seats: list[Seat], threshold: float) -> list[tuple[float, bool]]:
+def jury_heads(seats: list[Seat], threshold: float) -> list[tuple[float, bool]]:
+    """(weight, passed) of every seat with a score: what the quorum is taken over."""
     return [(s.juror.weight, s.score >= threshold) for s in seats if s.score is not None]
 
 
@@ -141,7 +142,7 @@ async def seat_jury(spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
             asked = [seat for _, seat in seats]
             if any(o.status == "budget_skipped" for seat in asked for o in seat.outcomes):
                 break  # skipped whatever the others say
-            heads = _heads(asked, spec.threshold)
+            heads = jury_heads(asked, spec.threshold)
             # a juror not asked may sit as a spare, with the spare's weight: bound it by the
             # heaviest (a heavier pass only raises the fraction, a heavier fail only lowers it)
             top = max((j.weight for j in spare), default=0.0)

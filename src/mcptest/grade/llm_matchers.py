@@ -10,9 +10,9 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from mcptest.grade.aggregate import Tally, partial, vote, weighted_quorum
+from mcptest.grade.aggregate import partial, vote, weighted_quorum
 from mcptest.grade.jury import jury_analytics
-from mcptest.grade.jury_seats import LlmContext, Seat, seat_jury
+from mcptest.grade.jury_seats import LlmContext, jury_heads, seat_jury
 from mcptest.grade.rows import assertion_result
 from mcptest.grade.verdict_jury import mode_jury
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
@@ -107,12 +107,6 @@ async def _judge(planned: PlannedAssertion, m: LlmJudgeMatcher, candidate: Any,
 # --------------------------------------------------------------------------------------- jury
 
 
-def _quorum(seats: list[Seat], threshold: float, quorum: float) -> Tally:
-    """The weighted quorum over the seats that reached a verdict."""
-    return weighted_quorum([(s.juror.weight, s.score >= threshold) for s in seats
-                            if s.score is not None], quorum)
-
-
 async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
                 ctx: LlmContext, engine: JudgeEngine) -> AssertionResult:
     start = time.perf_counter()
@@ -127,7 +121,8 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
     votes = [_vote(o, spec.threshold, rf) for s in seats for o, rf in s.history] + [
         _vote(o, spec.threshold, s.replacement_for) for s in seats for o in s.outcomes]
 
-    q = _quorum(seats, spec.threshold, spec.quorum)
+    heads = jury_heads(seats, spec.threshold)
+    q = weighted_quorum(heads, spec.quorum)
     passed_n, decisive_n, fraction, met = q.passed, q.decisive, q.fraction, q.met
     scored = [s for s in seats if s.score is not None]
     weight = sum(s.juror.weight for s in scored)
@@ -149,7 +144,6 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
             return _result(planned, "failed", start, outcomes, detail(),
                            f"judge required but unavailable: {len(missing)} of {len(seats)} "
                            f"juror(s) deferred: {first_why.message}")
-        heads = [(s.juror.weight, (s.score or 0.0) >= spec.threshold) for s in scored]
         p = partial(heads, [s.juror.weight for s in missing], spec.quorum, spec.min_jurors)
         if not p.decided:
             return _result(planned, "deferred", start, outcomes, detail(),
