@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 from evals.conftest import judge_env
+from support.cli_run import HEAD
 from support.judge_server import Fault, JudgeServer
 
 from mcptest.grade.repeats import pass_at_k
 
 pytestmark = pytest.mark.slow  # the CLI, the example server, five repetitions
 
-SERVER = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
 RIGHT, WRONG = Fault.text("2 + 3 = 5."), Fault.text("2 + 3 = 6.")
 
 
@@ -35,11 +35,7 @@ def agent(name: str, model: str, extra: str) -> str:
 
 def write_suite(tmp_path: Path, body: str) -> Path:
     path = tmp_path / "agents.yml"
-    path.write_text(f"""
-servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-agents:{body}""", encoding="utf-8")
+    path.write_text(f"\n{HEAD}agents:{body}", encoding="utf-8")
     return path
 
 
