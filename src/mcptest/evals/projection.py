@@ -29,7 +29,8 @@ class EvalProjection:
     questions: int
     """Judge questions per sample (criteria applicable, tree depth, or 1)."""
     exact: bool
-    """False when the count is an upper bound (trees, live candidates with `when`)."""
+    """False when the count is an upper bound (trees, live candidates with `when`, a panel or
+    jury with `early_stop`)."""
     candidate: str
     """`fixed response`, or `live agent run (<model>)`."""
 
@@ -62,6 +63,8 @@ def project_eval(spec: EvalSpec, rubrics: dict, *, model: str | None) -> EvalPro
     judge_model = None if live else model
     mode, who = seats(spec.judge, judge_model)
     n, exact = questions(rubric, spec.response)
+    if spec.judge is not None and spec.judge.early_stop and len(who) > 1:
+        exact = False  # the later gradings only when the first disagree (docs/evals.md)
     agent = model or spec.model or "default model"
     return EvalProjection(rubric=rubric, mode=mode, seats=who, questions=n, exact=exact,
                           candidate=f"live agent run ({agent})" if live else "fixed response")

@@ -57,8 +57,10 @@ def _decided_by(spec: EvalSpec, threshold: float) -> str:
     return f"threshold {threshold:.2f}"
 
 
-def explain_lines(test: PlannedTest, env: Mapping[str, str], times: int = 1) -> list[str]:
-    """What one eval row would grade, by whom, and how many judge calls it makes."""
+def explain_lines(test: PlannedTest, env: Mapping[str, str],
+                  times: int = 1) -> tuple[list[str], bool]:
+    """What one eval row would grade, by whom, and how many judge calls it makes; and whether
+    that count is exact (else an upper bound)."""
     from mcptest.evals.projection import project_eval
     from mcptest.suite.models import EvalSpec
 
@@ -92,18 +94,17 @@ def explain_lines(test: PlannedTest, env: Mapping[str, str], times: int = 1) -> 
         lines.append(f"  prompt: {test.prompt}")
     judges = sorted({_who(s.model, s.base_url, test, env) for s in p.seats})
     size = f" × {len(p.seats)} ({p.mode})" if len(p.seats) > 1 else ""
-    early = spec.judge is not None and spec.judge.early_stop and len(p.seats) > 1
-    if early:  # docs/evals.md, "Early stop": the later gradings only when the first disagree
-        size += ", early stop: asked in waves"
+    if spec.judge is not None and spec.judge.early_stop and len(p.seats) > 1:
+        size += ", early stop: asked in waves"  # docs/evals.md, "Early stop"
     lines.append(f"  judge: {', '.join(judges)}{size}")
-    bound = "" if p.exact and not early else "up to "
+    bound = "" if p.exact else "up to "
     per = f"{p.questions} question(s) per grading"
     if times > 1:
         lines.append(f"  judge calls: {bound}{p.calls * times} ({per}; {p.calls} a repetition "
                      f"× {times} repetitions)")
     else:
         lines.append(f"  judge calls: {bound}{p.calls} ({per})")
-    return lines
+    return lines, p.exact
 
 
 def tool_lines(test: PlannedTest, times: int = 1) -> list[str]:
@@ -136,8 +137,14 @@ def explain(args: argparse.Namespace) -> int:
         return t.spec.repeat or args.repeat
 
     out: list[str] = []
+    upper = False
     for t in plan.tests:
-        out += explain_lines(t, env, times(t)) if t.kind == "eval" else tool_lines(t, times(t))
+        if t.kind == "eval":
+            lines, exact = explain_lines(t, env, times(t))
+            out += lines
+            upper = upper or not exact
+        else:
+            out += tool_lines(t, times(t))
     proj, _ = project(plan, env, times)
     bound = "unknown (unpriced: " + ", ".join(sorted(proj.unpriced)) + ")" if proj.unpriced \
         else f"${proj.cost_bound_usd or 0.0:.4f}"
@@ -146,7 +153,6 @@ def explain(args: argparse.Namespace) -> int:
     cases = sum(1 for t in plan.tests if t.case is not None)
     rows = (f"{evals} eval row(s)" + (f", {tools} judged tool test(s)" if tools else "")
             + (f" ({cases} from case tables)" if cases else ""))
-    upper = any(line.startswith("  judge calls: up to") for line in out)
     total = (f"total: {rows}, {'up to ' if upper else ''}{proj.calls} judge call(s), "
              f"cost bound {bound}")
     if proj.deferred:
