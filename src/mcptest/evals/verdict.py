@@ -104,9 +104,10 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
     quorum = _quorum(mode, judge)
     early = judge is not None and judge.early_stop
     if early:  # members without a key cost nothing: asked first (and deferred), outside waves
-        free = [(i, t) for i, t in pending if not engine.reachable(t.model, t.base_url, defaults)]
+        reach = [engine.reachable(t.model, t.base_url, defaults) for _, t in pending]
+        free = [p for p, ok in zip(pending, reach, strict=True) if not ok]
         asked += zip([i for i, _ in free], await wave([t for _, t in free]), strict=True)
-        pending = [(i, t) for i, t in pending if (i, t) not in free]
+        pending = [p for p, ok in zip(pending, reach, strict=True) if ok]
     while pending:
         k = len(pending)
         if early:

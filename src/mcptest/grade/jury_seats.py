@@ -129,10 +129,11 @@ async def seat_jury(spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
     if early:
         # jurors without a key cost nothing to ask: asked first (and deferred), outside the
         # waves, so they neither hold a wave's seat nor escape `--require-judge`
-        free = [(i, j) for i, j in pending if not reachable(j)]
+        reach = [reachable(j) for _, j in pending]
+        free = [p for p, ok in zip(pending, reach, strict=True) if not ok]
         answers = await _seat_all([j for _, j in free], spec, candidate, ctx, engine)
         seats += [(i, Seat(j, o)) for (i, j), o in zip(free, answers, strict=True)]
-        pending = [(i, j) for i, j in pending if reachable(j)]
+        pending = [p for p, ok in zip(pending, reach, strict=True) if ok]
         # a juror not asked could fail and be replaced by a keyless spare, which
         # `--require-judge` fails: only asking everyone can rule that out
         early = not (engine.options.require_judge and not all(map(reachable, spare)))

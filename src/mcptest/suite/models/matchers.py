@@ -76,7 +76,8 @@ class LlmJurySpec(VerdictModeFields):
     @field_validator("early_stop")
     @classmethod
     def _early_stop_needs_jurors(cls, v: bool, info: ValidationInfo) -> bool:
-        if v and len(info.data.get("jurors") or [None, None]) < 2:
+        jurors = info.data.get("jurors")  # absent: `jurors` has its own error
+        if v and jurors is not None and len(jurors) < 2:
             raise ValueError("`early_stop` needs two or more jurors: a single juror has "
                              "nothing to stop")
         return v
