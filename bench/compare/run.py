@@ -19,7 +19,10 @@ with `--concurrency` set to promptfoo's peak (the row `mcptest -jN`), next to th
 `--concurrency 20` row. W2 also runs as `mcptest early_stop`: the same panel with
 `early_stop: true`, which asks the third member only when the first two disagree (the same
 verdicts; promptfoo has no counterpart, so it is a row of its own with its own ratio, fewer
-calls against promptfoo's 300, never the W2 figure).
+calls against promptfoo's 300, never the W2 figure). Each judged workload also runs `floor.py`,
+a bare socket client sending the same calls at the same concurrency (the row `floor`): the
+least wall any client of this judge can take, so a ratio target below the floor's own ratio is
+one no CLI can meet.
 Prints medians and ratios (mcptest / promptfoo); `--json PATH` keeps them. Targets and results: docs/judges.md, "Speed".
 """
 
@@ -153,7 +156,10 @@ def one(name: str, tool: str, run: tuple[list[str], dict[str, str]], judge: Judg
     m = measure(cmd, env, work)
     after, m["peak"] = judge.stats()
     m["calls"] = after - before
-    m["passed"] = passed(work / ("p.json" if tool == "promptfoo" else "m.json"))
+    if tool == "floor":  # no tests: every call answered, or none counted
+        m["passed"] = WORKLOADS[name].answers if m["rc"] == 0 else -1
+    else:
+        m["passed"] = passed(work / ("p.json" if tool == "promptfoo" else "m.json"))
     results.setdefault(name, {}).setdefault(tool, []).append(m)
     ok = "" if m["rc"] in (0, 100) else f" rc={m['rc']} {m['stderr'][-300:]}"
     print(f"{name} {tool:16} wall {m['wall']:6.2f}s  cpu {m['cpu']:6.2f}s  "
@@ -193,6 +199,9 @@ def main() -> int:
                     tools["mcptest early_stop"] = (mcptest_cmd(
                         mcptest, w, mcptest_suite(w, work, early_stop=True), work / "m.json",
                         args.concurrency), mcp_env)
+                if w.jurors:  # the bare client: the least wall any CLI can take here
+                    tools["floor"] = ([str(mcptest.parent / "python"), str(HERE / "floor.py"),
+                                       judge.base_url, str(w.calls), str(args.concurrency)], env)
                 if args.litellm_route:
                     tools["mcptest-litellm"] = (tools["mcptest"][0],
                                                 dict(mcp_env, MCPTEST_LLM_ROUTE="litellm"))
@@ -249,6 +258,13 @@ def report(results: dict[str, dict[str, list[dict[str, Any]]]], latency: float,
                    / (WORKLOADS["W1"].calls - WORKLOADS["W0"].calls) * 1000)
             summary[f"{tool}_cpu_ms_per_call"] = per
             print(f"\n{tool}: CPU per judge call (W1 − W0, over 199 calls): {per:.2f} ms")
+    for name in results:
+        med = summary[name]
+        if "floor" in med and "promptfoo" in med:
+            at = med["floor"]["wall"] / med["promptfoo"]["wall"]
+            summary[f"{name}_floor_ratio"] = at
+            print(f"{name}: the bare client's wall is {at:.2f}x promptfoo's: no client of this "
+                  f"judge gets below that ratio")
     return summary
 
 
