@@ -10,6 +10,9 @@ and updates that same comment; the outputs file holds every output of action.yml
 written. Then a plain `docker run IMAGE run` of an llm-judge and a three-juror llm-jury suite,
 routed with MCPTEST_JUDGE_BASE_URL to the loopback judge server on the host: both must pass on
 the server's verdicts (not deferred), which proves the image's trimmed litellm still judges.
+Then the shard matrix of docs/action.md on a pull request of its own: two `shard: i/2` runs with
+`comment: false` and a `mode: merge` run, which must post exactly one comment and exit 1 because
+one shard failed.
 Prints the image size and the cold start of a plain `docker run IMAGE run suite.yml`.
 """
 
@@ -91,14 +94,16 @@ def check(condition: bool, what: str) -> None:
         raise SystemExit(1)
 
 
-def action_run(docker: str, image: str, base: Path, api_url: str) -> tuple[int, str, float]:
-    """One `docker run` with the flags GitHub's runner passes to a Docker action."""
+def action_run(docker: str, image: str, base: Path, api_url: str,
+               **overrides: str) -> tuple[int, str, float]:
+    """One `docker run` with the flags GitHub's runner passes to a Docker action; `overrides`
+    are inputs by their action.yml names with `_` for `-`."""
     inputs = {
         "suites": "examples/basics.yml\nsuites/*.yml", "max-cost": "0.10", "reporters": "junit", "output-dir":
         "mcptest-results", "sarif": "mcptest.sarif", "comment": "true", "comment-mode": "update",
         "github-token": TOKEN, "require-judge": "false", "concurrency": "", "shard": "",
         "working-directory": ".",
-    }
+    } | {k.replace("_", "-"): v for k, v in overrides.items()}
     env = {f"INPUT_{k.upper()}": v for k, v in inputs.items()} | {
         "GITHUB_ACTIONS": "true", "CI": "true", "GITHUB_REPOSITORY": "octo/repo",
         "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": "/github/workflow/event.json",
@@ -151,6 +156,39 @@ def judge_run(docker: str, image: str, ws: Path) -> None:
     check(JUDGE_KEY not in done.stdout + done.stderr, "the judge key is not in the output")
 
 
+def merge_run(docker: str, image: str, base: Path) -> None:
+    """The matrix of docs/action.md, "Shards", in the image: two shard jobs (`shard: i/2`,
+    `comment: false`; the one that draws the failing test fails), then a `mode: merge` job that
+    posts the one comment and exits with the merged run's code. A pull request of its own."""
+    ws, pr = base / "workspace", PR + 1
+    (base / "workflow" / "event.json").write_text(json.dumps(
+        {"action": "opened", "number": pr, "pull_request": {"number": pr}}))
+    (ws / "suites" / "example.yml").write_text(SUITE.format(expected=6))  # `adds` fails
+    with GitHubServer(token=TOKEN) as gh:
+        shards = [action_run(docker, image, base, gh.url, suites="suites/*.yml", shard=f"{i}/2",
+                             comment="false", sarif="", output_dir=f"shard-{i}")
+                  for i in (1, 2)]
+        before = gh.comments(pr)
+        (base / "file_commands" / "set_output").write_text("")
+        code, log, took = action_run(docker, image, base, gh.url, mode="merge", max_cost="",
+                                     suites="suites/*.yml", output_dir="merged",
+                                     shard_reports="shard-*/mcptest.json")
+        after = gh.comments(pr)
+    if code != 1:
+        print(log[-3000:])
+    check(sorted(c for c, _, _ in shards) == [0, 1], "the shard that drew the failing test "
+          f"failed, the other passed ({[c for c, _, _ in shards]})")
+    check(before == [], "no shard job commented (comment: false)")
+    check(code == 1, f"the merge job exits with the merged run's code 1 ({took:.1f} s)")
+    check(len(after) == 1, f"the merge job posted exactly one comment ({len(after)})")
+    check("adds two numbers" in after[0]["body"] and "greets by name" in after[0]["body"],
+          "the one comment covers both shards' tests")
+    outputs = parse_outputs((base / "file_commands" / "set_output").read_text())
+    check((outputs["passed"], outputs["failed"]) == ("1", "1"),
+          f"merged outputs: {outputs['passed']} passed, {outputs['failed']} failed")
+    check(TOKEN not in log + "".join(out for _, out, _ in shards), "no token in the logs")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--docker", default="docker")
@@ -201,6 +239,8 @@ def main() -> int:
         check(summary.count("mcptest") >= 2, "the step summary was written by both runs")
         check("::error file=suites/example.yml" in log1, "run 1 annotated the failure")
         judge_run(args.docker, args.image, ws)
+        merge_run(args.docker, args.image, base)
+        (ws / "suites" / "example.yml").write_text(SUITE.format(expected=5))
 
         size = subprocess.run([args.docker, "image", "inspect", "-f", "{{.Size}}", args.image],
                               capture_output=True, text=True, check=True).stdout.strip()
