@@ -151,7 +151,12 @@ class ModelClient:
             return reply
 
         async with self.pool.slot(model):
-            return await with_retries(attempt, self.policy, passthrough=(BudgetRefused,))
+            out = await with_retries(attempt, self.policy, passthrough=(BudgetRefused,))
+        # Let a request waiting for the slot go out before this answer is graded: at the judge
+        # concurrency a wave's answers arrive together, and grading each before its successor
+        # was sent held the next wave back (docs/judges.md, "Speed").
+        await anyio.lowlevel.cancel_shielded_checkpoint()
+        return out
 
     async def metered(self, name: str, declared: float, run: Callable[[], Awaitable[T]],
                       cost_of: Callable[[T], float]) -> T:
