@@ -1,13 +1,15 @@
-"""The floor of a judged workload: the least wall time any client of the bench judge can take.
+"""The floor of a judged workload: the least wall time a Python process can take against the
+bench judge.
 
     python bench/compare/floor.py BASE_URL CALLS CONCURRENCY
 
 A bare asyncio client on plain sockets: CONCURRENCY keep-alive connections, each sending its
 share of CALLS one after the other (at most CONCURRENCY in flight, as both CLIs are held to),
 reading each answer's bytes and nothing more: no TLS, no JSON, no grading, no report. Whatever
-a CLI takes beyond this row is its own; what this row takes beyond the ideal (calls over
-concurrency, times the latency) is the interpreter's start and the judge's own turnaround, which
-no client can remove. `run.py` runs it as a row of each judged workload (docs/judges.md, "Speed").
+mcptest (a Python program) takes beyond this row is its own; what this row takes beyond the
+ideal (calls over concurrency, times the latency) is the interpreter's start and the judge's
+own turnaround, which no Python CLI can remove. `run.py` runs it as a row of each judged
+workload (docs/judges.md, "Speed").
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ with `--concurrency` set to promptfoo's peak (the row `mcptest -jN`), next to th
 verdicts; promptfoo has no counterpart, so it is a row of its own with its own ratio, fewer
 calls against promptfoo's 300, never the W2 figure). Each judged workload also runs `floor.py`,
 a bare socket client sending the same calls at the same concurrency (the row `floor`): the
-least wall any client of this judge can take, so a ratio target below the floor's own ratio is
-one no CLI can meet.
+least wall a Python process takes against this judge, so a ratio target below the floor's own
+ratio is one no Python CLI can meet.
 Prints medians and ratios (mcptest / promptfoo); `--json PATH` keeps them. Targets and results: docs/judges.md, "Speed".
 """
 
@@ -199,7 +199,7 @@ def main() -> int:
                     tools["mcptest early_stop"] = (mcptest_cmd(
                         mcptest, w, mcptest_suite(w, work, early_stop=True), work / "m.json",
                         args.concurrency), mcp_env)
-                if w.jurors:  # the bare client: the least wall any CLI can take here
+                if w.jurors:  # the bare client: the least wall of a Python CLI here
                     tools["floor"] = ([str(mcptest.parent / "python"), str(HERE / "floor.py"),
                                        judge.base_url, str(w.calls), str(args.concurrency)], env)
                 if args.litellm_route:
@@ -263,8 +263,8 @@ def report(results: dict[str, dict[str, list[dict[str, Any]]]], latency: float,
         if "floor" in med and "promptfoo" in med:
             at = med["floor"]["wall"] / med["promptfoo"]["wall"]
             summary[f"{name}_floor_ratio"] = at
-            print(f"{name}: the bare client's wall is {at:.2f}x promptfoo's: no client of this "
-                  f"judge gets below that ratio")
+            print(f"{name}: the bare Python client's wall is {at:.2f}x promptfoo's: no Python "
+                  f"CLI gets below that ratio")
     return summary
 
 
