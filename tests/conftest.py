@@ -2,9 +2,9 @@
 tests have no per-example deadline.
 
 Hypothesis fails an example that takes over 200 ms by default: a timing assertion, which on a
-loaded 2-core runner fails tests whose properties hold (test_shards did at load 8). Speed is
-measured in bench/, so the profile drops the deadline; a test that bounds hostile input on
-purpose still sets its own (tests/suite/test_suite_fuzz.py).
+loaded 2-core runner can fail a test whose property holds. Speed is measured in bench/, so the
+profile drops the deadline; a test that bounds hostile input on purpose still sets its own
+(tests/suite/test_suite_fuzz.py).
 """
 
 from __future__ import annotations

@@ -81,8 +81,10 @@ tools:{tests}""", encoding="utf-8")
     outs = []
     for i in range(1, 5):
         out = tmp_path / f"shard{i}.json"
-        mcptest("run", path, "--reporter", "json", "--output", out, "--shard", f"{i}/4",
-                "--shard-weights", whole)
+        done = mcptest("run", path, "--reporter", "json", "--output", out, "--shard", f"{i}/4",
+                       "--shard-weights", whole)
+        # A shard run always writes its report (a failing one too): say why when it did not.
+        assert out.is_file(), f"shard {i}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
         shard = report(out)["shard"]
         assert (shard["index"], shard["count"], len(shard["plan"])) == (i, 4, 14)
         outs.append(out)
