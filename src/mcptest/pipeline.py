@@ -31,6 +31,10 @@ from mcptest.report.redact import secret_values
 from mcptest.run.runner import Runner, RunState
 from mcptest.suite.advice import load_warnings
 
+CLOSE_S = 2.0
+"""At most this long to close the judge connections at the end of a run (a TLS peer that
+went away must not hold up the reports)."""
+
 
 class InjectedFault(RuntimeError):
     """Raised on purpose by `RunOptions.inject_fault`: how tests prove an internal error exits
@@ -167,9 +171,15 @@ async def _run(plan: Plan, options: RunOptions, judging: Judging | None,
 
 
 async def _go(runner: Runner, judging: Judging | None) -> None:
-    if judging is not None:
-        await judging.start()
-    await runner.run()
+    if judging is None:
+        await runner.run()
+        return
+    await judging.start()
+    try:
+        await runner.run()
+    finally:  # also when SIGTERM cancelled the run; closing a socket takes no time
+        with anyio.move_on_after(CLOSE_S, shield=True):
+            await judging.close()
 
 
 def _progress(options: RunOptions) -> Callable[[TestResult], None] | None:

@@ -6,9 +6,15 @@ judge server here, the way litellm honours it too.
 
 from __future__ import annotations
 
+import gc
+import warnings
+from pathlib import Path
+
 import anyio
+import pytest
 from support.judge_server import Fault, JudgeServer, Verdict
 
+from mcptest.cli.main import main
 from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
 
@@ -61,3 +67,25 @@ def test_calls_reuse_one_kept_alive_connection_per_call_in_flight() -> None:
         assert js.count("gw-judge") == 30
         assert 1 < js.peak_in_flight() <= 4
         assert 1 < js.connections() <= 4
+
+
+def test_an_in_process_run_closes_its_judge_connections(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Action runs the CLI in its own process: the run closes its kept-alive judge
+    connections itself rather than leaving open sockets to the garbage collector."""
+    suite = tmp_path / "evals.yml"
+    suite.write_text("evals:\n" + "".join(
+        f"  - {{name: e{i}, prompt: p, response: answer {i}, rubric: r, judge: {{model: gw-judge}}}}\n"
+        for i in range(3)), encoding="utf-8")
+    with JudgeServer(route="fast") as js:
+        js.script("gw-judge", Verdict(score=0.9))
+        for key, value in js.gateway_env().items():
+            monkeypatch.setenv(key, value)
+        gc.collect()  # what earlier tests left is not this run's
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always", ResourceWarning)
+            code = main(["eval", "--config", str(suite), "--no-cache", "--reporter", "json",
+                         "--output", str(tmp_path / "report.json")])
+            gc.collect()
+    assert code == 0 and js.count("gw-judge") == 3
+    assert [str(w.message) for w in seen if issubclass(w.category, ResourceWarning)] == []

@@ -54,6 +54,10 @@ class Judging:
         if (self.projection.calls or self._agent_rows) and self._litellm:
             self.engine.start()
 
+    async def close(self) -> None:
+        """Close the model client's connections at the end of the run."""
+        await self.engine.client.aclose()
+
     def header(self) -> str:
         p = self.projection
         bound = "unknown" if p.cost_bound_usd is None else f"${p.cost_bound_usd:.4f}"
