@@ -19,10 +19,11 @@ with `--concurrency` set to promptfoo's peak (the row `mcptest -jN`), next to th
 `--concurrency 20` row. W2 also runs as `mcptest early_stop`: the same panel with
 `early_stop: true`, which asks the third member only when the first two disagree (the same
 verdicts; promptfoo has no counterpart, so it is a row of its own with its own ratio, fewer
-calls against promptfoo's 300, never the W2 figure). Each judged workload also runs `floor.py`,
-a bare socket client sending the same calls at the same concurrency (the row `floor`): the
-least wall a Python process takes against this judge, so a ratio target below the floor's own
-ratio is one no Python CLI can meet.
+calls against promptfoo's 300, never the W2 figure). Each judged workload also runs `floor.py`
+(`python -I -S`), a bare threaded socket client sending the same calls at the same concurrency
+(the row `floor`): about the least wall a Python process takes against this judge, so what
+mcptest takes beyond it is its own. Its ratio to promptfoo, and the ideal's, are printed when
+every floor run got every answer and promptfoo kept to `--concurrency` calls in flight.
 Prints medians and ratios (mcptest / promptfoo); `--json PATH` keeps them. Targets and results: docs/judges.md, "Speed".
 """
 
@@ -156,15 +157,15 @@ def one(name: str, tool: str, run: tuple[list[str], dict[str, str]], judge: Judg
     m = measure(cmd, env, work)
     after, m["peak"] = judge.stats()
     m["calls"] = after - before
-    if tool == "floor":  # no tests: every call answered, or none counted
-        m["passed"] = WORKLOADS[name].answers if m["rc"] == 0 else -1
-    else:
-        m["passed"] = passed(work / ("p.json" if tool == "promptfoo" else "m.json"))
+    # the floor runs no tests (its exit code says whether every call was answered)
+    m["passed"] = None if tool == "floor" else passed(
+        work / ("p.json" if tool == "promptfoo" else "m.json"))
     results.setdefault(name, {}).setdefault(tool, []).append(m)
     ok = "" if m["rc"] in (0, 100) else f" rc={m['rc']} {m['stderr'][-300:]}"
+    got = "n/a" if m["passed"] is None else f"{m['passed']}/{WORKLOADS[name].answers}"
     print(f"{name} {tool:16} wall {m['wall']:6.2f}s  cpu {m['cpu']:6.2f}s  "
           f"rss {m['rss_mib']:5.0f} MiB  calls {m['calls']}  in flight {m['peak']}  "
-          f"passed {m['passed']}/{WORKLOADS[name].answers}{ok}", flush=True)
+          f"passed {got}{ok}", flush=True)
 
 
 def main() -> int:
@@ -200,7 +201,8 @@ def main() -> int:
                         mcptest, w, mcptest_suite(w, work, early_stop=True), work / "m.json",
                         args.concurrency), mcp_env)
                 if w.jurors:  # the bare client: the least wall of a Python CLI here
-                    tools["floor"] = ([str(mcptest.parent / "python"), str(HERE / "floor.py"),
+                    tools["floor"] = ([str(mcptest.parent / "python"), "-I", "-S",
+                                       str(HERE / "floor.py"),
                                        judge.base_url, str(w.calls), str(args.concurrency)], env)
                 if args.litellm_route:
                     tools["mcptest-litellm"] = (tools["mcptest"][0],
@@ -258,13 +260,17 @@ def report(results: dict[str, dict[str, list[dict[str, Any]]]], latency: float,
                    / (WORKLOADS["W1"].calls - WORKLOADS["W0"].calls) * 1000)
             summary[f"{tool}_cpu_ms_per_call"] = per
             print(f"\n{tool}: CPU per judge call (W1 − W0, over 199 calls): {per:.2f} ms")
-    for name in results:
-        med = summary[name]
-        if "floor" in med and "promptfoo" in med:
-            at = med["floor"]["wall"] / med["promptfoo"]["wall"]
-            summary[f"{name}_floor_ratio"] = at
-            print(f"{name}: the bare Python client's wall is {at:.2f}x promptfoo's: no Python "
-                  f"CLI gets below that ratio")
+    for name, by_tool in results.items():
+        w, med = WORKLOADS[name], summary[name]
+        floor, pf = by_tool.get("floor", []), by_tool.get("promptfoo", [])
+        if not floor or not pf or any(r["rc"] != 0 or r["calls"] != w.calls for r in floor) \
+                or max(r["peak"] for r in pf) > concurrency:
+            continue  # a floor that lost calls, or a promptfoo that overlapped more, says nothing
+        at = med["floor"]["wall"] / med["promptfoo"]["wall"]
+        ideal = -(-w.calls // concurrency) * latency / med["promptfoo"]["wall"]
+        summary[f"{name}_floor_ratio"], summary[f"{name}_ideal_ratio"] = at, ideal
+        print(f"{name}: the bare Python client's wall is {at:.2f}x promptfoo's; the ideal's "
+              f"is {ideal:.2f}x")
     return summary
 
 
