@@ -1,11 +1,13 @@
-"""The fast route: OpenAI-compatible endpoints over plain httpx, without importing litellm.
+"""The fast route: OpenAI-compatible endpoints over httpcore (httpx's transport), without
+importing litellm.
 
 Any `base_url`/gateway and OpenAI itself speak the same `POST /chat/completions`; for them
-`import litellm` (seconds of CPU) and its per-call work (about 4 ms of CPU) buy nothing. httpx
-imports in about 0.15 s, the official `openai` SDK in about 1 s and costs more CPU per call on the
-same seam (docs/judges.md, "Speed"), so this route is plain httpx. Its failures become the same
-`ProviderError`s as `mcptest.llm.call` makes of litellm's, so retries, budget and reports do not
-know which route answered. Every other provider stays on litellm (`mcptest.llm.call`).
+`import litellm` (seconds of CPU) and its per-call work (about 4 ms of CPU) buy nothing. The
+official `openai` SDK imports in about 1 s and costs more CPU per call than plain httpx on the
+same seam, and httpx's own models cost more than its transport used directly (docs/judges.md,
+"Speed"), so this route is httpcore. Its failures become the same `ProviderError`s as
+`mcptest.llm.call` makes of litellm's, so retries, budget and reports do not know which route
+answered. Every other provider stays on litellm (`mcptest.llm.call`).
 
 One `OpenAIRoute` per `ModelClient`: its keep-alive connections (`llm/connections.py`) are as
 many as the run's judge concurrency lets be in flight.
@@ -24,7 +26,7 @@ from mcptest.llm.models import Route, provider_of
 from mcptest.llm.prompt import VERDICT_SCHEMA
 
 if TYPE_CHECKING:
-    import httpx
+    import httpcore
 
 OPENAI_BASE = "https://api.openai.com/v1"
 ROUTE_ENV = "MCPTEST_LLM_ROUTE"
@@ -68,27 +70,32 @@ class OpenAIRoute:
         await self._connections.aclose()
 
     async def _post(self, r: Route, body: dict[str, Any], timeout: float) -> dict[str, Any]:
-        import httpx
+        import httpcore
 
         base = (r.api_base or OPENAI_BASE).rstrip("/")
+        headers = [(b"Authorization", f"Bearer {r.api_key}".encode()),
+                   (b"Content-Type", b"application/json"), (b"Accept", b"application/json")]
         try:
-            async with self._connections.client(base) as client:
-                resp = await client.post(
-                    f"{base}/chat/completions", json=body, timeout=timeout,
-                    headers={"Authorization": f"Bearer {r.api_key}"})
-        except httpx.TimeoutException as e:
+            async with self._connections.client(base) as pool:
+                resp = await pool.request(
+                    "POST", f"{base}/chat/completions", headers=headers,
+                    content=json.dumps(body).encode(),
+                    extensions={"timeout": dict.fromkeys(("connect", "read", "write", "pool"),
+                                                         timeout)})
+        except httpcore.TimeoutException as e:
             raise ProviderError("timeout", "timeout") from e
-        except httpx.TransportError as e:
+        except (httpcore.NetworkError, httpcore.ProtocolError, httpcore.UnsupportedProtocol,
+                httpcore.ProxyError) as e:  # what httpx calls a TransportError
             raise ProviderError("transport", f"{type(e).__name__}: {e}"[:300]) from e
-        if resp.status_code >= 400:
+        if resp.status >= 400:
             raise _status_error(resp)
         try:
-            data = resp.json()
+            data = json.loads(resp.content)
             if not isinstance(data, dict) or not data.get("choices"):
                 raise ValueError("no choices")
         except ValueError as e:
             raise ProviderError("server", f"malformed reply: {e}"[:300],
-                                status=resp.status_code) from e
+                                status=resp.status) from e
         return data
 
     def _body(self, r: Route, messages: list[dict[str, Any]], max_tokens: int,
@@ -154,17 +161,21 @@ def _usage(data: dict[str, Any]) -> dict[str, Any]:
             "reported_cost": float(cost) if isinstance(cost, int | float) else None}
 
 
-def _retry_after(resp: httpx.Response) -> float | None:
-    value = resp.headers.get("retry-after")
+def _header(resp: httpcore.Response, name: bytes) -> str | None:
+    return next((v.decode("latin-1") for k, v in resp.headers if k.lower() == name), None)
+
+
+def _retry_after(resp: httpcore.Response) -> float | None:
+    value = _header(resp, b"retry-after")
     try:
         return None if value is None else max(0.0, float(value))
     except ValueError:
         return None  # an HTTP date: our own backoff applies
 
 
-def _status_error(resp: httpx.Response) -> ProviderError:
+def _status_error(resp: httpcore.Response) -> ProviderError:
     """The same kinds `mcptest.llm.call.provider_error` gives litellm's status errors."""
-    status = resp.status_code
+    status = resp.status
     if status == 429:
         return ProviderError("rate_limit", "rate limited (429)", status=429,
                              retry_after=_retry_after(resp))
@@ -172,7 +183,7 @@ def _status_error(resp: httpx.Response) -> ProviderError:
         return ProviderError("server", f"server error ({status})", status=status,
                              retry_after=_retry_after(resp))
     try:
-        detail = json.dumps(resp.json().get("error", {}).get("message", ""))
+        detail = json.dumps(json.loads(resp.content).get("error", {}).get("message", ""))
     except (ValueError, AttributeError):
-        detail = resp.text[:200]
+        detail = resp.content[:200].decode("utf-8", "replace")
     return ProviderError("client", f"request rejected ({status}): {detail}"[:300], status=status)
