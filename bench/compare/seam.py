@@ -1,10 +1,13 @@
-"""httpx against the `openai` SDK on the fast route's seam: import cost, CPU per call, memory.
+"""HTTP clients on the fast route's seam: import cost, CPU per call, memory.
 
-    .venv/bin/python bench/compare/seam.py httpx|openai BASE_URL
+    .venv/bin/python bench/compare/seam.py CLIENT BASE_URL
 
-Run against `judge.py` (e.g. `--latency 0.2`): one warm-up request, then 200 chat completions
-at concurrency 20, each answer's JSON verdict parsed. Prints import CPU, CPU per call, the
-wall for the 200 calls and peak RSS. The choice it informed: docs/judges.md, "Speed".
+CLIENT: `httpx` (one client, a pool of 20), `openai` (the SDK), `httpx-free` and `httpcore-free`
+(a free list of single-connection clients, one per call in flight: how `llm/connections.py`
+keeps them), `aiohttp` (installed with litellm; not a dependency of ours). Run against
+`judge.py` (e.g. `--latency 0.2`): one warm-up request, then 200 chat completions at concurrency
+20, each answer's JSON verdict parsed. Prints import CPU, CPU per call, the wall for the 200
+calls and peak RSS. The choices it informed: docs/judges.md, "Speed".
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import time
 from collections.abc import Awaitable, Callable
 
 N, CONCURRENCY = 200, 20
+OPEN: list[Callable[[], Awaitable[None]]] = []
+"""Closers of sessions a client opened (aiohttp's), awaited when the measurement is done."""
 MESSAGES = [{"role": "user", "content": "grade this " * 50}]
 
 
@@ -25,7 +30,68 @@ def cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
+BODY = {"model": "m", "messages": MESSAGES, "max_tokens": 100,
+        "response_format": {"type": "json_object"}}
+
+
+def free_list(which: str, base: str) -> Callable[[], Awaitable[None]]:
+    """One single-connection client per call in flight, reused from a free list."""
+    free: list[object] = []
+    if which == "httpx-free":
+        import httpx
+
+        def make() -> object:  # as the route kept them for a plain-HTTP gateway: no TLS
+            return httpx.AsyncClient(limits=httpx.Limits(max_connections=1,
+                                                         max_keepalive_connections=1),
+                                     verify=False, trust_env=False)
+
+        async def send(c: object) -> bytes:
+            r = await c.post(base + "/chat/completions", timeout=30,  # type: ignore[attr-defined]
+                             headers={"Authorization": "Bearer bench"}, json=BODY)
+            return bytes(r.content)
+    else:
+        import httpcore
+
+        def make() -> object:
+            return httpcore.AsyncConnectionPool(max_connections=1, max_keepalive_connections=1)
+
+        timeout = {"timeout": dict.fromkeys(("connect", "read", "write", "pool"), 30)}
+
+        async def send(c: object) -> bytes:
+            r = await c.request(  # type: ignore[attr-defined]
+                "POST", base + "/chat/completions", content=json.dumps(BODY).encode(),
+                headers=[(b"Authorization", b"Bearer bench"),
+                         (b"Content-Type", b"application/json")], extensions=timeout)
+            return bytes(r.content)
+
+    async def one() -> None:
+        c = free.pop() if free else make()
+        try:
+            data = await send(c)
+        finally:
+            free.append(c)
+        json.loads(json.loads(data)["choices"][0]["message"]["content"])
+    return one
+
+
 def client(which: str, base: str) -> Callable[[], Awaitable[None]]:
+    if which in ("httpx-free", "httpcore-free"):
+        return free_list(which, base)
+    if which == "aiohttp":
+        import aiohttp
+
+        session: list[aiohttp.ClientSession] = []
+
+        async def one_aiohttp() -> None:
+            if not session:  # made inside the loop, closed by the `main` that ran it
+                session.append(aiohttp.ClientSession(
+                    connector=aiohttp.TCPConnector(limit=CONCURRENCY)))
+                OPEN.append(session[0].close)
+            async with session[0].post(base + "/chat/completions", json=BODY,
+                                       headers={"Authorization": "Bearer bench"}) as r:
+                data = await r.json()
+            json.loads(data["choices"][0]["message"]["content"])
+        return one_aiohttp
     if which == "httpx":
         import httpx
 
@@ -69,6 +135,8 @@ async def main(which: str, base: str) -> None:
     c1, t1 = cpu(), time.perf_counter()
     await asyncio.gather(*[bounded() for _ in range(N)])
     wall, used = time.perf_counter() - t1, cpu() - c1
+    for close in OPEN:
+        await close()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{which}: import CPU {imported:.2f} s, {N} calls in {wall:.2f} s, "
           f"CPU per call {used / N * 1000:.2f} ms, peak RSS {rss:.0f} MiB")
