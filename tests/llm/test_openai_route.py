@@ -89,3 +89,27 @@ def test_an_in_process_run_closes_its_judge_connections(tmp_path: Path,
             gc.collect()
     assert code == 0 and js.count("gw-judge") == 3
     assert [str(w.message) for w in seen if issubclass(w.category, ResourceWarning)] == []
+
+
+def test_the_request_names_its_client_its_host_and_asks_for_no_compression() -> None:
+    """What httpx added by itself and the route now sends: a User-Agent (gateways behind a
+    firewall may refuse a request without one), the Host as written, and no compression
+    (which the route would not decode)."""
+    with JudgeServer(route="fast") as js:
+        js.script("gw-judge", Verdict(score=0.8))
+        engine = JudgeEngine(JudgeOptions(env=js.gateway_env()))
+        o = anyio.run(engine.judge, JudgeRequest(rubric="r", candidate="c", model="gw-judge"))
+        headers = js.request_headers()[0]
+        host = js.base_url.split("/")[2]
+    assert o.status == "verdict"
+    assert headers["user-agent"].startswith("mcptest/")
+    assert headers["accept-encoding"] == "identity" and headers["host"] == host
+
+
+def test_a_base_url_with_a_space_is_rejected_once_not_retried() -> None:
+    env = {"MCPTEST_JUDGE_BASE_URL": "http://127.0.0.1:9/v 1",
+           "MCPTEST_JUDGE_API_KEY": "sk-test-gateway-key-0123"}
+    engine = JudgeEngine(JudgeOptions(env=env, retry_base_delay=0.01))
+    o = anyio.run(engine.judge, JudgeRequest(rubric="r", candidate="c", model="gw-judge"))
+    assert o.status == "judge_error" and o.error_kind == "client"
+    assert "base URL" in (o.message or "") and "after 1 try" in (o.message or "")

@@ -3,14 +3,14 @@ flight, reused from a free list.
 
 httpcore is httpx's own transport, used directly: the route sends one request shape and reads
 one answer shape, so httpx's request and response models, URL parsing, auth and cookie flows
-cost CPU on every call and an import at start for nothing (docs/judges.md, "Speed": 0.98 →
-0.62 ms of CPU per call on the seam, ~40 ms less at start). One pool of N connections looks at
-every connection each time a request starts or ends (idle and expiry checks, a socket probe
-each); the run's `JudgePool` already bounds the requests in flight, so a free list of pools that
-hold one connection each does the same job in constant time. Pools are bound to the event loop
-that made them, and kept per scheme: the plain-HTTP ones (a local gateway) never negotiate TLS,
-so they load no CA bundle; the https ones share one TLS context (certifi's bundle, loaded once).
-No proxy and no redirects, as before.
+cost CPU on every call and an import at start for nothing (docs/judges.md, "Which HTTP client":
+0.74–0.76 → 0.48–0.57 ms of CPU per call on the seam, ~40 ms less at start). One pool of N
+connections looks at every connection each time a request starts or ends (idle and expiry
+checks, a socket probe each); the run's `JudgePool` already bounds the requests in flight, so a
+free list of pools that hold one connection each does the same job in constant time. Pools are
+bound to the event loop that made them, and kept per scheme: the plain-HTTP ones (a local
+gateway) never negotiate TLS, so they load no CA bundle; the https ones share one TLS context
+(certifi's bundle, loaded once). No proxy and no redirects, as before.
 """
 
 from __future__ import annotations

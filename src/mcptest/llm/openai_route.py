@@ -18,7 +18,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
+from mcptest import __version__
 from mcptest.errors import ProviderError
 from mcptest.llm.call import ChatTurn, Reply, ToolCall
 from mcptest.llm.connections import Connections
@@ -73,13 +75,17 @@ class OpenAIRoute:
         import httpcore
 
         base = (r.api_base or OPENAI_BASE).rstrip("/")
-        headers = [(b"Authorization", f"Bearer {r.api_key}".encode()),
-                   (b"Content-Type", b"application/json"), (b"Accept", b"application/json")]
+        if not base.isascii() or any(c.isspace() for c in base):
+            raise ProviderError("client", "the judge's base URL has spaces or non-ASCII "
+                                "characters: percent-encode them (and IDNA-encode a host)")
+        headers = _headers(base, r.api_key or "")
+        # what httpx sent for `json=`: compact UTF-8, no NaN
+        content = json.dumps(body, ensure_ascii=False, separators=(",", ":"),
+                             allow_nan=False).encode()
         try:
             async with self._connections.client(base) as pool:
                 resp = await pool.request(
-                    "POST", f"{base}/chat/completions", headers=headers,
-                    content=json.dumps(body).encode(),
+                    "POST", f"{base}/chat/completions", headers=headers, content=content,
                     extensions={"timeout": dict.fromkeys(("connect", "read", "write", "pool"),
                                                          timeout)})
         except httpcore.TimeoutException as e:
@@ -159,6 +165,17 @@ def _usage(data: dict[str, Any]) -> dict[str, Any]:
     return {"prompt_tokens": int(usage.get("prompt_tokens") or 0),
             "completion_tokens": int(usage.get("completion_tokens") or 0),
             "reported_cost": float(cost) if isinstance(cost, int | float) else None}
+
+
+def _headers(base: str, api_key: str) -> list[tuple[bytes, bytes]]:
+    """The request's headers. Host from the URL as written (httpcore would drop an IPv6
+    address's brackets), a User-Agent (gateways behind a firewall may refuse a request
+    without one) and no compression (httpcore does not decode it)."""
+    host = urlsplit(base).netloc.rpartition("@")[2]
+    return [(b"Host", host.encode()), (b"User-Agent", f"mcptest/{__version__}".encode()),
+            (b"Authorization", f"Bearer {api_key}".encode()),
+            (b"Content-Type", b"application/json"), (b"Accept", b"application/json"),
+            (b"Accept-Encoding", b"identity")]
 
 
 def _header(resp: httpcore.Response, name: bytes) -> str | None:
