@@ -18,9 +18,10 @@ from mcptest.grade.aggregate import weighted_quorum
 from mcptest.suite.models import EvalJudge
 
 
-def panel_rule(decisive: list[Sample], rubric: ResolvedRubric, judge: EvalJudge | None,
-               passed_n: int, mean: float | None) -> tuple[bool, str, float | None]:
+def panel_rule(decisive: list[Sample], rubric: ResolvedRubric,
+               judge: EvalJudge | None) -> tuple[bool, str, float | None]:
     """Pass or fail, why, and the statistic decided on (None for `majority`)."""
+    passed_n = sum(1 for s in decisive if s.passed)
     how = judge.aggregate if judge else "mean"
     if judge is not None and judge.verdict_kind == "categorical":
         how = "majority"  # each member's pass or fail, counted (docs/evals.md)
@@ -50,9 +51,7 @@ def verdict_of(mode: str, decisive: list[Sample], rubric: ResolvedRubric,
                judge: EvalJudge | None, quorum: float) -> bool:
     if mode == "jury":
         return weighted_quorum([(1.0, bool(s.passed)) for s in decisive], quorum).met
-    scores = [s.score for s in decisive if s.score is not None]
-    mean = statistics.fmean(scores) if scores else None
-    return panel_rule(decisive, rubric, judge, sum(1 for s in decisive if s.passed), mean)[0]
+    return panel_rule(decisive, rubric, judge)[0]
 
 
 def _can_gate(rubric: ResolvedRubric) -> bool:

@@ -219,7 +219,7 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
                f"{quorum:.2f}); mean score {mean:.2f}" if mean is not None else
                f"{passed_n}/{len(decisive)} samples passed")
     else:
-        ok, why, stat = panel_rule(decisive, rubric, judge, passed_n, mean)
+        ok, why, stat = panel_rule(decisive, rubric, judge)
         mean = mean if stat is None else stat  # the score is what the verdict was decided on
     if all(s.vacuous for s in decisive):  # nothing was rated: no agreement to speak of
         return ("passed" if ok else "failed"), why, mean, None
