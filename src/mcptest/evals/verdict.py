@@ -22,7 +22,7 @@ from mcptest.evals.label_verdict import decide_labels, label_mode
 from mcptest.evals.rubric import ResolvedRubric
 from mcptest.evals.sample import Asker, Sample, grade_sample
 from mcptest.evals.settle import next_wave, panel_rule, waits
-from mcptest.grade.aggregate import vote, weighted_quorum
+from mcptest.grade.aggregate import calls_per_grading, vote, weighted_quorum
 from mcptest.grade.jury import jury_analytics
 from mcptest.grade.sampling import repeated_sampling
 from mcptest.llm.engine import JudgeEngine
@@ -247,10 +247,8 @@ def _quorum(mode: str, judge: EvalJudge | None) -> float:
 def _early_stopped(mode: str, done: list[Sample], unasked: int, message: str,
                    analytics: Any) -> tuple[str, Any]:
     """Say what `early_stop` saved: gradings not asked, each worth the judge calls the cheapest
-    reachable grading asked sent (one for a free-form rubric; a lower bound for a tree; none
-    that came from the cache)."""
-    per = min((sum(1 for o in s.outcomes if not o.cached) for s in done
-               if s.state != "deferred"), default=0)
+    reachable grading asked sent (`calls_per_grading`)."""
+    per = calls_per_grading(s.outcomes for s in done if s.state != "deferred")
     who = "panel members" if mode == "panel" else "samples"
     message += f"; early stop: settled by {len(done)} of {len(done) + unasked} {who}" + (
         f", {unasked * per} call(s) saved" if unasked * per else "")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -95,6 +95,13 @@ class Partial:
     decided: bool
     """No vote of the missing heads could change the verdict: decide on the heads present."""
     why: str
+
+
+def calls_per_grading(asked: Iterable[Sequence[JudgeOutcome]]) -> int:
+    """What a juror or panel member that `early_stop` did not ask would have sent: the fewest
+    calls one that was asked and reachable sent (its repetitions or a tree's questions; none
+    that came from the cache), so the calls saved are a lower bound."""
+    return min((sum(1 for o in outcomes if not o.cached) for outcomes in asked), default=0)
 
 
 def partial(heads: Sequence[tuple[float, bool]], missing: Sequence[float], quorum: float,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from mcptest.grade.aggregate import partial, vote, weighted_quorum
+from mcptest.grade.aggregate import calls_per_grading, partial, vote, weighted_quorum
 from mcptest.grade.jury import jury_analytics
 from mcptest.grade.jury_seats import LlmContext, jury_heads, seat_jury
 from mcptest.grade.rows import assertion_result
@@ -113,10 +113,7 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
     seats, unasked = await seat_jury(spec, candidate, ctx, engine)
     if spec.verdict_kind is not None:  # plurality or mean/median (docs/jury.md)
         return mode_jury(planned, spec, list(seats), ctx.generator_model, engine, start)
-    # what a juror not asked would have sent: the fewest calls a reachable juror asked sent
-    # (its repetitions; none that came from the cache)
-    saved = unasked * min((sum(1 for o in s.outcomes if not o.cached) for s in seats
-                           if not s.deferred), default=0)
+    saved = unasked * calls_per_grading(s.outcomes for s in seats if not s.deferred)
     outcomes = [o for s in seats for o, _ in s.history] + [o for s in seats for o in s.outcomes]
     votes = [_vote(o, spec.threshold, rf) for s in seats for o, rf in s.history] + [
         _vote(o, spec.threshold, s.replacement_for) for s in seats for o in s.outcomes]
