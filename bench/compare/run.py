@@ -24,7 +24,8 @@ calls against promptfoo's 300, never the W2 figure). Each judged workload also r
 (the row `floor`): about the least wall a Python process takes against this judge, so what
 mcptest takes beyond it is its own. Its ratio to promptfoo, and the ideal's, are printed when
 every floor run got every answer and promptfoo kept to `--concurrency` calls in flight.
-Prints medians and ratios (mcptest / promptfoo); `--json PATH` keeps them. Targets and results: docs/judges.md, "Speed".
+Prints medians and ratios (mcptest / promptfoo); `--json PATH` keeps them. Targets and
+results: docs/judges.md, "Speed".
 """
 
 from __future__ import annotations
@@ -231,6 +232,11 @@ def main() -> int:
     return 0
 
 
+def ideal_s(w: Workload, concurrency: int, latency: float) -> float:
+    """The least wall of `w`'s judge calls: waves of `concurrency`, each one latency long."""
+    return -(-w.calls // concurrency) * latency
+
+
 def report(results: dict[str, dict[str, list[dict[str, Any]]]], latency: float,
            concurrency: int) -> dict[str, Any]:
     """Medians per workload and tool, and mcptest's ratios to promptfoo."""
@@ -245,7 +251,7 @@ def report(results: dict[str, dict[str, list[dict[str, Any]]]], latency: float,
                for tool, runs in by_tool.items()}
         summary[name] = med
         pf = med.get("promptfoo")
-        ideal = -(-w.calls // concurrency) * latency if w.jurors else None
+        ideal = ideal_s(w, concurrency, latency) if w.jurors else None
         for tool, m in med.items():
             ratio = (f"wall {m['wall'] / pf['wall']:.2f}x, CPU {m['cpu'] / pf['cpu']:.2f}x, "
                      f"RSS {m['rss_mib'] / pf['rss_mib']:.2f}x"
@@ -267,7 +273,7 @@ def report(results: dict[str, dict[str, list[dict[str, Any]]]], latency: float,
                 or max(r["peak"] for r in pf) > concurrency:
             continue  # a floor that lost calls, or a promptfoo that overlapped more, says nothing
         at = med["floor"]["wall"] / med["promptfoo"]["wall"]
-        ideal = -(-w.calls // concurrency) * latency / med["promptfoo"]["wall"]
+        ideal = ideal_s(w, concurrency, latency) / med["promptfoo"]["wall"]
         summary[f"{name}_floor_ratio"], summary[f"{name}_ideal_ratio"] = at, ideal
         print(f"{name}: the bare Python client's wall is {at:.2f}x promptfoo's; the ideal's "
               f"is {ideal:.2f}x")

@@ -20,8 +20,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 N, CONCURRENCY = 200, 20
-OPEN: list[Callable[[], Awaitable[None]]] = []
-"""Closers of sessions a client opened (aiohttp's), awaited when the measurement is done."""
+Call = Callable[[], Awaitable[None]]
 MESSAGES = [{"role": "user", "content": "grade this " * 50}]
 
 
@@ -34,7 +33,7 @@ BODY = {"model": "m", "messages": MESSAGES, "max_tokens": 100,
         "response_format": {"type": "json_object"}}
 
 
-def free_list(which: str, base: str) -> Callable[[], Awaitable[None]]:
+def free_list(which: str, base: str) -> Call:
     """One single-connection client per call in flight, reused from a free list."""
     free: list[object] = []
     if which == "httpx-free":
@@ -74,24 +73,22 @@ def free_list(which: str, base: str) -> Callable[[], Awaitable[None]]:
     return one
 
 
-def client(which: str, base: str) -> Callable[[], Awaitable[None]]:
+def client(which: str, base: str) -> tuple[Call, Call | None]:
+    """One call of `which`, and what closes its session when the measurement is done (called
+    inside the event loop, so a session can be made here)."""
     if which in ("httpx-free", "httpcore-free"):
-        return free_list(which, base)
+        return free_list(which, base), None
     if which == "aiohttp":
         import aiohttp
 
-        session: list[aiohttp.ClientSession] = []
+        session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=CONCURRENCY))
 
         async def one_aiohttp() -> None:
-            if not session:  # made inside the loop, closed by the `main` that ran it
-                session.append(aiohttp.ClientSession(
-                    connector=aiohttp.TCPConnector(limit=CONCURRENCY)))
-                OPEN.append(session[0].close)
-            async with session[0].post(base + "/chat/completions", json=BODY,
-                                       headers={"Authorization": "Bearer bench"}) as r:
+            async with session.post(base + "/chat/completions", json=BODY,
+                                    headers={"Authorization": "Bearer bench"}) as r:
                 data = await r.json()
             json.loads(data["choices"][0]["message"]["content"])
-        return one_aiohttp
+        return one_aiohttp, session.close
     if which == "httpx":
         import httpx
 
@@ -100,11 +97,9 @@ def client(which: str, base: str) -> Callable[[], Awaitable[None]]:
 
         async def one() -> None:
             r = await http.post(base + "/chat/completions", timeout=30,
-                                headers={"Authorization": "Bearer bench"},
-                                json={"model": "m", "messages": MESSAGES, "max_tokens": 100,
-                                      "response_format": {"type": "json_object"}})
+                                headers={"Authorization": "Bearer bench"}, json=BODY)
             json.loads(r.json()["choices"][0]["message"]["content"])
-        return one
+        return one, http.aclose
     import httpx
     import openai
 
@@ -118,12 +113,12 @@ def client(which: str, base: str) -> Callable[[], Awaitable[None]]:
                                               max_tokens=100, timeout=30,
                                               response_format={"type": "json_object"})
         json.loads(r.choices[0].message.content or "{}")
-    return one_sdk
+    return one_sdk, sdk.close
 
 
 async def main(which: str, base: str) -> None:
     c0 = cpu()
-    one = client(which, base)
+    one, close = client(which, base)
     imported = cpu() - c0
     sem = asyncio.Semaphore(CONCURRENCY)
 
@@ -135,7 +130,7 @@ async def main(which: str, base: str) -> None:
     c1, t1 = cpu(), time.perf_counter()
     await asyncio.gather(*[bounded() for _ in range(N)])
     wall, used = time.perf_counter() - t1, cpu() - c1
-    for close in OPEN:
+    if close is not None:
         await close()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{which}: import CPU {imported:.2f} s, {N} calls in {wall:.2f} s, "
