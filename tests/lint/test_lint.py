@@ -122,7 +122,9 @@ def test_ignore_per_tool_and_expected_failures_with_a_stale_entry(
                         "    - injection-imperative\n")
     code, report = lint(suite, tmp_path)
     findings = report["lint"]["findings"]
-    assert report["lint"]["suppressed"] == 2
+    # annotations on get_env; the poisoned text's orders are left to the hidden-instructions
+    # error, so there is no imperative warning to suppress
+    assert report["lint"]["suppressed"] == 1
     poison = next(f for f in findings if f["rule"] == "injection-hidden-instructions")
     assert poison["expected"] is True
     (stale,) = [f for f in findings if f["rule"] == "expected-failure-stale"]

@@ -22,6 +22,10 @@ PROFILES: dict[str, tuple[str, ...]] = {
     "strict": ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"),
 }
 
+MEANINGLESS_WHEN_READ_ONLY = ("destructiveHint", "idempotentHint")
+"""The schema's ToolAnnotations: each is "meaningful only when `readOnlyHint == false`", so a
+read-only tool that leaves them out has said all there is (docs/lint.md#annotations)."""
+
 
 def _name_of(tool: dict[str, Any]) -> str:
     return str(tool.get("name", ""))
@@ -79,7 +83,8 @@ def tool_annotations(tools: list[dict[str, Any]], profile: str | None) -> list[R
         name = _name_of(tool)
         hints = tool.get("annotations")
         given: dict[str, Any] = hints if isinstance(hints, dict) else {}
-        missing = [k for k in wanted if k not in given and not (k == "title" and tool.get("title"))]
+        missing = [k for k in wanted if k not in given and not (k == "title" and tool.get("title"))
+                   and not (k in MEANINGLESS_WHEN_READ_ONLY and given.get("readOnlyHint") is True)]
         if missing:
             found.append(("annotations", level, name,
                           f"tool `{name}` lacks {', '.join(missing)} "
@@ -91,6 +96,7 @@ def injections(tools: list[dict[str, Any]], other_tools: set[str]) -> list[Raw]:
     found: list[Raw] = []
     from mcptest.lint.rules import RULES
 
+    names = frozenset(_name_of(t) for t in tools)
     for tool in tools:
         name = _name_of(tool)
         texts = [tool.get("description"), tool.get("title"),
@@ -101,7 +107,7 @@ def injections(tools: list[dict[str, Any]], other_tools: set[str]) -> list[Raw]:
         if isinstance(props, dict):
             texts += [p.get("description") for p in props.values() if isinstance(p, dict)]
         text = "\n".join(t for t in texts if isinstance(t, str))
-        for hit in scan(text, other_tools - {name}):
+        for hit in scan(text, other_tools - {name}, names - {name}):
             found.append((hit.rule, RULES[hit.rule].level, name,
                           f"tool `{name}`: {RULES[hit.rule].short.lower()}: {hit.evidence}"))
     return found

@@ -1,9 +1,10 @@
 """Description injection heuristics, computed locally: nothing leaves the runner.
 
-Four categories, named like the public scanners' so findings map across tools (docs/lint.md):
+Five categories, named like the public scanners' so findings map across tools (docs/lint.md):
 hidden instructions (Snyk E001, tool poisoning), references to other servers' tools (E002,
-shadowing), suspicious imperative words (W001/E003) and invisible Unicode. Patterns are
-deliberately conservative: each match quotes the text that triggered it.
+shadowing), orders about a sibling tool of the same server (same-server shadowing), orders aimed
+at the model (W001/E003, lint/directives.py) and invisible Unicode. Patterns are deliberately
+conservative: each match quotes the text that triggered it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+
+from mcptest.lint.directives import orders, shadows
 
 HIDDEN = [
     re.compile(p, re.IGNORECASE) for p in (
@@ -32,10 +35,6 @@ SHADOW = [
         r"\b(all|any|other)\s+(other\s+)?tools?\s+(must|should)\b",
     )
 ]
-SHOUTED = re.compile(r"\b(IMPORTANT|CRUCIAL|CRITICAL|MANDATORY|URGENT)\b")
-"""Only in capitals: "Important: dates are UTC" is ordinary documentation."""
-IMPERATIVE = re.compile(r"\b(immediately|always|never|must|secretly|do not ask|override)\b",
-                        re.IGNORECASE)
 INVISIBLE = {0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064,
              0xFEFF, 0x00AD, 0x180E}
 BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
@@ -53,6 +52,10 @@ def _quote(text: str, match: re.Match[str], pad: int = 20) -> str:
     return " ".join(text[start:end].split())[:120]
 
 
+def _short(text: str) -> str:
+    return " ".join(text.split())[:120]
+
+
 def _invisible(text: str) -> list[str]:
     found = []
     for ch in text:
@@ -64,27 +67,36 @@ def _invisible(text: str) -> list[str]:
     return sorted(set(found))
 
 
-def scan(text: str, other_tools: set[str]) -> list[Hit]:
-    """The injection hits of one description; `other_tools` are other servers' tool names."""
+def _first(patterns: list[re.Pattern[str]], text: str) -> str | None:
+    for pattern in patterns:
+        m = pattern.search(text)
+        if m:
+            return _quote(text, m)
+    return None
+
+
+def scan(text: str, other_tools: set[str], siblings: frozenset[str] = frozenset()) -> list[Hit]:
+    """The injection hits of one tool's texts; `other_tools` are other servers' tool names,
+    `siblings` the other tools of the same server."""
     hits: list[Hit] = []
-    for pattern in HIDDEN:
-        m = pattern.search(text)
-        if m:
-            hits.append(Hit("injection-hidden-instructions", _quote(text, m)))
-            break
-    for pattern in SHADOW:
-        m = pattern.search(text)
-        if m:
-            hits.append(Hit("injection-shadowing", _quote(text, m)))
-            break
-    else:
+    hidden = _first(HIDDEN, text)
+    if hidden:
+        hits.append(Hit("injection-hidden-instructions", hidden))
+    shadow = _first(SHADOW, text)
+    if shadow is None:
         named = sorted(t for t in other_tools if len(t) >= 4 and re.search(
             rf"(?<![\w.-]){re.escape(t)}(?![\w-])", text))
-        if named:
-            hits.append(Hit("injection-shadowing", "names " + ", ".join(named[:5])))
-    words = sorted({m.group(0) for p in (SHOUTED, IMPERATIVE) for m in p.finditer(text)})
-    if words:
-        hits.append(Hit("injection-imperative", ", ".join(words[:8])))
+        shadow = "names " + ", ".join(named[:5]) if named else None
+    if shadow:
+        hits.append(Hit("injection-shadowing", shadow))
+    steered = shadows(text, siblings)
+    if steered:
+        tool, sentence = steered[0]
+        hits.append(Hit("injection-shadowing-same-server", f"about `{tool}`: {_short(sentence)}"))
+    if not hits:  # an error-level hit already says it; the warning would repeat it
+        ordered = orders(text, {*siblings, *other_tools})
+        if ordered:
+            hits.append(Hit("injection-imperative", _short(ordered[0])))
     codes = _invisible(text)
     if codes:
         hits.append(Hit("injection-invisible-unicode", ", ".join(codes[:8])))

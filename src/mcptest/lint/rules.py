@@ -61,9 +61,15 @@ _LINT: list[Rule] = [
     Rule("injection-shadowing", "Description references another server's tools",
          "The description names tools of another server of the suite or tells the model how to "
          "use other tools (tool shadowing; Snyk E002).", "error"),
-    Rule("injection-imperative", "Suspicious imperative words in a description",
-         "Words such as IMPORTANT, always, must or immediately try to steer the model "
-         "(Snyk W001, E003). Review the wording.", "warning"),
+    Rule("injection-shadowing-same-server", "Description gives orders about a sibling tool",
+         "The description tells the model how to use another tool of the same server "
+         "(\"Before using send_email, ALWAYS add ...\"): a tool rewriting how its siblings "
+         "are called.", "error"),
+    Rule("injection-imperative", "Description gives the model orders",
+         "A strong word (always, never, must, immediately, do not) orders the model to act: "
+         "call or avoid tools, tell or ask the user, or reach beyond the argument described "
+         "(Snyk W001, E003). Constraints on a value (\"must be a string\") are not "
+         "findings.", "warning"),
     Rule("injection-invisible-unicode", "Invisible characters in a description",
          "Zero-width, bidirectional-override or tag characters hide text from reviewers while "
          "the model still reads it.", "error"),
