@@ -157,7 +157,8 @@ def test_sigterm_mid_run_leaves_no_server_process(tmp_path: Path) -> None:
         seen.append(line)
         if "add over the started server" in line:
             break
-    assert len(_marker_processes(marker)) == 2, seen  # the shell and the server it forked
+    # the reaper (run/reaper.py, its argv carries the command), the shell and the server
+    assert len(_marker_processes(marker)) == 3, seen
     proc.send_signal(signal.SIGTERM)
     _out, err = proc.communicate(timeout=60)
     assert "SIGTERM received" in "".join(seen) + err

@@ -1,6 +1,12 @@
-"""Servers mcptest starts for the tests (`start:` of a remote server, docs/suites.md): spawn the
-process in a process group of its own, wait until it is ready, and stop the whole group when the
-connection closes, whether the run ended, failed or was cancelled by SIGTERM.
+"""Servers mcptest starts for the tests (`start:` of a remote server, docs/suites.md): refuse a
+port someone else already listens on, spawn the process, wait until it is ready and the one
+listening, and stop everything it made when the connection closes, whether the run ended,
+failed or was cancelled by SIGTERM.
+
+On Linux the command runs under `run/reaper.py`, a child subreaper: every process the command
+makes stays below it, daemons that called setsid() included, and the reaper stops them all. On
+other systems the command runs in a process group of its own and the group is stopped (a
+process that leaves the group escapes; docs/suites.md says so).
 """
 
 from __future__ import annotations
@@ -9,8 +15,10 @@ import os
 import re
 import signal
 import subprocess
+import sys
 from collections.abc import Mapping
 from contextlib import AsyncExitStack, suppress
+from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
@@ -19,10 +27,21 @@ from anyio.abc import Process
 
 from mcptest.errors import ServerNotReadyError
 from mcptest.run.connect import StderrLog, one_line, plan_stdio
+from mcptest.run.listeners import CAN_INSPECT
+from mcptest.run.reaper import KILL_WAIT_S
+from mcptest.run.start_ports import Endpoint, local_endpoints, not_owned, taken
 from mcptest.suite.models import ReadyCheck, RemoteServer, StartSpec, StdioServer
 
 POLL_S = 0.1  # readiness of another process cannot be awaited, only polled
 STOP_GRACE_S = 5.0
+REAPER = Path(__file__).with_name("reaper.py")
+
+
+@dataclass
+class _Waiting:
+    """What the last readiness poll saw, for the timeout's message."""
+
+    problem: str | None = None
 
 
 async def start_server(
@@ -36,18 +55,28 @@ async def start_server(
     as_stdio = StdioServer.model_construct(
         command=start.command, env=start.env, inherit_env=start.inherit_env, cwd=start.cwd)
     plan = plan_stdio(f"{name}.start", as_stdio, base_dir, env)
-    proc = await anyio.open_process(
-        [plan.params.command, *plan.params.args], stdin=subprocess.DEVNULL, stdout=log.file,
-        stderr=log.file, cwd=plan.params.cwd, env=plan.params.env, start_new_session=True,
-    )
-    stack.push_async_callback(stop_group, proc)
     ready = start.ready or ReadyCheck(url=spec.url)
+    points = await local_endpoints(spec.url, ready)
+    refused = await taken(points)
+    if refused is not None:
+        raise ServerNotReadyError(refused)
+    argv = [plan.params.command, *plan.params.args]
+    if CAN_INSPECT:
+        argv = [sys.executable, "-I", "-S", str(REAPER), str(os.getpid()), f"{STOP_GRACE_S:g}",
+                "--", *argv]
+    proc = await anyio.open_process(
+        argv, stdin=subprocess.DEVNULL, stdout=log.file, stderr=log.file, cwd=plan.params.cwd,
+        env=plan.params.env, start_new_session=True,
+    )
+    stack.push_async_callback(stop_started, proc)
+    waiting = _Waiting()
     with anyio.move_on_after(start.timeout) as scope:
-        await _wait_ready(proc, ready, log)
+        await _wait_ready(proc, ready, log, points, waiting)
     if scope.cancelled_caught:
+        seen = f"; {waiting.problem}" if waiting.problem else ""
         raise ServerNotReadyError(one_line(
             f"the started process was not ready within {start.timeout:g}s (start.timeout; "
-            f"waiting for {_describe(ready)}){_output(log)}", 500))
+            f"waiting for {_describe(ready)}){seen}{_output(log)}", 500))
     return plan.secrets
 
 
@@ -64,7 +93,10 @@ def _output(log: StderrLog) -> str:
     return f"; output: {' | '.join(lines[-3:])}" if lines else ""
 
 
-async def _wait_ready(proc: Process, ready: ReadyCheck, log: StderrLog) -> None:
+async def _wait_ready(proc: Process, ready: ReadyCheck, log: StderrLog, points: list[Endpoint],
+                      waiting: _Waiting) -> None:
+    """Poll until the started tree owns every local endpoint and the ready check passes; no
+    probe goes out before the first holds."""
     pattern = re.compile(ready.log_regex, re.MULTILINE) if ready.log_regex is not None else None
     async with httpx2.AsyncClient(timeout=httpx2.Timeout(2.0)) as client:
         while True:
@@ -72,7 +104,8 @@ async def _wait_ready(proc: Process, ready: ReadyCheck, log: StderrLog) -> None:
                 raise ServerNotReadyError(one_line(
                     f"the started process exited with code {proc.returncode} before it was "
                     f"ready{_output(log)}", 500))
-            if await _is_ready(ready, pattern, client, log):
+            waiting.problem = await not_owned(points, proc.pid)
+            if waiting.problem is None and await _is_ready(ready, pattern, client, log):
                 return
             await anyio.sleep(POLL_S)
 
@@ -91,16 +124,27 @@ async def _is_ready(
             return False
         await stream.aclose()
         return True
-    try:
-        response = await client.get(str(ready.url))
+    try:  # the status is all we want: the body is never read
+        async with client.stream("GET", str(ready.url)) as response:
+            return response.status_code < 500
     except httpx2.HTTPError:
         return False
-    return response.status_code < 500
 
 
-async def stop_group(proc: Process) -> None:
-    """SIGTERM to the process group, SIGKILL to what is left after the grace period."""
+async def stop_started(proc: Process) -> None:
+    """Stop what the start command made: SIGTERM to the reaper, which stops the tree (Linux), or
+    to the process group; SIGKILL to the group for what is left after the grace period."""
     with anyio.CancelScope(shield=True):
+        if CAN_INSPECT:
+            with suppress(ProcessLookupError):
+                os.kill(proc.pid, signal.SIGTERM)
+            with anyio.move_on_after(STOP_GRACE_S + KILL_WAIT_S + 1.0):
+                await proc.wait()
+                return
+            _signal_group(proc.pid, signal.SIGKILL)  # the reaper itself is stuck
+            with anyio.move_on_after(STOP_GRACE_S):
+                await proc.wait()
+            return
         _signal_group(proc.pid, signal.SIGTERM)
         with anyio.move_on_after(STOP_GRACE_S):
             while proc.returncode is None or _group_alive(proc.pid):
