@@ -13,12 +13,15 @@ from support.actionlint import assert_lints_clean
 from support.servers import HTTP_TOKEN, everything_command, example_command, example_http_server
 
 from mcptest.cli.main import main
+from mcptest.lint.error_text import STARTER_MESSAGE
 from mcptest.suite.schema import SUITE_SCHEMA_ID
 
 pytestmark = pytest.mark.slow
 
 
-def _init_and_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *source: str) -> dict:
+def _init_and_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *source: str,
+                  error_text: frozenset[str] = frozenset()) -> dict:
+    """`error_text`: tests that may fail, on the error-text check alone."""
     monkeypatch.chdir(tmp_path)
     assert main(["init", *source, "--output", "tests/mcp/suite.yml", "--ci"]) == 0
     suite = tmp_path / "tests" / "mcp" / "suite.yml"
@@ -29,6 +32,10 @@ def _init_and_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *source: str)
     report = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
     not_passed = [t for t in report["tests"] if t["status"] != "passed"]
     for t in not_passed:
+        if t["name"] in error_text:
+            failed = [a["user_message"] for a in t["assertions"] if a["status"] == "failed"]
+            assert failed == [STARTER_MESSAGE], t["name"]
+            continue
         assert t["name"].startswith("TODO ") and "todo" in t["tags"], t["name"]
     assert code == (1 if not_passed else 0)
     workflow = tmp_path / ".github" / "workflows" / "mcptest.yml"
@@ -55,10 +62,15 @@ def test_init_on_the_example_server(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 
 def test_init_on_server_everything(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    got = _init_and_run(tmp_path, monkeypatch, "--command", shlex.join(everything_command()))
+    # get-annotated-message's first enum value asks for its sample error, which it answers as
+    # "Error: Operation failed" without isError: the starter's error-text check says so
+    demo = "get-annotated-message answers"
+    got = _init_and_run(tmp_path, monkeypatch, "--command", shlex.join(everything_command()),
+                        error_text=frozenset({demo}))
     tests = got["report"]["tests"]
-    plain = [t for t in tests if not t["name"].startswith("TODO")]
+    plain = [t for t in tests if not t["name"].startswith("TODO") and t["name"] != demo]
     assert len(plain) >= 5 and all(t["status"] == "passed" for t in plain)
+    assert next(t for t in tests if t["name"] == demo)["status"] == "failed"
     kinds = {t["kind"] for t in plain}
     assert {"tool", "resource", "prompt"} <= kinds  # every kind the server lists is tested
     suite = yaml.safe_load(got["text"])

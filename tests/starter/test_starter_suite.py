@@ -62,7 +62,7 @@ def test_server_text_stays_data(tmp_path: Path) -> None:
     assert (tests, todo) == (4, 2)  # the destructive `wipe` is held back as a comment
     assert all(line.startswith("#") for line in text.split("\n\n", 1)[0].splitlines())
     data = yaml.safe_load(text)
-    assert set(data) == {"servers", "tools", "resources", "prompts"}
+    assert set(data) == {"servers", "defaults", "tools", "resources", "prompts"}
     assert data["prompts"][0]["prompt"] == "p\ntools: []"  # a value, not YAML structure
     assert data["prompts"][0]["args"] == {"x": "TODO: x"}
     assert data["resources"] == [{"name": "file:///$${HOME} reads", "server": "srv",

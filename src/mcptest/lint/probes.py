@@ -8,6 +8,7 @@ from typing import Any
 
 from mcptest.grade.structural import structural_problem
 from mcptest.lint.checks import Raw
+from mcptest.lint.error_text import error_text
 from mcptest.run.listing import list_all
 from mcptest.run.session import ServerConnection
 from mcptest.suite.models import ToolTest
@@ -63,28 +64,41 @@ async def probe_invalid_args(conn: ServerConnection) -> list[Raw]:
         elif outcome.transport_error is not None:
             found.append(("invalid-args", "error", name,
                           f"tool `{name}` with {shown}: {outcome.transport_error}"))
+        elif (text := error_text(outcome.result)) is not None:
+            found.append(_error_text(name, f"answered {shown}", text))
         elif (outcome.result or {}).get("isError") is not True:
             found.append(("invalid-args", "warning", name,
                           f"tool `{name}` accepted {shown} (no isError: true)"))
     return found
 
 
+def _error_text(tool: str, what: str, text: str) -> Raw:
+    return ("error-text", "error", tool,
+            f"tool `{tool}` {what} with error text under isError: false: {text!r}")
+
+
 async def replay_tool_tests(conn: ServerConnection, tests: list[ToolTest]) -> list[Raw]:
-    """Call each tool test of this server once; check structuredContent against outputSchema."""
+    """Call each tool test of this server once: structuredContent against outputSchema, and an
+    answer that reads as an error without saying `isError: true` (one finding per tool)."""
     by_name = {str(t.get("name")): t for t in conn.tools}
     found: list[Raw] = []
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     for test in tests:
         tool = by_name.get(test.tool)
-        if tool is None or not isinstance(tool.get("outputSchema"), dict) or test.tool in seen:
+        if tool is None:
             continue
         outcome = await conn.call_tool(test.tool, test.args, test.timeout or PROBE_TIMEOUT_S)
         result = outcome.result
-        if not isinstance(result, dict) or result.get("isError") is True:
-            continue  # errors are the tool tests' business, not this rule's
-        problem = structural_problem({"result": result}, tool)
-        if problem:
-            seen.add(test.tool)
+        text = error_text(result)
+        if text is not None and ("error-text", test.tool) not in seen:
+            seen.add(("error-text", test.tool))
+            found.append(_error_text(test.tool, f"(test `{test.name}`) answered", text))
+        if not isinstance(result, dict) or result.get("isError") is True or text is not None:
+            continue  # errors are the tool tests' business, not the schema rule's
+        problem = structural_problem({"result": result}, tool) \
+            if isinstance(tool.get("outputSchema"), dict) else None
+        if problem and ("structured-content", test.tool) not in seen:
+            seen.add(("structured-content", test.tool))
             found.append(("structured-content", "error", test.tool,
                           f"tool `{test.tool}` (test `{test.name}`): {problem}"))
     return found

@@ -52,6 +52,10 @@ _LINT: list[Rule] = [
     Rule("invalid-args", "Invalid arguments answered with a protocol error",
          "Argument validation failures must come back as a tool result with `isError: true` "
          "(SEP-1303), so the model can read the error and retry.", "error"),
+    Rule("error-text", "Error text answered as a success",
+         "A tool answered with text that reads as an error (\"Error: no such table\", a "
+         "traceback) without `isError: true`: the model takes the failure for a result. Tool "
+         "execution errors belong in results with `isError: true`.", "error"),
     Rule("list-order", "tools/list order is not stable",
          "Two `tools/list` calls returned the tools in different orders; the 2026-07-28 "
          "revision asks for a deterministic order (it keeps prompt caches warm).", "warning"),

@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from mcptest.lint.error_text import starter_check
 from mcptest.starter.arguments import arguments_for
 from mcptest.starter.discover import Catalog
 from mcptest.starter.surface import prompt_test, resource_test
@@ -126,7 +127,9 @@ def render_suite(
         "# on what each should answer (docs/suites.md); these only check the shape. Meanwhile:",
         f"#   mcptest run THIS_FILE --skip-tag {TODO_TAG}",
     ]
-    data: dict[str, Any] = {"servers": {server: escape(spec)}, "tools": tests}
+    # every tool test: no error text under isError: false (docs/lint.md#error-text)
+    checks = {"expect": [starter_check()], "kinds": ["tool"]}
+    data: dict[str, Any] = {"servers": {server: escape(spec)}, "defaults": checks, "tools": tests}
     if resources:
         data["resources"] = escape(resources)
     if prompts:
