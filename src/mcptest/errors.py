@@ -5,6 +5,8 @@
     ├── SuiteError            a suite file cannot be loaded or validated     → exit 2
     ├── SuiteErrors           several of those, one per line                 → exit 2
     ├── ReportError           a saved report cannot be read                  → exit 2
+    │   └── ReadBackError     a file read back (report, artifact, labels, table) is refused,
+    │                         with its file, line or JSON path (`mcptest.readback`)
     ├── ServerNotReadyError   a server never became ready                    → exit 3 (via its
     │                         tests' rows: the runner records them, the run goes on)
     ├── BudgetRefused         a model call was not sent: its worst case would cross the
@@ -108,3 +110,26 @@ class BudgetRefused(McpTestError):
 
 class ReportError(McpTestError):
     """A saved report cannot be read or is of an unknown version."""
+
+
+class ReadBackError(ReportError):
+    """A file mcptest reads back was refused: not a regular file, too large, too deep, not JSON,
+    not the schema, a value out of range (docs/reports.md, "Reading reports back").
+
+    `where` is `file`, `file:line:col` or `file: json.path`; the message never quotes the file's
+    content beyond the key that is wrong.
+    """
+
+    def __init__(self, message: str, file: str, *, line: int | None = None,
+                 column: int | None = None, path: str = "") -> None:
+        self.message, self.file, self.line, self.column, self.path = (
+            message, file, line, column, path)
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}:{self.column or 1}"
+        if self.path:
+            where += f": {self.path}"
+        return f"{where}: {self.message}"

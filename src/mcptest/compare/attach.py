@@ -10,22 +10,8 @@ interrupted, internal error) are kept as they are: they are not verdicts about t
 from __future__ import annotations
 
 from mcptest.compare.classify import CompareOptions, compare_reports
-from mcptest.exit_codes import ExitCode
-from mcptest.report.models import Comparison, Report, RowComparison
-
-
-def blocking(comparison: Comparison) -> bool:
-    """Some row regressed, or its judged score fell past the gate."""
-    return any(r.change == "regressed" or r.gated for r in comparison.rows)
-
-
-def gated_exit_code(code: int, comparison: Comparison) -> int:
-    failing = blocking(comparison)
-    if comparison.fail_on == "regressed" and code == ExitCode.TESTS_FAILED:
-        return int(ExitCode.TESTS_FAILED if failing else ExitCode.OK)
-    if code == ExitCode.OK and failing:
-        return int(ExitCode.TESTS_FAILED)
-    return code
+from mcptest.report.build import gated_exit_code, recomputed
+from mcptest.report.models import Report, RowComparison
 
 
 def with_baseline(new: Report, old: Report, options: CompareOptions, *, source: str,
@@ -40,8 +26,10 @@ def with_baseline(new: Report, old: Report, options: CompareOptions, *, source: 
         if row is None and t.id in before:
             row = RowComparison(id=t.id, name=t.name, change="unchanged")
         tests.append(t.model_copy(update={"baseline": row}) if row is not None else t)
-    summary = new.summary.model_copy(
-        update={"exit_code": gated_exit_code(new.summary.exit_code, comparison)})
+    code = new.summary.exit_code
+    if new.comparison is not None:  # compared before (`diff` of a compared run): ungated first
+        code = recomputed(new.model_copy(update={"comparison": None})).summary.exit_code
+    summary = new.summary.model_copy(update={"exit_code": gated_exit_code(code, comparison)})
     return new.model_copy(update={"tests": tests, "comparison": comparison,
                                   "summary": summary})
 

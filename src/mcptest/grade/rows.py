@@ -38,14 +38,29 @@ _Row = TypeVar("_Row", bound=BaseModel)
 
 MAX_RESPONSE_CHARS = 20_000
 """An answer (or transcript) longer than this as JSON is kept as its head only."""
+MAX_RESPONSE_DEPTH = 64
+"""An answer nested deeper than this is kept as its text: the report must read back, and a
+report read back may nest 100 levels (docs/reports.md, "Reading reports back")."""
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            if depth > limit:
+                return True
+            stack.extend((v, depth + 1) for v in (node.values() if isinstance(node, dict)
+                                                  else node))
+    return False
 
 
 def response_for_report(produced: Any) -> Any:
-    """The server's answer as kept in the report: whole unless it is very large."""
+    """The server's answer as kept in the report: whole unless it is very large or deep."""
     if produced is None:
         return None
     text = json.dumps(produced, ensure_ascii=False, default=str)
-    if len(text) <= MAX_RESPONSE_CHARS:
+    if len(text) <= MAX_RESPONSE_CHARS and not _deeper_than(produced, MAX_RESPONSE_DEPTH):
         return produced
     return {"truncated": True, "chars": len(text), "head": text[:MAX_RESPONSE_CHARS]}
 

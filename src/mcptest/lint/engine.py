@@ -13,13 +13,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from mcptest import __version__
-from mcptest.exit_codes import ExitCode
 from mcptest.lint import checks, probes
 from mcptest.lint.provider_schemas import providers_of
 from mcptest.lint.rules import RULES
 from mcptest.lint.suppress import apply_expected, check_rule_ids, ignored, load_expected
 from mcptest.lint.surface_check import surface_findings
 from mcptest.lint.wire_check import check_wire, era_of
+from mcptest.report.build import lint_exit_code
 from mcptest.report.models import (
     Counts,
     LintFinding,
@@ -130,13 +130,6 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def exit_code(findings: list[LintFinding], errors: list[str]) -> int:
-    if errors:
-        return int(ExitCode.SERVER_NOT_READY)
-    failing = [f for f in findings if f.level == "error" and not f.expected]
-    return int(ExitCode.TESTS_FAILED if failing else ExitCode.OK)
-
-
 def build_lint_report(suites: list[str], runs: list[LintRun], started: str,
                       duration_ms: float) -> Report:
     findings = [f for r in runs for f in r.findings]
@@ -147,7 +140,7 @@ def build_lint_report(suites: list[str], runs: list[LintRun], started: str,
         tool=ToolInfo(version=__version__), started_at=started, finished_at=_now(),
         suites=suites, servers=[s for r in runs for s in r.servers],
         summary=Summary(counts=Counts(), duration_ms=round(duration_ms, 1),
-                        exit_code=exit_code(findings, errors)),
+                        exit_code=lint_exit_code(findings, errors)),
         warnings=errors,
         lint=LintSection(findings=findings, rules=rules,
                          suppressed=sum(r.suppressed for r in runs),

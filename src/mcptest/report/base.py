@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 Confidence = Literal["high", "medium", "low"]
+Count = Annotated[int, Field(ge=0)]
+"""How many of something: never negative (a report read back is checked against these)."""
+Usd = Annotated[float, Field(ge=0)]
+"""Money spent or allowed, in US dollars."""
+Millis = Annotated[float, Field(ge=0)]
+"""A duration in milliseconds."""
+Rate = Annotated[float, Field(ge=0, le=1)]
+"""A share or a probability: 0 to 1."""
 
 
 class Model(BaseModel):
@@ -16,5 +24,5 @@ class Model(BaseModel):
 class Location(Model):
     file: str
     """Suite file path as given on the command line (repo-relative in CI)."""
-    line: int
-    column: int = 1
+    line: int = Field(ge=1)
+    column: int = Field(default=1, ge=1)

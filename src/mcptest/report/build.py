@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from mcptest import __version__
 from mcptest.exit_codes import ExitCode
 from mcptest.report.models import (
+    Comparison,
     Counts,
+    LintFinding,
     Report,
     ServerReport,
     ShardInfo,
@@ -80,6 +82,61 @@ def exit_code_for(
     return ExitCode.OK
 
 
+def lint_exit_code(findings: list[LintFinding], errors: list[str]) -> int:
+    """`mcptest lint`: a server that could not be linted (3), an error finding not expected (1)."""
+    if errors:
+        return int(ExitCode.SERVER_NOT_READY)
+    failing = [f for f in findings if f.level == "error" and not f.expected]
+    return int(ExitCode.TESTS_FAILED if failing else ExitCode.OK)
+
+
+def blocking(comparison: Comparison) -> bool:
+    """Some row regressed, or its judged score fell past the gate."""
+    return any(r.change == "regressed" or r.gated for r in comparison.rows)
+
+
+def gated_exit_code(code: int, comparison: Comparison) -> int:
+    """`--fail-on regressed` turns "tests failed" into a pass unless something regressed; a
+    regression or a gated score fails a run that passed (docs/baseline.md, "Gates")."""
+    failing = blocking(comparison)
+    if comparison.fail_on == "regressed" and code == ExitCode.TESTS_FAILED:
+        return int(ExitCode.TESTS_FAILED if failing else ExitCode.OK)
+    if code == ExitCode.OK and failing:
+        return int(ExitCode.TESTS_FAILED)
+    return code
+
+
+def recomputed(report: Report) -> Report:
+    """A report read back, its summary counted again from its rows: counts, gaps, deferred and
+    uncalibrated judges, and the exit code (the file's own are never taken on faith)."""
+    s, tests = report.summary, report.tests
+    servers_failed = any(sv.status == "failed" for sv in report.servers)
+    if report.lint is not None and not tests:
+        code = (ExitCode.SERVER_NOT_READY if servers_failed
+                else lint_exit_code(report.lint.findings, []))
+    else:
+        code = exit_code_for(count(tests), servers_not_ready=servers_failed,
+                             budget_stopped=s.budget_stopped, interrupted=s.interrupted is not None,
+                             internal_error=s.internal_error is not None,
+                             flaky_failed=flaky_failed(tests))
+        if report.lint is not None and code == ExitCode.OK:
+            code = lint_exit_code(report.lint.findings, [])
+    if report.comparison is not None:
+        code = gated_exit_code(code, report.comparison)
+    gaps = Counter(t.gap for t in tests if t.gap)
+    summary = s.model_copy(update={
+        "counts": count(tests), "exit_code": int(code), "deferred_judges": deferred_judges(tests),
+        "gaps": dict(sorted(gaps.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "uncalibrated": uncalibrated(tests)})
+    return report.model_copy(update={"summary": summary})
+
+
+def uncalibrated(tests: list[TestResult]) -> int:
+    """Judged verdicts that were advisory: their judge has no valid calibration record."""
+    return sum(1 for t in tests for c in (t.calibration, *(a.calibration for a in t.assertions))
+               if c is not None and c.advisory)
+
+
 def build_report(
     *,
     suites: list[str],
@@ -119,9 +176,7 @@ def build_report(
         gaps=dict(sorted(gaps.items(), key=lambda kv: (-kv[1], kv[0]))),
         run_agreement=judge.run_agreement,
         run_agreement_labels=judge.run_agreement_labels,
-        uncalibrated=sum(1 for t in tests for c in (t.calibration,
-                                                    *(a.calibration for a in t.assertions))
-                         if c is not None and c.advisory),
+        uncalibrated=uncalibrated(tests),
         interrupted=interrupted,
         internal_error=internal_error,
     )

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from mcptest.report.base import Confidence, Model
+from mcptest.report.base import Confidence, Count, Millis, Model, Usd
 
 
 class JudgeVote(Model):
@@ -28,10 +28,10 @@ class JudgeVote(Model):
     """Set when this juror stood in for one that failed mechanically."""
     deferred: bool = False
     """The judge could not be reached (no key, no endpoint): no vote, counted in the summary."""
-    cost_usd: float = 0.0
+    cost_usd: Usd = 0.0
     cost_known: bool = True
     """False when the model had no known price and the provider reported no cost."""
-    latency_ms: float | None = None
+    latency_ms: Millis | None = None
     cached: bool = False
     label: str | None = None
     """A labeled juror's answer (`verdict_kind: categorical` with `labels`; docs/jury.md)."""
@@ -45,7 +45,7 @@ class JuryAnalytics(Model):
     agreement: float | None
     """Krippendorff's alpha (interval) clipped to [0, 1]; None with < 2 decisive jurors."""
     agreement_raw: float | None
-    units: int
+    units: Count
     """Rated items alpha was computed over."""
     confidence: Confidence | None = None
     """None in reports written before the field existed (they load unchanged)."""

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from mcptest.report.base import Confidence as Confidence
+from mcptest.report.base import Count, Millis, Rate, Usd
 from mcptest.report.base import Location as Location
 from mcptest.report.base import Model as Model
 from mcptest.report.judge_models import CalibrationNote as CalibrationNote
@@ -25,6 +26,8 @@ from mcptest.report.lint_models import LintRuleInfo as LintRuleInfo
 from mcptest.report.lint_models import LintSection as LintSection
 
 REPORT_VERSION = 1
+MAX_SHARDS = 256
+"""Shards of one run: GitHub's job matrix has at most 256 jobs (`--shard` keeps to it too)."""
 
 Status = Literal[
     "passed", "failed", "error", "skipped", "deferred", "not_yet_available", "flaky",
@@ -47,7 +50,7 @@ TestKind = Literal["tool", "eval", "agent", "resource", "prompt", "list"]
 
 
 class AssertionResult(Model):
-    index: int
+    index: Count
     target: str
     matcher: str
     """Matcher kind: exact, contains, regex, schema, not, all, any, llm-judge, llm-jury, …"""
@@ -61,8 +64,8 @@ class AssertionResult(Model):
     expected: Any = None
     actual: Any = None
     location: Location | None = None
-    duration_ms: float = 0.0
-    cost_usd: float = 0.0
+    duration_ms: Millis = 0.0
+    cost_usd: Usd = 0.0
     cached: bool = False
     judge: JudgeDetail | None = None
     calibration: CalibrationNote | None = None
@@ -95,17 +98,17 @@ class PassAtK(Model):
     """The unbiased pass@k estimate of a repeated test: 1 - C(n-c, k) / C(n, k), the chance that
     at least one of k runs drawn from its n passes (docs/agents.md, "Repeats and pass@k")."""
 
-    k: int
-    value: float
+    k: int = Field(ge=1)
+    value: Rate
 
 
 class RepeatStats(Model):
     """A repeated test: its pass count and rate, and the spread of its judged score."""
 
-    runs: int
-    passed: int
-    pass_rate: float
-    min_pass_rate: float
+    runs: Count
+    passed: Count
+    pass_rate: Rate
+    min_pass_rate: Rate
     met: bool
     """`pass_rate >= min_pass_rate`: the verdict under repeats."""
     score_mean: float | None = None
@@ -115,6 +118,12 @@ class RepeatStats(Model):
     """Sample standard deviation; None with fewer than two scores."""
     pass_at_k: list[PassAtK] | None = None
     """pass@k for the k the test asks for (agent tests: 1 and the run count), each k ≤ runs."""
+
+    @model_validator(mode="after")
+    def _passed_within_runs(self) -> RepeatStats:
+        if self.passed > self.runs:
+            raise ValueError("more repetitions passed than ran (passed > runs)")
+        return self
 
 
 class TestResult(Model):
@@ -135,7 +144,7 @@ class TestResult(Model):
     gap: GapCategory | None = None
     message: str | None = None
     """Test-level cause when the test errored or was skipped as a whole."""
-    duration_ms: float = 0.0
+    duration_ms: Millis = 0.0
     args: Any = None
     response: Any = None
     """What the server answered: `{"result": …}` or `{"error": …}` (redacted, shortened)."""
@@ -146,10 +155,10 @@ class TestResult(Model):
     """Eval-level judging (evals and `eval.rubric`)."""
     calibration: CalibrationNote | None = None
     """Set on eval rows whose judge is gated by `calibration:`."""
-    cost_usd: float = 0.0
+    cost_usd: Usd = 0.0
     cost_known: bool = True
     """False when a judge or agent model had no known price: `cost_usd` is then a lower bound."""
-    cache_hits: int = 0
+    cache_hits: Count = 0
     definition_hash: str | None = None
     """Hash of the test as it ran (tool, args, matchers, rubric, judge models, thresholds)."""
     repeat: RepeatStats | None = None
@@ -172,13 +181,13 @@ class RowComparison(Model):
     change: Change
     old_status: Status | None = None
     new_status: Status | None = None
-    old_pass_rate: float | None = None
-    new_pass_rate: float | None = None
-    p_value: float | None = None
+    old_pass_rate: Rate | None = None
+    new_pass_rate: Rate | None = None
+    p_value: Rate | None = None
     """One-sided Fisher exact test on pass counts, when both sides were repeated."""
     score_delta: float | None = None
-    old_cost_usd: float | None = None
-    new_cost_usd: float | None = None
+    old_cost_usd: Usd | None = None
+    new_cost_usd: Usd | None = None
     """None when that side's cost is unknown (never shown as 0)."""
     cost_delta_usd: float | None = None
     duration_delta_ms: float | None = None
@@ -194,14 +203,14 @@ class Comparison(Model):
     baseline_started_at: str | None = None
     note: str | None = None
     """One line for the reader (how stale the baseline is, why there is none)."""
-    alpha: float
+    alpha: Rate
     fail_on: Literal["regressed", "any-failure"]
-    max_score_drop: float | None = None
-    counts: dict[str, int] = Field(default_factory=dict)
+    max_score_drop: Rate | None = None
+    counts: dict[str, Count] = Field(default_factory=dict)
     rows: list[RowComparison] = Field(default_factory=list)
     """Every row that is not `unchanged`, baseline rows that are gone included."""
-    old_cost_usd: float | None = None
-    new_cost_usd: float | None = None
+    old_cost_usd: Usd | None = None
+    new_cost_usd: Usd | None = None
     cost_delta_usd: float | None = None
     duration_delta_ms: float | None = None
 
@@ -214,7 +223,7 @@ class ServerReport(Model):
     protocol_version: str | None = None
     server_name: str | None = None
     server_version: str | None = None
-    startup_ms: float | None = None
+    startup_ms: Millis | None = None
     tools: list[str] = Field(default_factory=list)
     error: str | None = None
     stderr_tail: str | None = None
@@ -223,33 +232,34 @@ class ServerReport(Model):
 
 
 class Counts(Model):
-    total: int = 0
-    passed: int = 0
-    failed: int = 0
-    error: int = 0
-    skipped: int = 0
-    deferred: int = 0
-    not_yet_available: int = 0
-    flaky: int = 0
+    total: Count = 0
+    passed: Count = 0
+    failed: Count = 0
+    error: Count = 0
+    skipped: Count = 0
+    deferred: Count = 0
+    not_yet_available: Count = 0
+    flaky: Count = 0
 
 
 class Summary(Model):
     counts: Counts
-    duration_ms: float
+    duration_ms: Millis
     exit_code: int
-    cost_usd: float = 0.0
-    max_cost_usd: float | None = None
+    """Read back, it is recomputed from the rows (docs/reports.md, "Reading reports back")."""
+    cost_usd: Usd = 0.0
+    max_cost_usd: Usd | None = None
     budget_stopped: bool = False
-    judge_calls: int = 0
+    judge_calls: Count = 0
     """Judge requests actually sent (cache hits excluded)."""
-    cache_hits: int = 0
-    deferred_judges: int = 0
+    cache_hits: Count = 0
+    deferred_judges: Count = 0
     """Judge votes that could not be sent because the judge was unreachable (jurors included),
     whether or not their assertion was decided without them."""
-    projected_judge_calls: int = 0
-    cost_bound_usd: float | None = None
-    gaps: dict[str, int] = Field(default_factory=dict)
-    uncalibrated: int = 0
+    projected_judge_calls: Count = 0
+    cost_bound_usd: Usd | None = None
+    gaps: dict[GapCategory, Count] = Field(default_factory=dict)
+    uncalibrated: Count = 0
     """Judged verdicts that were advisory: their judge has no valid calibration record."""
     run_agreement: float | None = None
     """Krippendorff's alpha across all jury assertions of the run (units = assertions)."""
@@ -271,9 +281,15 @@ class ShardInfo(Model):
     """Which slice of a sharded run this report holds (docs/action.md, "Shards")."""
 
     index: int = Field(ge=1)
-    count: int = Field(ge=1)
+    count: int = Field(ge=1, le=MAX_SHARDS)
     plan: list[str] = Field(default_factory=list)
     """Every test id of the whole (unsharded) selection, in run order."""
+
+    @model_validator(mode="after")
+    def _index_within_count(self) -> ShardInfo:
+        if self.index > self.count:
+            raise ValueError("the shard index is larger than the shard count")
+        return self
 
 
 class Report(Model):

@@ -7,14 +7,14 @@ Every mistake found in one pass is reported (`SuiteErrors`), each as one line
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from mcptest.errors import SourcePos, SuiteError, SuiteErrors
+from mcptest.errors import ReadBackError, SourcePos, SuiteError, SuiteErrors
+from mcptest.readback.files import FileRefused, decode_utf8, read_regular
 from mcptest.suite.case_rows import Case, expand, owned_by_cases, read_tables, reread_inline
 from mcptest.suite.checks import cross_check
 from mcptest.suite.interpolate import env_values, interpolate
@@ -69,42 +69,20 @@ def display_path(path: Path) -> str:
 def _read(path: Path, shown: str) -> str:
     """The file's text; only a regular file of at most `MAX_FILE_BYTES` (docs/suites.md, Limits).
 
-    A device or FIFO would hang or never end: the file is opened without blocking and its type
-    checked on the open descriptor before anything is read; the read stops past the bound.
+    Read as every file read back is (`mcptest.readback.files`): a device or FIFO is refused
+    before a byte is read, and the read stops past the bound.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
-    except IsADirectoryError:
-        raise SuiteError(f"{shown}: is a directory; give a suite file") from None
-    except OSError as e:
-        raise SuiteError(f"{shown}: cannot read the file: {e.strerror or e}") from None
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise SuiteError(f"{shown}: is a directory; give a suite file")
-        raise SuiteError(f"{shown}: not a regular file (a device, FIFO or socket); "
-                         "give a suite file")
-    with os.fdopen(fd, "rb") as f:
-        if info.st_size > MAX_FILE_BYTES:
-            raise _too_big(shown)
-        try:
-            raw = f.read(MAX_FILE_BYTES + 1)
-        except OSError as e:
-            raise SuiteError(f"{shown}: cannot read the file: {e.strerror or e}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise _too_big(shown)
+        raw = read_regular(path, shown, max_bytes=MAX_FILE_BYTES, kind="a suite file")
+    except FileRefused as e:
+        if e.too_large:
+            raise SuiteError(f"the file is larger than {MAX_FILE_BYTES // 1024:,} KiB; split "
+                             "the suite", SourcePos(shown, 1, 1)) from None
+        raise SuiteError(f"{shown}: {e.message}") from None
     try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = raw[:e.start].count(b"\n") + 1
-        column = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
-        raise SuiteError("the file is not UTF-8 text", SourcePos(shown, line, column)) from None
-
-
-def _too_big(shown: str) -> SuiteError:
-    return SuiteError(f"the file is larger than {MAX_FILE_BYTES // 1024:,} KiB; split the suite",
-                      SourcePos(shown, 1, 1))
+        return decode_utf8(raw, shown)
+    except ReadBackError as e:
+        raise SuiteError(e.message, SourcePos(shown, e.line or 1, e.column or 1)) from None
 
 
 def _redact(message: str, hidden: set[str]) -> str:

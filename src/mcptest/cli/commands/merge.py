@@ -76,11 +76,12 @@ def one_per_server(reports: list[Report]) -> list[ServerReport]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcptest.report.io import read_report
+    from mcptest.report.io import ValuesBudget, read_report
 
     check_outputs([(args.format, args.output)], [Path(p) for p in args.reports],
                   input_kind="a report being read")
-    reports = [read_report(p) for p in args.reports]
+    budget = ValuesBudget()  # the shards are one run: together they are bounded as one report
+    reports = [read_report(p, budget=budget) for p in args.reports]
     check_shards(reports, args.reports)
     # a test present in two shards (overlapping runs) is kept once: the first one
     by_id: dict[str, TestResult] = {}
