@@ -26,7 +26,7 @@ from mcp.shared.message import SessionMessage
 TOO_LARGE = -32090
 """Error code of the stand-in answer for a line past the bound (implementation-defined range)."""
 TOO_LARGE_PREFIX = "mcptest: answer of "
-_HEAD = 4096
+HEAD_BYTES = 4096
 _ID = re.compile(rb'^\s*\{.{0,512}?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.){0,256}")', re.DOTALL)
 _EXIT_GRACE_S = 2.0
 _KILL_GRACE_S = 2.0
@@ -41,14 +41,33 @@ def _parse(line: bytes) -> SessionMessage | Exception:
         return exc
 
 
-def _too_large(head: bytes, size: int, limit: int) -> SessionMessage | Exception:
-    text = f"{TOO_LARGE_PREFIX}{size:,} bytes is over the {limit:,}-byte bound"
+def too_large_text(size: str, limit: int) -> str:
+    """The stand-in error's message; `size` is `1,234` or `more than 1,234` (streamed HTTP)."""
+    return f"{TOO_LARGE_PREFIX}{size} bytes is over the {limit:,}-byte bound"
+
+
+def too_large_json(msg_id: int | str, size: str, limit: int) -> bytes:
+    """The stand-in error as the JSON-RPC message an HTTP body or event carries."""
+    error = types.ErrorData(code=TOO_LARGE, message=too_large_text(size, limit))
+    message = types.JSONRPCError(jsonrpc="2.0", id=msg_id, error=error)
+    return message.model_dump_json(by_alias=True, exclude_none=True).encode()
+
+
+def answer_id(head: bytes) -> int | str | None:
+    """The JSON-RPC `id` named in the first bytes of a message too large to parse, if any."""
     match = _ID.match(head)
     if match is None:
+        return None
+    msg_id: int | str = json.loads(match.group(1))
+    return msg_id
+
+
+def _too_large(head: bytes, size: int, limit: int) -> SessionMessage | Exception:
+    msg_id = answer_id(head)
+    if msg_id is None:
         return ValueError(f"a line of {size:,} bytes (over the {limit:,}-byte bound) without "
                           f"a readable id: {head[:80]!r}")
-    msg_id = json.loads(match.group(1))
-    error = types.ErrorData(code=TOO_LARGE, message=text)
+    error = types.ErrorData(code=TOO_LARGE, message=too_large_text(f"{size:,}", limit))
     return SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=msg_id, error=error))
 
 
@@ -72,7 +91,7 @@ class _Lines:
             else:
                 self.buffer += piece
                 if len(self.buffer) > self.limit:
-                    self.head, self.skipped = bytes(self.buffer[:_HEAD]), len(self.buffer)
+                    self.head, self.skipped = bytes(self.buffer[:HEAD_BYTES]), len(self.buffer)
                     self.buffer = bytearray()
             if end < 0:
                 return out

@@ -7,7 +7,7 @@ that is no JSON-RPC message, a line over the size bound without a readable id) i
 to 160 characters, as what the server wrote instead of its answer.
 
 Answers too large: over `max_result_bytes` an answer is never graded; `bounded_stdio` skips such
-a line as it streams in, and an HTTP answer is measured once it has arrived.
+a line as it streams in, and `bounded_http` stops reading such a body or skips such an event.
 
 HTTP failures during a call, told apart from the tool's own JSON-RPC errors: the SDK's
 Streamable HTTP transport turns a 401, 403 or 500, an HTML page, a body that is not JSON-RPC, or
@@ -49,17 +49,19 @@ def unparsed_output(message: Any) -> str | None:
     return None
 
 
-def answer_size(raw: dict[str, Any]) -> int:
-    """Bytes of an answer as compact JSON (what an HTTP body of it holds, give or take)."""
-    return len(json.dumps(raw, ensure_ascii=False, separators=(",", ":")).encode())
-
-
 def too_large(server: str, bound: int, detail: str) -> str:
-    """The test's line for an answer over the bound; `detail` starts with `TOO_LARGE_PREFIX`."""
-    size = detail.removeprefix(TOO_LARGE_PREFIX).split(" bytes", 1)[0]
+    """The test's line for an answer over the bound; `detail` is `too_large_text`'s (the bound
+    it names is lower than `max_result_bytes` on the SSE transport, whose SDK limits events)."""
+    size, _, rest = detail.removeprefix(TOO_LARGE_PREFIX).partition(" bytes")
+    met = rest.partition("over the ")[2].partition("-byte")[0].replace(",", "")
     key = f"servers.{server}.max_result_bytes"
+    if met.isdigit() and int(met) < bound:
+        return (f"protocol: the tool's answer is {size} bytes, over the {int(met):,}-byte event "
+                f"limit of the SSE transport (the MCP SDK's; {key} cannot raise it); it was "
+                "skipped and not graded (transport: streamable-http has no such limit)")
     return (f"protocol: the tool's answer is {size} bytes, over {key} ({bound:,}); it was "
             f"skipped and not graded (raise {key} if answers this big are expected)")
+
 
 _STATUS_STAND_INS = {
     (INTERNAL_ERROR, "Server returned an error response"),

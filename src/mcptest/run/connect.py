@@ -26,6 +26,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
 
 from mcptest.errors import ServerNotReadyError
+from mcptest.run.bounded_http import BoundedClient
 from mcptest.run.bounded_stdio import bounded_stdio_client
 from mcptest.run.negotiate import NegotiationError
 from mcptest.suite.models import EnvRef, RemoteServer, StdioServer
@@ -35,6 +36,8 @@ BASE_ENV_NAMES: tuple[str, ...] = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "
 # `{env: NAME}` values of a stdio child's environment count as secrets from this length on;
 # shorter ones ("1", "UTC") would only shred reports when redacted.
 STDIO_SECRET_MIN_LEN = 8
+SSE_TRANSPORT_EVENT_BYTES = 1024 * 1024
+"""The event limit the SDK's `sse_client` sets for itself (`sse_within_origin`'s default)."""
 
 
 def resolve_value(value: str | EnvRef, env: Mapping[str, str], where: str) -> str:
@@ -188,6 +191,7 @@ async def enter_remote(
 ) -> Any:
     """Open a Streamable HTTP or SSE transport; returns its (read, write) stream pair."""
     hooks = {"response": [log.on_response]}
+    limit = result_bound(spec)
     if spec.transport == "sse":
 
         def factory(
@@ -195,8 +199,8 @@ async def enter_remote(
             timeout: httpx2.Timeout | None = None,
             auth: httpx2.Auth | None = None,
         ) -> httpx2.AsyncClient:
-            return httpx2.AsyncClient(
-                headers=headers, timeout=timeout, auth=auth, event_hooks=hooks
+            return BoundedClient(
+                limit, headers=headers, timeout=timeout, auth=auth, event_hooks=hooks
             )
 
         # The SSE stream idles between calls: keep it open at least the SDK's 5 minutes.
@@ -208,11 +212,20 @@ async def enter_remote(
             httpx_client_factory=factory,
         )
         return await stack.enter_async_context(cm)
-    client = httpx2.AsyncClient(
-        headers=plan.headers, timeout=_http_timeout(spec), event_hooks=hooks
+    client = BoundedClient(
+        limit, headers=plan.headers, timeout=_http_timeout(spec), event_hooks=hooks
     )
     await stack.enter_async_context(client)
-    return await stack.enter_async_context(streamable_http_client(spec.url, http_client=client))
+    return await stack.enter_async_context(
+        streamable_http_client(spec.url, http_client=client, max_sse_event_size=limit))
+
+
+def result_bound(spec: RemoteServer) -> int:
+    """`max_result_bytes`, or the SDK's own event limit on the older SSE transport when lower
+    (`sse_client` takes no limit of ours: an event past its 1 MiB would end the connection)."""
+    if spec.transport == "sse":
+        return min(spec.max_result_bytes, SSE_TRANSPORT_EVENT_BYTES)
+    return spec.max_result_bytes
 
 
 async def enter_stdio(

@@ -25,7 +25,6 @@ from pydantic import ValidationError
 from mcptest.run.bounded_stdio import TOO_LARGE, TOO_LARGE_PREFIX
 from mcptest.run.call_faults import (
     GARBLED,
-    answer_size,
     closed_message,
     http_fault,
     lost_message,
@@ -76,11 +75,7 @@ class ServerConnection(Lifecycle):
                     raw = await self._session.send_request(
                         request, RAW, request_read_timeout_seconds=timeout
                     )
-                    size = answer_size(raw) if self.transport != "stdio" else 0  # stdio: bounded
-                    if size > self.spec.max_result_bytes:  # while reading (`bounded_stdio`)
-                        return done(transport_error=too_large(self.name, self.spec.max_result_bytes,
-                                                                   f"{TOO_LARGE_PREFIX}{size:,}"))
-                    return done(result=raw)
+                    return done(result=raw)  # bounded as read: `bounded_stdio`, `bounded_http`
                 return done(transport_error=timeout_text(timeout, self._noise), timed_out=True)
             return done(transport_error=one_line(GARBLED + self._garbled.pop(number, "?"), 400))
         except MCPError as e:
