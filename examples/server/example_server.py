@@ -25,7 +25,8 @@ from typing import Any
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 CATALOG: tuple[dict[str, str], ...] = (
@@ -75,9 +76,18 @@ def hints(title: str, *, read_only: bool = True, idempotent: bool = True) -> Too
                            idempotent_hint=idempotent, open_world_hint=False)
 
 
+async def reject_unknown_cursors(ctx: Any, call_next: Any) -> Any:
+    """This server lists everything on one page, so it never minted a cursor: any cursor is
+    invalid, and the spec asks for -32602 then (docs/lint.md#invalid-cursor)."""
+    params = ctx.params or {}
+    if ctx.method.endswith("/list") and params.get("cursor") is not None:
+        raise MCPError(INVALID_PARAMS, f"Invalid cursor: {str(params['cursor'])[:40]!r}")
+    return await call_next(ctx)
+
+
 def build_server() -> MCPServer:
     """The example server with all its tools registered."""
-    server = MCPServer("mcptest-example", version="1.0.0")
+    server = MCPServer("mcptest-example", version="1.0.0", middleware=[reject_unknown_cursors])
     poisoned = os.environ.get("MCPTEST_EXAMPLE_POISONED") == "1"
 
     @server.tool(annotations=hints("Greet"))

@@ -151,7 +151,7 @@ def test_lint_input_leads_the_comment_and_fails_on_a_poisoned_tool(runner: Runne
     assert done.returncode == 1, done.stdout + done.stderr
     outputs = runner.outputs
     assert outputs["passed"] == "1" and outputs["exit-code"] == "1"
-    assert outputs["era"] == "demo=modern"
+    assert outputs["era"] == "demo=dual-era"  # both handshakes answered
     assert outputs["lint-sarif-file"] == "mcptest-results/mcptest-lint.sarif"
     assert (runner.workspace / "mcptest-results" / "mcptest-lint.sarif").is_file()
     body = comments[0]["body"]

@@ -49,7 +49,8 @@ def test_clean_example_server_has_no_findings(tmp_path: Path) -> None:
     assert code == 0
     assert report["lint"]["messages_checked"] > 3
     (server,) = report["servers"]
-    assert (server["protocol_version"], server["era"]) == ("2026-07-28", "modern")
+    # it negotiated 2026-07-28, and a second connection showed it also takes `initialize`
+    assert (server["protocol_version"], server["era"]) == ("2026-07-28", "dual-era")
 
 
 def test_poisoned_example_server_shows_both_planted_faults(
@@ -258,12 +259,12 @@ def test_markdown_and_pretty_show_findings_errors_first_and_escaped(
     assert main(["lint", str(suite), "--reporter", "md", "--output", str(md),
                  "--reporter", "pretty", "--output", str(pretty)]) == 1
     text = md.read_text(encoding="utf-8")
-    assert "### Lint" in text and "era: example: modern" in text
+    assert "### Lint" in text and "era: example: dual-era" in text
     rows = [ln for ln in text.splitlines() if ln.startswith("| ❌") or ln.startswith("| ⚠️")]
     assert rows[0].startswith("| ❌") and "injection-hidden-instructions" in rows[0]
     assert "<IMPORTANT>" not in text, "server text is escaped"
     plain = pretty.read_text(encoding="utf-8")
-    assert "server example: 2026-07-28 (modern)" in plain
+    assert "server example: 2026-07-28 (dual-era)" in plain
     assert plain.index("injection-hidden-instructions") < plain.index("annotations")
 
 
@@ -286,8 +287,8 @@ def test_lint_over_streamable_http_checks_the_wire_and_keeps_the_token_out(
 
 def test_list_order_flags_a_server_that_reorders_its_tools(tmp_path: Path) -> None:
     argv = [sys.executable, str(RAW_SERVER), "shuffle"]
-    code, report = lint(write_suite(tmp_path, {"raw": argv},
-                                    "lint:\n  ignore: [description-short, annotations]\n"),
+    code, report = lint(write_suite(tmp_path, {"raw": argv}, "lint:\n  ignore: "
+                                    "[description-short, annotations, invalid-cursor]\n"),
                         tmp_path)
     (finding,) = report["lint"]["findings"]
     assert finding["rule"] == "list-order" and finding["level"] == "warning"

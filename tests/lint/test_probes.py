@@ -58,3 +58,60 @@ def test_error_text_from_the_suites_own_calls(
         assert "(test `bad sql`) answered with error text" in hits[0]["message"]
         assert 'near "SELEC": syntax error' in hits[0]["message"]
     assert code == (1 if fires else 0)
+
+
+@pytest.mark.parametrize(("flags", "fires"), [([], True), (["--check-cursors"], False)])
+def test_an_unknown_cursor_should_be_refused_with_invalid_params(
+    tmp_path: Path, flags: list[str], fires: bool,
+) -> None:
+    code, report = lint(write_suite(tmp_path, {"db": stand_in(*flags)}), tmp_path)
+    hits = findings(report, "invalid-cursor")
+    assert [h["level"] for h in hits] == (["warning"] if fires else [])
+    if fires:
+        assert "with a page of 1 tool(s) instead of JSON-RPC error -32602" in hits[0]["message"]
+    assert code == 0
+
+
+@pytest.mark.parametrize(("flags", "protocol", "declared", "era", "level"), [
+    (["--era", "dual"], "auto", "modern", "dual-era", "error"),
+    (["--era", "modern"], "auto", "modern", "modern", None),
+    (["--era", "legacy"], "auto", "modern", "legacy", "error"),
+    (["--era", "legacy"], "auto", "legacy", "legacy", None),
+    (["--era", "dual"], "legacy", "legacy", "dual-era", "error"),  # pinned: discover tried apart
+    (["--era", "dual"], "2026-07-28", "dual-era", "dual-era", None),
+])
+def test_the_era_comes_from_both_handshakes(
+    tmp_path: Path, flags: list[str], protocol: str, declared: str, era: str, level: str | None,
+) -> None:
+    suite = write_suite(tmp_path, {"db": stand_in(*flags)},
+                        f"lint:\n  era: {{db: {declared}}}\n")
+    suite.write_text(suite.read_text().replace(
+        "    inherit_env: true\n", f"    inherit_env: true\n    protocol: {protocol}\n"))
+    code, report = lint(suite, tmp_path)
+    assert report["servers"][0]["era"] == era
+    hits = findings(report, "era-mismatch")
+    assert [h["level"] for h in hits] == ([level] if level else [])
+    if level:
+        assert hits[0]["message"].startswith(f"declared {declared} (lint.era) but the server "
+                                             f"is {era}")
+    assert code == (1 if level == "error" else 0)
+
+
+def test_discover_that_lists_a_handshake_version_initialize_refuses(tmp_path: Path) -> None:
+    argv = stand_in("--era", "modern", "--advertise", "2026-07-28,2025-11-25")
+    code, report = lint(write_suite(tmp_path, {"db": argv}), tmp_path)
+    (hit,) = findings(report, "era-mismatch")
+    assert hit["level"] == "warning"
+    assert "server/discover lists 2025-11-25 but the initialize handshake was refused" in \
+        hit["message"]
+    assert report["servers"][0]["era"] == "modern" and code == 0
+
+
+def test_lint_era_must_name_a_server_of_the_suite(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    from mcptest.cli.main import main
+
+    suite = write_suite(tmp_path, {"db": stand_in()}, "lint:\n  era: {dbb: modern}\n")
+    assert main(["lint", str(suite)]) == 2
+    assert "lint.era names `dbb`, which is not a server of this suite" in capsys.readouterr().err

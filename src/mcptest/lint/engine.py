@@ -14,6 +14,7 @@ from typing import Any
 
 from mcptest import __version__
 from mcptest.lint import checks, probes
+from mcptest.lint.era_probe import era_facts, era_findings
 from mcptest.lint.provider_schemas import providers_of
 from mcptest.lint.rules import RULES
 from mcptest.lint.suppress import apply_expected, check_rule_ids, ignored, load_expected
@@ -76,7 +77,8 @@ async def _server_rules(conn: ServerConnection, loaded: LoadedSuite, settings: L
     raw = [*checks.tool_names(tools), *checks.input_schemas(tools),
            *checks.descriptions(tools, settings.min_description),
            *checks.tool_annotations(tools, settings.profile), *checks.injections(tools, others),
-           *checks.provider_schemas(tools, providers), *await probes.list_order(conn)]
+           *checks.provider_schemas(tools, providers), *await probes.list_order(conn),
+           *await probes.cursor_validation(conn)]
     if settings.probe_invalid_args:
         raw += await probes.probe_invalid_args(conn)
     if settings.call_tools:
@@ -96,6 +98,7 @@ async def lint_suite(loaded: LoadedSuite, env: Mapping[str, str], *, update: boo
         out.errors.extend(found.failed.values())
         tool_owner = {str(t.get("name")): n for n, c in found.ready.items() for t in c.tools}
         findings: list[LintFinding] = []
+        eras: dict[str, str | None] = {}
         # Listing every section first also puts resources/prompts results on the wire tap.
         current = await take_snapshot(found, names)
         for name, conn in found.ready.items():
@@ -107,6 +110,9 @@ async def lint_suite(loaded: LoadedSuite, env: Mapping[str, str], *, update: boo
             problems, checked = check_wire(found.wires[name], conn.protocol_version)
             out.checked += checked
             raw += [("wire-schema", "error", None, p) for p in problems]
+            facts = await era_facts(conn, loaded.suite.servers[name], loaded.path.parent, env)
+            raw += era_findings(facts, (settings.era or {}).get(name))
+            eras[name] = facts.era or era_of(found.wires.get(name), conn.protocol_version)
             findings += [LintFinding(rule=r, level=lv, subject=s, message=m, server=name,
                                      location=where) for r, lv, s, m in raw]
         if loaded.suite.surface is not None:
@@ -117,9 +123,7 @@ async def lint_suite(loaded: LoadedSuite, env: Mapping[str, str], *, update: boo
                                           unavailable=set(found.failed))
             findings += surface
         reports = found.reports(loaded)
-        out.servers = [r.model_copy(update={"era": era_of(found.wires.get(r.name),
-                                                          r.protocol_version)})
-                       for r in reports]
+        out.servers = [r.model_copy(update={"era": eras.get(r.name)}) for r in reports]
     kept = [f for f in findings if not ignored(f, settings)]
     out.suppressed = len(findings) - len(kept)
     out.findings = apply_expected(kept, expected)

@@ -10,6 +10,7 @@ from mcptest.grade.structural import structural_problem
 from mcptest.lint.checks import Raw
 from mcptest.lint.error_text import error_text
 from mcptest.run.listing import list_all
+from mcptest.run.requests import build_request
 from mcptest.run.session import ServerConnection
 from mcptest.suite.models import ToolTest
 
@@ -30,6 +31,27 @@ async def list_order(conn: ServerConnection) -> list[Raw]:
     return [("list-order", "warning", None,
              f"two tools/list calls gave different orders: {', '.join(first[:6])} … then "
              f"{', '.join(second[:6])} …")]
+
+
+INVALID_CURSOR = "mcptest-invalid-cursor"
+
+
+async def cursor_validation(conn: ServerConnection) -> list[Raw]:
+    """`tools/list` with a cursor the server never minted: the spec asks for -32602."""
+    if "tools" not in conn.capabilities:
+        return []
+    outcome = await conn.send(build_request("tools/list", {"cursor": INVALID_CURSOR}),
+                              PROBE_TIMEOUT_S)
+    asked = f"tools/list with the unknown cursor {INVALID_CURSOR!r}"
+    if outcome.result is not None:
+        count = len(outcome.result.get("tools") or [])
+        return [("invalid-cursor", "warning", None, f"answered {asked} with a page of {count} "
+                 "tool(s) instead of JSON-RPC error -32602 (Invalid params)")]
+    code = (outcome.error or {}).get("code")
+    if outcome.error is not None and code != -32602:
+        return [("invalid-cursor", "warning", None,
+                 f"answered {asked} with JSON-RPC error {code} instead of -32602 (Invalid params)")]
+    return []
 
 
 def invalid_arguments(tool: dict[str, Any]) -> dict[str, Any] | None:

@@ -56,6 +56,13 @@ _LINT: list[Rule] = [
          "A tool answered with text that reads as an error (\"Error: no such table\", a "
          "traceback) without `isError: true`: the model takes the failure for a result. Tool "
          "execution errors belong in results with `isError: true`.", "error"),
+    Rule("invalid-cursor", "Unknown pagination cursor answered with a page",
+         "A list request with a cursor the server never issued should fail with JSON-RPC error "
+         "-32602 (Invalid params), not silently restart the listing.", "warning"),
+    Rule("era-mismatch", "Protocol era differs from what is claimed",
+         "The handshakes the server accepts (initialize, server/discover) do not match the era "
+         "the suite declares in `lint.era`, or the versions its discover answer lists.",
+         "error"),
     Rule("list-order", "tools/list order is not stable",
          "Two `tools/list` calls returned the tools in different orders; the 2026-07-28 "
          "revision asks for a deterministic order (it keeps prompt caches warm).", "warning"),

@@ -28,8 +28,12 @@ class Expected:
 
 
 def check_rule_ids(loaded: LoadedSuite, settings: LintSettings) -> None:
-    """Unknown rule ids in `lint.ignore` are suite errors (a typo would silence nothing)."""
-    errors: list[SuiteError] = []
+    """Unknown rule ids in `lint.ignore` are suite errors (a typo would silence nothing), and so
+    are servers in `lint.era` the suite does not declare (a typo would check nothing)."""
+    errors: list[SuiteError] = [
+        SuiteError(f"lint.era names `{name}`, which is not a server of this suite",
+                   loaded.key_pos("lint", "era", name), "lint.era")
+        for name in settings.era or {} if name not in loaded.suite.servers]
     for i, entry in enumerate(settings.ignore):
         rule = entry if isinstance(entry, str) else entry.rule
         if rule not in RULES:

@@ -10,6 +10,7 @@ from pydantic import Field
 from mcptest.suite.models.base import Strict
 
 LintProfile = Literal["claude-directory", "openai-apps", "strict"]
+Era = Literal["legacy", "modern", "dual-era"]
 Provider = Literal["openai", "anthropic"]
 
 
@@ -57,6 +58,11 @@ class LintSettings(Strict):
     )
     min_description: int = Field(default=20, ge=0, le=10_000,
                                  description="Shortest acceptable tool description.")
+    era: dict[str, Era] | None = Field(
+        default=None,
+        description="The era each named server claims (legacy, modern or dual-era); lint "
+                    "tries both handshakes and fails when the server is something else.",
+    )
     providers: list[Provider] | None = Field(
         default=None,
         description="Providers whose strict tool schemas to check (default: those of the "
