@@ -104,6 +104,14 @@ CASES = [
          "agents[0].expect[0].matcher.llm-jury.jurors[1].model",
          "juror `gpt-4o-mini` is from the openai family, like agent model `openai/gpt-4o`"),
     Case("not_utf8.yml", 2, 31, "", "the file is not UTF-8 text"),
+    Case("client_content_with_decline.yml", 6, 11, "servers.shop.client.elicitation[0]",
+         "`content` goes with `action: accept`, not `decline`"),
+    Case("client_sampling_text_and_model.yml", 9, 11, "tools[0].client.sampling[0]",
+         "give exactly one of `text` (scripted) and `model` (a live model)"),
+    Case("client_root_not_file.yml", 5, 7, "client.roots[0]",
+         "a root is a file:// URI, got 'https://example.com/project'"),
+    Case("client_unknown_capability.yml", 5, 32, "servers.shop.client.capabilities[1]",
+         "unknown value `elicitaton` (did you mean `elicitation`?)"),
 ]
 SEVERAL = [  # several_errors.yml: every mistake of the file, in file order
     Case("several_errors.yml", 7, 14, "tools[0].timeout", "not a duration: 'soon'"),

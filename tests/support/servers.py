@@ -26,6 +26,13 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_SERVER = REPO / "examples" / "server" / "example_server.py"
 EVERYTHING_PACKAGE = "@modelcontextprotocol/server-everything"
 RAW_SERVER = REPO / "tests" / "run" / "raw_server.py"
+SUPPORT = Path(__file__).resolve().parent
+CLIENT_SERVER = SUPPORT / "client_server.py"
+"""Asks its client for input: InputRequiredResult on 2026-07-28, pushed on the handshake."""
+TASK_SERVER = SUPPORT / "task_server.py"
+"""A task-capable stand-in (the tasks extension)."""
+CARELESS_SERVER = SUPPORT / "careless_server.py"
+"""A 2026-07-28 server that trusts any requestState."""
 HTTP_TOKEN = "tok-3f9a2c71d8e4"  # what the session-wide HTTP example server requires
 
 

@@ -104,10 +104,12 @@ class RowDriver:
             suite = users[0].suite
             spec = suite.suite.servers[key[1]]
             try:
+                from mcptest.run.client_config import client_config
                 from mcptest.run.session import ServerConnection
 
+                client = client_config(suite.suite, key[1], suite.path.parent)
                 conn = await stack.enter_async_context(ServerConnection.open(
-                    key[1], spec, base_dir=suite.path.parent, env=self.env))
+                    key[1], spec, base_dir=suite.path.parent, env=self.env, client=client))
             except ServerNotReadyError as e:
                 self.server_failed(key, spec, users, str(e))
                 continue

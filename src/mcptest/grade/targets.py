@@ -124,6 +124,14 @@ def resolve(root: dict[str, Any], path: str) -> Resolved | Missing:
     return Resolved(current)
 
 
+_CLIENT_SIDE = {
+    "task": "the server answered at once; it created no task (docs/suites.md#tasks)",
+    "client": "the server asked the client nothing during this test (no elicitation, sampling "
+              "or roots request)",
+    "notifications": "the server sent no progress or log notification during this test",
+}
+
+
 def _absent_root(seg: str, root: dict[str, Any]) -> str:
     if seg == "result" and "error" in root:
         err = root["error"] or {}
@@ -135,5 +143,7 @@ def _absent_root(seg: str, root: dict[str, Any]) -> str:
         return "`error` is absent: the server answered with a result, not a JSON-RPC error"
     if seg == "jury":
         return "`jury` is absent: this test has no llm-jury result to read"
+    if seg in _CLIENT_SIDE:
+        return f"`{seg}` is absent: {_CLIENT_SIDE[seg]}"
     roots = ", ".join(sorted(root)) or "nothing"
     return f"`{seg}` is not available here (available: {roots})"

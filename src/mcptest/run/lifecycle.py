@@ -22,6 +22,8 @@ from mcptest.run.call_faults import (
     startup_timeout_message,
     unparsed_output,
 )
+from mcptest.run.client_config import NO_CLIENT, ClientConfig
+from mcptest.run.client_side import ClientSide
 from mcptest.run.connect import (
     HttpStatusLog,
     StderrLog,
@@ -35,7 +37,13 @@ from mcptest.run.connect import (
     root_cause,
     startup_failure,
 )
-from mcptest.run.negotiate import NEGOTIATION_PHASES, RACE_AFTER_S, client_info, negotiate
+from mcptest.run.negotiate import (
+    NEGOTIATION_PHASES,
+    RACE_AFTER_S,
+    client_info,
+    negotiate,
+    set_log_level,
+)
 from mcptest.run.requests import list_tools_raw
 from mcptest.run.sdk_logging import quiet_sdk_logging
 from mcptest.run.start import start_budget, start_server
@@ -49,10 +57,12 @@ class Lifecycle:
     """State and lifecycle of one connection (see `ServerConnection`)."""
 
     def __init__(
-        self, name: str, spec: StdioServer | RemoteServer, wire: WireLog | None = None
+        self, name: str, spec: StdioServer | RemoteServer, wire: WireLog | None = None,
+        client: ClientConfig = NO_CLIENT,
     ) -> None:
         self.name = name
         self.wire = wire
+        self.client = ClientSide(client)
         self.spec = spec
         self.transport: Transport = (
             "stdio" if isinstance(spec, StdioServer) else spec.transport
@@ -88,15 +98,17 @@ class Lifecycle:
         base_dir: Path,
         env: Mapping[str, str],
         wire: WireLog | None = None,
+        client: ClientConfig = NO_CLIENT,
     ) -> AsyncIterator[Self]:
         """Yield a ready connection, or raise `ServerNotReadyError` with a one-line cause.
 
         The transport and session live in a task of their own that swallows every failure: a
         server dying mid-run must end its calls, never cancel the code inside `async with`.
-        With `wire`, every message the server sends is recorded there (run/wire.py).
+        With `wire`, every message the server sends is recorded there (run/wire.py); `client`
+        is what mcptest declares and answers as a client (run/client_config.py).
         """
         quiet_sdk_logging(env)
-        conn = cls(name, spec, wire)
+        conn = cls(name, spec, wire, client)
         ready, stop = anyio.Event(), anyio.Event()
         async with anyio.create_task_group() as tg:
             tg.start_soon(conn._own, base_dir, env, ready, stop)
@@ -169,12 +181,18 @@ class Lifecycle:
             race_after = None  # every HTTP request gets an answer; no silent-drop trap
         if self.wire is not None:
             read, write = TapReader(read, self.wire), TapWriter(write, self.wire)
+        read = TapReader(read, self.client)
         session = ClientSession(
-            read, write, client_info=client_info(), message_handler=self._on_message
+            read, write, client_info=client_info(), message_handler=self._on_message,
+            **self.client.session_kwargs(),
         )
         self._session = await stack.enter_async_context(session)
         self._phase = NEGOTIATION_PHASES[spec.protocol]
-        await negotiate(session, spec.protocol, race_after=race_after)
+        config = self.client.config
+        await negotiate(session, spec.protocol, race_after=race_after,
+                        capabilities=config.client_capabilities())
+        if config.answers.log_level is not None:
+            await set_log_level(session, config.answers.log_level)
         self._phase = "listing tools"
         self.protocol_version = session.protocol_version
         caps = session.server_capabilities

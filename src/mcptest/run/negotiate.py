@@ -50,10 +50,15 @@ def client_info() -> types.Implementation:
     return types.Implementation(name="mcptest", version=__version__)
 
 
-async def negotiate(session: ClientSession, mode: Mode, *, race_after: float | None) -> None:
-    """Leave `session` adopted at one era, or raise (MCPError / NegotiationError)."""
+async def negotiate(session: ClientSession, mode: Mode, *, race_after: float | None,
+                    capabilities: types.ClientCapabilities | None = None) -> None:
+    """Leave `session` adopted at one era, or raise (MCPError / NegotiationError).
+
+    `capabilities` go into the handshake; a 2026-07-28 request carries the ones the SDK builds
+    from the session's callbacks, which `ClientConfig.client_capabilities` mirrors."""
+    caps = capabilities or types.ClientCapabilities()
     if mode == "legacy":
-        await _finish_handshake(session, await _send_initialize(session))
+        await _finish_handshake(session, await _send_initialize(session, caps))
     elif mode == "2026-07-28":
         raw = await session.send_discover(LATEST_MODERN_VERSION)
         result = _parse_discover(raw)
@@ -61,7 +66,17 @@ async def negotiate(session: ClientSession, mode: Mode, *, race_after: float | N
             raise NegotiationError("server/discover answer is not a 2026-07-28 DiscoverResult")
         session.adopt(result)
     else:
-        await _auto(session, race_after)
+        await _auto(session, race_after, caps)
+
+
+async def set_log_level(session: ClientSession, level: types.LoggingLevel) -> None:
+    """Ask a handshake-era server with the logging capability for log notifications from
+    `level` up (a 2026-07-28 request carries the level in its own `_meta`)."""
+    caps = session.server_capabilities
+    if session.initialize_result is None or caps is None or caps.logging is None:
+        return
+    await session.send_request(
+        types.SetLevelRequest(params=types.SetLevelRequestParams(level=level)), types.EmptyResult)
 
 
 def _parse_discover(raw: dict[str, Any]) -> types.DiscoverResult | None:
@@ -84,11 +99,12 @@ def _mutual_modern(err: MCPError) -> list[str] | None:
     return [v for v in MODERN_PROTOCOL_VERSIONS if v in data.supported]
 
 
-async def _send_initialize(session: ClientSession) -> types.InitializeResult:
+async def _send_initialize(session: ClientSession,
+                           caps: types.ClientCapabilities) -> types.InitializeResult:
     request = types.InitializeRequest(
         params=types.InitializeRequestParams(
             protocol_version=LATEST_HANDSHAKE_VERSION,
-            capabilities=types.ClientCapabilities(),
+            capabilities=caps,
             client_info=client_info(),
         )
     )
@@ -102,7 +118,8 @@ async def _finish_handshake(session: ClientSession, result: types.InitializeResu
     await session.send_notification(types.InitializedNotification())
 
 
-async def _auto(session: ClientSession, race_after: float | None) -> None:
+async def _auto(session: ClientSession, race_after: float | None,
+                caps: types.ClientCapabilities) -> None:
     """Probe discover; fall back to (or, after `race_after`, race) the initialize handshake."""
     send, receive = anyio.create_memory_object_stream[tuple[str, Any]](8)
 
@@ -124,7 +141,7 @@ async def _auto(session: ClientSession, race_after: float | None) -> None:
             if not init_started:
                 init_started = True
                 pending.add("initialize")
-                tg.start_soon(run, "initialize", _send_initialize(session))
+                tg.start_soon(run, "initialize", _send_initialize(session, caps))
 
         while pending:
             got: tuple[str, Any] | None = None

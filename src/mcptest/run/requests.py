@@ -32,20 +32,24 @@ _LISTS: dict[str, Any] = {
 
 
 def build_request(method: str, params: dict[str, Any]) -> Any:
-    """The SDK request of `method` with wire-named `params` (unknown methods raise KeyError)."""
+    """The SDK request of `method` with wire-named `params` (unknown methods raise KeyError).
+
+    `inputResponses` and `requestState` are a 2026-07-28 retry's (run/rounds.py)."""
     if method in _LISTS:
         cursor = params.get("cursor")
         paged = types.PaginatedRequestParams(cursor=cursor) if cursor else None
         return _LISTS[method](params=paged)
+    rounds = {"input_responses": params.get("inputResponses"),
+              "request_state": params.get("requestState")}
     if method == "tools/call":
         return types.CallToolRequest(params=types.CallToolRequestParams(
-            name=params["name"], arguments=params.get("arguments") or {}))
+            name=params["name"], arguments=params.get("arguments") or {}, **rounds))
     if method == "resources/read":
         return types.ReadResourceRequest(
-            params=types.ReadResourceRequestParams(uri=params["uri"]))
+            params=types.ReadResourceRequestParams(uri=params["uri"], **rounds))
     if method == "prompts/get":
         return types.GetPromptRequest(params=types.GetPromptRequestParams(
-            name=params["name"], arguments=params.get("arguments") or None))
+            name=params["name"], arguments=params.get("arguments") or None, **rounds))
     raise KeyError(method)
 
 
@@ -63,6 +67,10 @@ class CallOutcome(BaseModel):
     transport_error: str | None = None
     timed_out: bool = False
     duration_ms: float
+    rounds: int = 0
+    """2026-07-28 `InputRequiredResult` rounds answered before this outcome (run/rounds.py)."""
+    task: dict[str, Any] | None = None
+    """The task the server created instead of answering at once (run/tasks.py)."""
 
 
 async def list_tools_raw(session: ClientSession) -> list[dict[str, Any]]:

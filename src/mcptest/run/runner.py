@@ -27,6 +27,8 @@ from mcptest.suite.models import ListTest, PromptTest, RemoteServer, ResourceTes
 
 if TYPE_CHECKING:
     from mcptest.plan import Plan, PlannedTest
+    from mcptest.run.client_config import Sampler
+    from mcptest.run.client_side import Exchange
     from mcptest.run.session import CallOutcome, ServerConnection
 
 DEFAULT_TEST_TIMEOUT = 30.0
@@ -55,6 +57,8 @@ def _transport_name(spec: Any) -> str:
 def _produced(outcome: CallOutcome) -> dict[str, Any]:
     if outcome.error is not None:
         return {"error": outcome.error}
+    if outcome.result is None and outcome.task is not None:
+        return {}  # a cancelled task: no answer, only `task`
     return {"result": outcome.result}
 
 
@@ -92,8 +96,10 @@ class Runner:
         rows: RowRunner | None = None,
         server_concurrency: int = 4,
         progress: Callable[[TestResult], None] | None = None,
+        sampler: Sampler | None = None,
     ) -> None:
         self.plan = plan
+        self.sampler = sampler
         self.env = env
         self.llm = llm
         self.state = state
@@ -125,15 +131,17 @@ class Runner:
         await self.rows.run(tests, self._record, self._server_failed)
 
     async def _run_server(self, key: tuple[str, str], tests: list[PlannedTest]) -> None:
+        from mcptest.run.client_config import client_config
         from mcptest.run.session import ServerConnection
 
         suite = tests[0].suite
         name = key[1]
         spec = suite.suite.servers[name]
+        client = client_config(suite.suite, name, suite.path.parent, self.sampler)
         async with self._servers:
             try:
                 async with ServerConnection.open(
-                    name, spec, base_dir=suite.path.parent, env=self.env
+                    name, spec, base_dir=suite.path.parent, env=self.env, client=client
                 ) as conn:
                     self.state.secrets.update(conn.secrets())
                     self.state.servers[key] = ready_server(name, suite.display_path, conn)
@@ -173,35 +181,62 @@ class Runner:
     async def _run_tool_test(
         self, test: PlannedTest, conn: ServerConnection, grading: anyio.abc.TaskGroup
     ) -> None:
-        spec = test.spec
-        from mcptest.run.surface_calls import produce, produced_of  # MCP client: only with servers
+        from mcptest.run.client_config import capabilities_for
+        from mcptest.run.client_test import own_client
 
+        caps = capabilities_for(conn.client.config, own_client(test))
+        if caps == conn.client.config.capabilities:
+            await self._call(test, conn, grading)
+            return
+        from mcptest.run.session import ServerConnection  # a test declaring its own capabilities
+
+        suite = test.suite
+        assert test.server is not None
+        try:
+            async with ServerConnection.open(
+                test.server, suite.suite.servers[test.server], base_dir=suite.path.parent,
+                env=self.env, client=conn.client.config.with_capabilities(caps),
+            ) as own:
+                self.state.secrets.update(own.secrets())
+                await self._call(test, own, grading)
+        except ServerNotReadyError as e:
+            self._record(test_result(test, "error", gap="transport", duration_ms=0.0, message=(
+                f"its own connection (client.capabilities) never became ready: {e}")))
+
+    async def _call(
+        self, test: PlannedTest, conn: ServerConnection, grading: anyio.abc.TaskGroup
+    ) -> None:
+        spec = test.spec
+        from mcptest.run.client_test import call, client_verdict, with_client
+        from mcptest.run.surface_calls import produced_of  # MCP client: only with servers
+
+        assert isinstance(spec, ToolTest | ResourceTest | PromptTest | ListTest)
         start = time.perf_counter()
-        if isinstance(spec, ToolTest):
-            outcome = await conn.call_tool(spec.tool, spec.args,
-                                           spec.timeout or DEFAULT_TEST_TIMEOUT)
-        else:  # resources, prompts, listings (docs/suites.md)
-            assert isinstance(spec, ResourceTest | PromptTest | ListTest)
-            outcome = await produce(conn, spec)
+        outcome, seen = await call(conn, test, spec.timeout or DEFAULT_TEST_TIMEOUT)
         call_ms = (time.perf_counter() - start) * 1000
         if outcome.transport_error is not None or outcome.timed_out:
             cause = outcome.transport_error or "timed out"
-            if outcome.timed_out:
+            if outcome.timed_out and outcome.task is None:
                 what = "tool call" if isinstance(spec, ToolTest) else f"{test.kind} request"
                 cause = f"{what} timed out after {spec.timeout or DEFAULT_TEST_TIMEOUT:g}s"
             gap = "protocol" if cause.startswith("protocol") else "transport"
+            status, message = client_verdict(test, outcome, seen, "error", cause)
             self._record(test_result(
-                test, "error", gap=gap, message=cause, duration_ms=call_ms,
+                test, status, gap=gap, message=message, duration_ms=call_ms,
                 stderr=conn.stderr_tail(),
+                response=with_client({}, test, outcome, seen) or None,
             ))
             return
-        produced = (_produced(outcome) if isinstance(spec, ToolTest)
-                    else produced_of(spec, outcome))
-        grading.start_soon(self._grade, test, produced, call_ms, conn)
+        produced = with_client(_produced(outcome) if isinstance(spec, ToolTest)
+                               else produced_of(spec, outcome), test, outcome, seen)
+        grading.start_soon(self._grade, test, produced, call_ms, conn, (outcome, seen))
 
     async def _grade(
-        self, test: PlannedTest, produced: dict[str, Any], call_ms: float, conn: ServerConnection
+        self, test: PlannedTest, produced: dict[str, Any], call_ms: float, conn: ServerConnection,
+        client: tuple[CallOutcome, Exchange],
     ) -> None:
+        from mcptest.run.client_test import ACCEPTED_TAMPERED, client_verdict, tampered
+
         start = time.perf_counter()
         llm = self.llm
         spec = test.spec
@@ -213,12 +248,14 @@ class Runner:
         graded = await grade_test(test, {**produced, "duration_ms": round(call_ms, 3)}, llm)
         verdict = test_verdict(test, graded)
         assertions, status, message = verdict.assertions, verdict.status, verdict.message
-        if not assertions and is_tool_error(produced):
+        if not assertions and is_tool_error(produced) and not tampered(test):
             # With nothing to check, an error answer is the one thing we can call a failure.
             status, message = "failed", "the tool answered with an error and the test has no expect"
+        status, message = client_verdict(test, *client, status, message)
         # The tools/call shape rules (a `content` list, `isError`) say nothing of resources,
         # prompts and listings: their answers are judged by their assertions alone.
-        gap = classify(status, assertions, produced if isinstance(spec, ToolTest) else None)
+        gap = classify(status, assertions, produced if isinstance(spec, ToolTest) else None,
+                       protocol_error=(message or "").startswith(ACCEPTED_TAMPERED))
         self._record(test_result(
             test, status, assertions=assertions, gap=gap, message=message,
             duration_ms=call_ms + since_ms(start), response=produced, weighted=verdict.weighted,

@@ -46,6 +46,10 @@ CALL_GRACE_S = 1.0
 OWNER_GRACE_S = 2.0
 
 
+async def _progress_seen(progress: float, total: float | None, message: str | None) -> None:
+    """The SDK sends a progress token only with a callback; the tap records the notices."""
+
+
 class ServerConnection(Lifecycle):
     """A ready connection; build it with `ServerConnection.open(...)`."""
 
@@ -56,8 +60,11 @@ class ServerConnection(Lifecycle):
         return await self.send(build_request("tools/call", {"name": tool, "arguments": args}),
                                timeout)
 
-    async def send(self, request: Any, timeout: float) -> CallOutcome:
-        """Send one request; every failure comes back as data, never as an exception."""
+    async def send(self, request: Any, timeout: float, *, progress: bool = False) -> CallOutcome:
+        """Send one request; every failure comes back as data, never as an exception.
+
+        With `progress`, the request carries a progress token (the notifications are recorded
+        by the client side's tap, in wire order)."""
         started = time.perf_counter()
         method = request.method
 
@@ -73,7 +80,8 @@ class ServerConnection(Lifecycle):
             with scope:
                 with anyio.move_on_after(timeout + CALL_GRACE_S):
                     raw = await self._session.send_request(
-                        request, RAW, request_read_timeout_seconds=timeout
+                        request, RAW, request_read_timeout_seconds=timeout,
+                        progress_callback=_progress_seen if progress else None,
                     )
                     return done(result=raw)  # bounded as read: `bounded_stdio`, `bounded_http`
                 return done(transport_error=timeout_text(timeout, self._noise), timed_out=True)

@@ -16,7 +16,7 @@ from typing import Any
 from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate
 
 from mcptest.run.listing import list_all
-from mcptest.run.requests import build_request
+from mcptest.run.rounds import exchange
 from mcptest.run.session import CallOutcome, ServerConnection
 from mcptest.suite.models import LIST_METHODS, ListTest, PromptTest, ResourceTest
 
@@ -72,16 +72,19 @@ def produced_of(spec: SurfaceSpec, outcome: CallOutcome) -> dict[str, Any]:
     return produced
 
 
-async def produce(conn: ServerConnection, spec: SurfaceSpec) -> CallOutcome:
-    """Send the test's request; every failure comes back as data, like `call_tool`."""
+async def produce(conn: ServerConnection, spec: SurfaceSpec, *, progress: bool = False,
+                  tampered: bool = False) -> CallOutcome:
+    """Send the test's request (with its input rounds, run/rounds.py); every failure comes back
+    as data, like `call_tool`."""
     timeout = spec.timeout or DEFAULT_TIMEOUT_S
     if isinstance(spec, ResourceTest):
         try:
             uri = resource_uri(spec)
         except TemplateError as e:
             return CallOutcome(transport_error=f"suite: {e}", duration_ms=0.0)
-        return await conn.send(build_request("resources/read", {"uri": uri}), timeout)
+        return await exchange(conn, "resources/read", {"uri": uri}, timeout,
+                              progress=progress, tampered=tampered)
     if isinstance(spec, PromptTest):
-        return await conn.send(build_request(
-            "prompts/get", {"name": spec.prompt, "arguments": spec.args}), timeout)
+        return await exchange(conn, "prompts/get", {"name": spec.prompt, "arguments": spec.args},
+                              timeout, progress=progress, tampered=tampered)
     return await list_all(conn, LIST_METHODS[spec.listing], timeout)  # type: ignore[arg-type]

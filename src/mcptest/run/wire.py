@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
@@ -75,10 +75,16 @@ class WireLog:
                                              dict(message.params or {})))
 
 
-class TapReader:
-    """The transport's read stream, recording each item into a `WireLog` as it passes."""
+class Receiver(Protocol):
+    """Whatever records what the server sends (a `WireLog`, the client side's notices)."""
 
-    def __init__(self, inner: Any, log: WireLog) -> None:
+    def received(self, item: Any) -> None: ...
+
+
+class TapReader:
+    """The transport's read stream, recording each item into a `Receiver` as it passes."""
+
+    def __init__(self, inner: Any, log: Receiver) -> None:
         self._inner = inner
         self._log = log
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from mcptest.errors import ServerNotReadyError
 from mcptest.report.models import ServerReport
+from mcptest.run.client_config import client_config
 from mcptest.run.listing import list_all
 from mcptest.run.requests import LIST_KEYS, ListMethod
 from mcptest.run.session import ServerConnection
@@ -63,9 +64,10 @@ async def open_servers(
         for name in names:
             wire = WireLog() if tap else None
             try:
+                client = client_config(loaded.suite, name, loaded.path.parent)
                 conn = await stack.enter_async_context(ServerConnection.open(
                     name, loaded.suite.servers[name], base_dir=loaded.path.parent, env=env,
-                    wire=wire))
+                    wire=wire, client=client))
             except ServerNotReadyError as e:
                 pos = loaded.pos("servers", name)
                 found.failed[name] = f"{pos}: servers.{name}: {e}"

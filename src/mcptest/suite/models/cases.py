@@ -13,6 +13,7 @@ from pydantic import (
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import CasePolicy
 from mcptest.suite.models.calibration import CalibrationGate
+from mcptest.suite.models.client import PerTestClient, TaskSpec
 from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import EvalJudge, Matrix, Rubric
 from mcptest.suite.models.scoring import Scoring, reference_field
@@ -30,6 +31,12 @@ class ToolTest(CasePolicy):
     reference: Any = reference_field()
     scoring: Scoring | None = None
     cases: Cases = cases_field()
+    client: PerTestClient | None = Field(
+        default=None, description="The client's side for this test: answers, progress, "
+                                  "requestState (docs/suites.md#the-client-side).")
+    task: TaskSpec | None = Field(
+        default=None, description="When the server answers with a task (tasks extension): "
+                                  "cancel it (docs/suites.md#tasks).")
 
 
 class EvalSpec(CasePolicy):

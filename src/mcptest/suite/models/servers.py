@@ -15,6 +15,7 @@ from pydantic import (
 
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import EnvRef, Strict, check_regex
+from mcptest.suite.models.client import ServerClient
 
 DEFAULT_MAX_RESULT_BYTES = 8 * 1024 * 1024
 ResultBound = Annotated[int, Field(
@@ -46,6 +47,9 @@ class StdioServer(Strict):
     )
     startup_timeout: Duration = Field(default=30.0, description="Seconds to become ready.")
     max_result_bytes: ResultBound = DEFAULT_MAX_RESULT_BYTES
+    client: ServerClient | None = Field(
+        default=None, description="Capabilities declared to this server and the client's "
+                                  "answers (docs/suites.md#the-client-side).")
 
     @field_validator("command", mode="before")
     @classmethod
@@ -138,6 +142,9 @@ class RemoteServer(Strict):
     start: StartSpec | None = Field(
         default=None, description="Start this process first; stop it and its children at the end.",
     )
+    client: ServerClient | None = Field(
+        default=None, description="Capabilities declared to this server and the client's "
+                                  "answers (docs/suites.md#the-client-side).")
 
 
 def _server_kind(v: Any) -> str | None:

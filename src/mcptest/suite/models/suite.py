@@ -12,6 +12,7 @@ from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict
 from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.cases import AgentTest, EvalSpec, ToolTest
+from mcptest.suite.models.client import ServerClient
 from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import RubricBody
 from mcptest.suite.models.servers import Server, Variable
@@ -71,5 +72,8 @@ class Suite(Strict):
     surface: SurfaceCheck | None = None
     lint: LintSettings | None = None
     defaults: SuiteDefaults | None = None
+    client: ServerClient | None = Field(
+        default=None, description="The client's side for every server of the file (a server's "
+                                  "own `client:` comes first; docs/suites.md#the-client-side).")
     calibration: CalibrationGate | None = None
     """The gate of every `llm-judge`/`llm-jury` and eval without its own (docs/calibration.md)."""

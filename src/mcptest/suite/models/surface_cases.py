@@ -13,6 +13,7 @@ from pydantic import Field, model_validator
 
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import CasePolicy
+from mcptest.suite.models.client import PerTestClient
 from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.table import Cases, cases_field
 
@@ -37,6 +38,9 @@ class ResourceTest(CasePolicy):
     timeout: Duration | None = None
     expect: list[Assertion] = Field(default_factory=list)
     cases: Cases = cases_field()
+    client: PerTestClient | None = Field(
+        default=None,
+        description="The client's side for this test (docs/suites.md#the-client-side).")
 
     @model_validator(mode="after")
     def _one_source(self) -> ResourceTest:
@@ -58,6 +62,9 @@ class PromptTest(CasePolicy):
     timeout: Duration | None = None
     expect: list[Assertion] = Field(default_factory=list)
     cases: Cases = cases_field()
+    client: PerTestClient | None = Field(
+        default=None,
+        description="The client's side for this test (docs/suites.md#the-client-side).")
 
 
 class ListTest(CasePolicy):
