@@ -148,7 +148,8 @@ async def _run(plan: Plan, options: RunOptions, judging: Judging | None,
     if judging is not None:
         rows = RowDriver(llm=judging, engine=judging.engine, env=options.env, state=state)
     runner = Runner(plan, env=options.env, llm=judging, state=state, rows=rows,
-                    progress=_progress(options))
+                    progress=_progress(options),
+                    models=judging.engine.client if judging is not None else None)
     if not options.handle_signals:
         await _go(runner, judging)
         return None

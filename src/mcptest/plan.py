@@ -96,9 +96,10 @@ class Plan:
 
     @property
     def needs_judge(self) -> bool:
-        """Evals always judge and agents always call a model, so both need the engine."""
+        """Evals always judge and agents always call a model, so both need the engine; so does
+        a server test whose sampling requests a model may answer (docs/suites.md)."""
         return any(t.kind not in SERVER_KINDS or any(a.is_llm for a in t.assertions)
-                   for t in self.tests)
+                   or _samples_with_a_model(t) for t in self.tests)
 
     def server_keys(self) -> list[tuple[str, str]]:
         """Every (suite file, server) the plan will start: tool tests, agents, live evals."""
@@ -114,6 +115,14 @@ class Plan:
             for name in names:
                 seen[(t.suite_file, name)] = None
         return list(seen)
+
+
+def _samples_with_a_model(t: PlannedTest) -> bool:
+    """Whether a `client.sampling` answer of the test, its server or its file is a model."""
+    server = t.suite.suite.servers.get(t.server) if t.server else None
+    blocks = (getattr(t.spec, "client", None), server.client if server else None,
+              t.suite.suite.client)
+    return any(a.model is not None for b in blocks if b is not None for a in b.sampling)
 
 
 def _location(suite: LoadedSuite, *path: str | int) -> Location:

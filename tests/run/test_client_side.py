@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from support.cli_run import run_json
+from support.judge_server import Fault, JudgeServer
 from support.servers import CARELESS_SERVER, CLIENT_SERVER, everything_command
 
 pytestmark = pytest.mark.slow  # starts real servers
@@ -295,3 +296,39 @@ tools:
     assert tampered["response"]["result"]["content"][0]["text"] == (
         "Hello, Ada (state asked-forAname-0001)")
     assert done.returncode == 1
+
+
+def test_sampling_by_a_model_goes_through_the_model_client(tmp_path: Path) -> None:
+    """A `model:` answer is asked like an agent model: routed to the loopback provider, its
+    reply sent back to the server, its cost in the run's spend (and bounded by --max-cost)."""
+    suite = tmp_path / "model.yml"
+    suite.write_text(f"""servers:
+  modern:
+    command: [{PY}, {ASKING}]
+    protocol: "2026-07-28"
+    client:
+      sampling: [{{model: summarizer}}]
+judge:
+  pricing: {{summarizer: {{input: 1.0, output: 2.0}}}}
+tools:
+  - name: sampled by a model
+    server: modern
+    tool: summarize
+    args: {{text: a long story about bees}}
+    expect:
+      - {{target: "result.content[0].text", matcher: {{exact: "Summary by summarizer: Bees, briefly."}}}}
+      - {{target: "client.sampling[0].response.model", matcher: {{exact: summarizer}}}}
+""", encoding="utf-8")
+    with JudgeServer() as js:
+        js.script("summarizer", Fault.text("Bees, briefly."))
+        done, report = run_json(suite, "--max-cost", "1", env=js.gateway_env())
+        sent = js.requests("summarizer")
+    (row,) = report["tests"]
+    assert row["status"] == "passed", (row.get("message"), failures(row))
+    assert done.returncode == 0
+    (request,) = sent
+    assert request["messages"][0] == {"role": "system", "content": "You summarize."}
+    assert "a long story about bees" in request["messages"][1]["content"]
+    assert request["max_tokens"] == 50
+    assert report["summary"]["cost_usd"] > 0  # in the run's spend, as an agent's turns are
+    assert report["summary"]["judge_calls"] == 0

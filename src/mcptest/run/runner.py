@@ -26,8 +26,8 @@ from mcptest.report.models import ServerReport, TestResult
 from mcptest.suite.models import ListTest, PromptTest, RemoteServer, ResourceTest, ToolTest
 
 if TYPE_CHECKING:
+    from mcptest.llm.client import ModelClient
     from mcptest.plan import Plan, PlannedTest
-    from mcptest.run.client_config import Sampler
     from mcptest.run.client_side import Exchange
     from mcptest.run.session import CallOutcome, ServerConnection
 
@@ -96,10 +96,11 @@ class Runner:
         rows: RowRunner | None = None,
         server_concurrency: int = 4,
         progress: Callable[[TestResult], None] | None = None,
-        sampler: Sampler | None = None,
+        models: ModelClient | None = None,
     ) -> None:
         self.plan = plan
-        self.sampler = sampler
+        self.models = models
+        """The run's model client, for `client.sampling` answers by a model."""
         self.env = env
         self.llm = llm
         self.state = state
@@ -137,7 +138,12 @@ class Runner:
         suite = tests[0].suite
         name = key[1]
         spec = suite.suite.servers[name]
-        client = client_config(suite.suite, name, suite.path.parent, self.sampler)
+        sampler = None
+        if self.models is not None:
+            from mcptest.run.sampler import ModelSampler
+
+            sampler = ModelSampler(self.models, suite.suite.judge)
+        client = client_config(suite.suite, name, suite.path.parent, sampler)
         async with self._servers:
             try:
                 async with ServerConnection.open(
