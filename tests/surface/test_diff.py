@@ -105,7 +105,13 @@ EDITS: dict[str, Any] = {
         {"name": "zz", "inputSchema": {"type": "object"}}),
     "output-property-added": lambda d: tool(d)["outputSchema"]["properties"].update(
         next={"type": "string"}),
+    # both sides hold a capability matrix (the test gives the old side one listed everywhere)
+    "capability-narrowed": lambda d: d["srv"].update(client_capabilities={
+        "sets": ["none", "roots"], "only": {"tools": {"search": ["roots"]}}}),
+    "capability-widened": lambda d: d["srv"].update(client_capabilities={
+        "sets": ["none", "roots"], "only": {}}),
 }
+GATED = {"sets": ["none", "roots"], "only": {"tools": {"search": ["roots"]}}}
 
 
 def test_every_breaking_and_additive_kind_has_a_case() -> None:
@@ -118,6 +124,11 @@ def test_each_kind_is_classified(kind: str) -> None:
     if kind == "output-schema-added":  # the old side lacks the schema
         old = base()
         tool(old).pop("outputSchema")
+        changes = diff_servers(old, new)
+    elif kind.startswith("capability-"):  # the old side was listed with every set, or gated
+        old["srv"]["client_capabilities"] = (
+            GATED if kind == "capability-widened" else {"sets": ["none", "roots"], "only": {}})
+        EDITS[kind](new)
         changes = diff_servers(old, new)
     else:
         EDITS[kind](new)

@@ -35,6 +35,7 @@ from mcptest.report.models import (
 from mcptest.run.session import ServerConnection
 from mcptest.suite.load import LoadedSuite
 from mcptest.suite.models import LintSettings
+from mcptest.surface.matrix import take_matrix
 from mcptest.surface.servers import open_servers
 from mcptest.surface.take import snapshot_servers, take_snapshot
 
@@ -117,6 +118,10 @@ async def lint_suite(loaded: LoadedSuite, env: Mapping[str, str], *, update: boo
                                      location=where) for r, lv, s, m in raw]
         if loaded.suite.surface is not None:
             scope = snapshot_servers(loaded, loaded.suite.surface.servers)
+            if loaded.suite.surface.client_capabilities:  # one connection per set
+                sets = [frozenset(s) for s in loaded.suite.surface.client_capabilities]
+                current, failed = await take_matrix(loaded, scope, env, sets)
+                out.errors.extend(v for k, v in failed.items() if k not in found.failed)
             mine = {**current, "servers": {k: v for k, v in current["servers"].items()
                                            if k in scope}}
             surface, _ = surface_findings(loaded, loaded.suite.surface, mine, update=update,

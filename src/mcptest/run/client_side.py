@@ -20,9 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import mcp_types as types
-from jsonschema import FormatChecker
-from jsonschema.exceptions import best_match
-from jsonschema.validators import validator_for
 from mcp.client.session import ClientRequestContext
 
 from mcptest.run.client_config import ClientConfig, roots_of
@@ -234,6 +231,10 @@ def _defaults(schema: dict[str, Any]) -> dict[str, Any]:
 
 def _schema_problem(content: dict[str, Any], schema: dict[str, Any]) -> str | None:
     """Why `content` does not fit the requested schema (None: it fits, or the schema is bad)."""
+    from jsonschema import FormatChecker  # only when a form is answered: not at start-up
+    from jsonschema.exceptions import best_match
+    from jsonschema.validators import validator_for
+
     try:
         cls = validator_for(schema)
         cls.check_schema(schema)

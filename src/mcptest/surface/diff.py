@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from mcptest.surface.matrix import capability_changes
 from mcptest.surface.snapshot import KINDS
 
 Severity = Literal["breaking", "additive", "changed"]
@@ -25,11 +26,12 @@ BREAKING = (
     "prompt-removed", "argument-removed", "argument-renamed", "argument-now-required",
     "required-argument-added", "type-narrowed", "type-changed", "enum-value-removed",
     "output-schema-removed", "output-property-removed", "output-property-retyped",
+    "capability-narrowed",
 )
 ADDITIVE = (
     "server-added", "tool-added", "resource-added", "resource-template-added", "prompt-added",
     "optional-argument-added", "argument-now-optional", "type-widened", "enum-value-added",
-    "output-schema-added", "output-property-added",
+    "output-schema-added", "output-property-added", "capability-widened",
 )
 CHANGED = ("annotation-changed", "mime-type-changed", "description-changed", "title-changed")
 SECTION_NOUN = {"tools": "tool", "resources": "resource",
@@ -288,4 +290,6 @@ def diff_servers(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
                 else:
                     _item(d, section, before[name], after[name])
                 changes.extend(d.changes)
+        changes += [Change(kind, server, section, item, message) for kind, section, item, message
+                    in capability_changes(server, old[server], new[server])]
     return changes

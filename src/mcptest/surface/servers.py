@@ -56,15 +56,19 @@ class OpenServers:
 
 @asynccontextmanager
 async def open_servers(
-    loaded: LoadedSuite, names: list[str], env: Mapping[str, str], *, tap: bool = False
+    loaded: LoadedSuite, names: list[str], env: Mapping[str, str], *, tap: bool = False,
+    capabilities: frozenset[str] | None = None,
 ) -> AsyncIterator[OpenServers]:
-    """Connect to each named server of `loaded`; with `tap`, record their wire traffic."""
+    """Connect to each named server of `loaded`; with `tap`, record their wire traffic. The
+    client declares what the suite's tests declare, or `capabilities` when given."""
     found = OpenServers()
     async with AsyncExitStack() as stack:
         for name in names:
             wire = WireLog() if tap else None
             try:
                 client = client_config(loaded.suite, name, loaded.path.parent)
+                if capabilities is not None:
+                    client = client.with_capabilities(capabilities)
                 conn = await stack.enter_async_context(ServerConnection.open(
                     name, loaded.suite.servers[name], base_dir=loaded.path.parent, env=env,
                     wire=wire, client=client))

@@ -12,6 +12,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import anyio
 
@@ -31,6 +32,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                       help="snapshot file to write (default: stdout)")
     snap.add_argument("--server", action="append", metavar="NAME",
                       help="only this server; may repeat (default: every server)")
+    snap.add_argument("--client-capabilities", action="append", metavar="SET",
+                      help="list under this client capability set (e.g. none, or "
+                           "sampling,elicitation,roots, or all); repeat to compare sets "
+                           "(default: the suite's surface.client_capabilities, else what its "
+                           "tests declare)")
     diff = actions.add_parser("diff", help="classify the changes between two snapshots")
     diff.add_argument("old", type=Path, metavar="OLD")
     diff.add_argument("new", type=Path, metavar="NEW")
@@ -49,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _snapshot(args: argparse.Namespace) -> int:
     from mcptest.suite.load import load_suite
+    from mcptest.surface.matrix import describe, parse_set, take_matrix
     from mcptest.surface.servers import open_servers
     from mcptest.surface.snapshot import dumps
     from mcptest.surface.take import snapshot_servers, take_snapshot
@@ -56,14 +63,22 @@ def _snapshot(args: argparse.Namespace) -> int:
     env = dict(os.environ)
     loaded = load_suite(args.suite, env=env)
     names = snapshot_servers(loaded, args.server)
+    given = loaded.suite.surface.client_capabilities if loaded.suite.surface else None
+    sets = ([parse_set(v) for v in args.client_capabilities] if args.client_capabilities
+            else [frozenset(s) for s in given] if given else None)
 
-    async def go() -> tuple[str, dict[str, str]]:
+    async def go() -> tuple[dict[str, Any], dict[str, str]]:
+        if sets is not None:
+            return await take_matrix(loaded, names, env, sets)
         async with open_servers(loaded, names, env) as found:
-            return dumps(await take_snapshot(found, names)), found.failed
+            return await take_snapshot(found, names), found.failed
 
-    text, failed = anyio.run(go)
+    doc, failed = anyio.run(go)
+    text = dumps(doc)
     for line in failed.values():
         print(f"error: {line}", file=sys.stderr)
+    for line in describe(doc):
+        print(line, file=sys.stderr)
     if failed:
         return ExitCode.SERVER_NOT_READY
     if args.output is None:

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from mcptest.suite.models.base import Strict
+from mcptest.suite.models.client import Capability
 
 LintProfile = Literal["claude-directory", "openai-apps", "strict"]
 Era = Literal["legacy", "modern", "dual-era"]
@@ -24,6 +25,11 @@ class SurfaceCheck(Strict):
     )
     servers: list[str] | None = Field(
         default=None, description="Servers to snapshot (default: every server of the suite).")
+    client_capabilities: list[list[Capability]] | None = Field(
+        default=None, min_length=2,
+        description="Capability sets to list the surface under, one connection each (e.g. [[], "
+                    "[sampling, elicitation, roots]]); the snapshot records what appears only "
+                    "under some of them (docs/lint.md#capability-matrix).")
 
 
 class LintIgnore(Strict):
