@@ -10,7 +10,8 @@ Content-Length): `ok` echoes `text`; `json` answers with `application/json`; `ev
 server-sent event; `gzip` with a gzip body (a compression bomb: 800 MB of text is ~800 KB on the
 wire) sent although mcptest asked for no compression; `bare` with a JSON body whose first bytes
 name no id (an `id` at its very end). Over the legacy SSE transport every answer is an event on
-the one stream, which goes on after a huge one.
+the one stream, which goes on after a huge one. `HugeHttpServer(listing_depth=N)` lists one tool
+whose input schema nests N objects deep instead.
 """
 
 from __future__ import annotations
@@ -53,12 +54,22 @@ def _gzipped(pieces: Iterator[bytes]) -> Iterator[bytes]:
     yield packer.flush()
 
 
-def _message(msg_id: Any, method: str | None, params: dict[str, Any]) -> tuple[str, Iterator[bytes]]:
+def nested_tools(depth: int) -> list[dict[str, Any]]:
+    """One tool whose input schema nests `depth` objects deep (2 JSON levels each)."""
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(depth):
+        schema = {"type": "object", "properties": {"a": schema}}
+    return [{"name": "deep", "inputSchema": schema}]
+
+
+def _message(msg_id: Any, method: str | None, params: dict[str, Any],
+             depth: int = 0) -> tuple[str, Iterator[bytes]]:
     """(kind, body pieces) of the answer to one request: kind is json, events, gzip or bare."""
     if method == "initialize":
         return "json", iter([json.dumps({"jsonrpc": "2.0", "id": msg_id, "result": INIT}).encode()])
     if method == "tools/list":
-        body = {"jsonrpc": "2.0", "id": msg_id, "result": {"tools": TOOLS}}
+        tools = nested_tools(depth) if depth else TOOLS
+        body = {"jsonrpc": "2.0", "id": msg_id, "result": {"tools": tools}}
         return "json", iter([json.dumps(body).encode()])
     if method != "tools/call":
         body = {"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32601, "message": "no"}}
@@ -133,9 +144,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             if msg_id is not None:
-                self.server.events.put(_message(msg_id, method, msg.get("params") or {})[1])
+                self.server.events.put(_message(msg_id, method, msg.get("params") or {},
+                                                self.server.depth)[1])
             return
-        kind, pieces = _message(msg_id, method, msg.get("params") or {})
+        kind, pieces = _message(msg_id, method, msg.get("params") or {}, self.server.depth)
         if kind == "events":
             self._chunked("text/event-stream",
                           iter([b"event: message\ndata: ", *pieces, b"\n\n"]))
@@ -148,14 +160,16 @@ class _Handler(BaseHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     events: queue.Queue[Iterator[bytes] | None]
+    depth: int
 
 
 class HugeHttpServer:
     """The server above on 127.0.0.1 and a free port, served from daemon threads."""
 
-    def __init__(self) -> None:
+    def __init__(self, listing_depth: int = 0) -> None:
         self._httpd = _Server(("127.0.0.1", 0), _Handler)
         self._httpd.events = queue.Queue()
+        self._httpd.depth = listing_depth
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
         port = self._httpd.server_address[1]
         self.url = f"http://127.0.0.1:{port}/mcp"

@@ -21,13 +21,15 @@ with `WWW-Authenticate`) becomes the test's error.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import httpx2
+from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR
 from pydantic import ValidationError
 
-from mcptest.run.bounded_stdio import TOO_LARGE_PREFIX
+from mcptest.run.bounded_stdio import HEAD_BYTES, TOO_LARGE_PREFIX, answer_id
 from mcptest.run.connect import HttpStatusLog, describe, one_line
 from mcptest.suite.models import RemoteServer, StdioServer
 
@@ -47,6 +49,40 @@ def unparsed_output(message: Any) -> str | None:
     if isinstance(message, ValueError):  # a line `bounded_stdio` could not take
         return one_line(str(message), 160)
     return None
+
+
+def unreadable_answer(message: Any) -> str | None:
+    """Why a message the transport could not parse cannot be read, when it answers a request
+    of ours (it names an `id` and no `method`); None for other output, such as a log line."""
+    if not isinstance(message, ValidationError):
+        return None
+    errors = message.errors()
+    first: dict[str, Any] = dict(errors[0]) if errors else {}
+    seen = first.get("input")
+    if isinstance(seen, str):
+        head = seen[:HEAD_BYTES]
+        answer = min((i for i in (head.find('"result"'), head.find('"error"')) if i >= 0),
+                     default=-1)
+        request = head.find('"method"')
+        if answer_id(head.encode()) is None or answer < 0 or 0 <= request < answer:
+            return None
+        return str(first.get("msg")) if first.get("type") == "json_invalid" else None
+    if isinstance(seen, dict) and "id" in seen and "method" not in seen:
+        return "not a JSON-RPC answer (neither `result` nor `error`, or either malformed): " + \
+            one_line(json.dumps(seen, ensure_ascii=False, default=str), 160)
+    return None
+
+
+_JSON_FAULT = re.compile(r"Invalid JSON: [^\[\]]*? at line \d+ column \d+")
+
+
+def unreadable_error(cause: BaseException) -> str | None:
+    """The parser's positioned complaint when the SDK's HTTP transports could not parse an
+    answer (their PARSE_ERROR stands in for it); None for any other error."""
+    if not isinstance(cause, MCPError) or cause.code != PARSE_ERROR:
+        return None
+    found = _JSON_FAULT.search(cause.error.message)
+    return found.group(0) if found else None
 
 
 def too_large(server: str, bound: int, detail: str) -> str:

@@ -21,6 +21,8 @@ from mcptest.run.call_faults import (
     lost_message,
     startup_timeout_message,
     unparsed_output,
+    unreadable_answer,
+    unreadable_error,
 )
 from mcptest.run.client_config import NO_CLIENT, ClientConfig
 from mcptest.run.client_side import ClientSide
@@ -81,6 +83,7 @@ class Lifecycle:
         self._failure: ServerNotReadyError | None = None
         self._noise: str | None = None
         self._phase = "starting the server"
+        self._startup: anyio.CancelScope | None = None
         self._owner_done = anyio.Event()
         self._call_numbers = itertools.count()
         self._in_flight: dict[int, anyio.CancelScope] = {}
@@ -127,7 +130,7 @@ class Lifecycle:
         """Connect within `startup_timeout`, then hold the connection open until `stop`."""
         started = time.perf_counter()
         budget = self.spec.startup_timeout + start_budget(getattr(self.spec, "start", None))
-        scope = anyio.CancelScope(deadline=anyio.current_time() + budget)
+        scope = self._startup = anyio.CancelScope(deadline=anyio.current_time() + budget)
         try:
             with scope:
                 async with AsyncExitStack() as stack:
@@ -135,16 +138,19 @@ class Lifecycle:
                     await self._connect(stack, base_dir, env)
                     self.startup_ms = (time.perf_counter() - started) * 1000
                     scope.deadline = math.inf  # ready: the startup bound no longer applies
+                    self._startup = None
                     ready.set()
                     await stop.wait()
         except BaseException as exc:
             cancelled = anyio.get_cancelled_exc_class()
             if not scope.cancel_called and all(isinstance(e, cancelled) for e in flatten(exc)):
                 raise  # cancelled from outside: not ours to judge
-            if not ready.is_set():
+            if not ready.is_set() and self._failure is None:  # else `_on_message` set it
+                unreadable = unreadable_error(root_cause(exc))
                 self._failure = (
                     exc if isinstance(exc, ServerNotReadyError)
                     else ServerNotReadyError(self._timeout_message()) if scope.cancel_called
+                    else ServerNotReadyError(self._unreadable(unreadable)) if unreadable
                     else ServerNotReadyError(startup_failure(
                         self.spec, exc, self._stderr_lines(3), self._http_log.last_error
                     ))
@@ -211,6 +217,13 @@ class Lifecycle:
             if isinstance(message, Exception):
                 self._noise = one_line(describe(message), 160)
             return
+        unreadable = unreadable_answer(message) if self._startup is not None else None
+        if unreadable is not None and self._startup is not None:
+            # an answer to the handshake or the listing that will never parse (nested past the
+            # JSON parser's depth, say): fail now, not at the startup timeout
+            self._failure = ServerNotReadyError(self._unreadable(unreadable))
+            self._startup.cancel()
+            return
         self._noise = shown
         for number, scope in list(self._in_flight.items()):
             self._garbled.setdefault(number, shown)
@@ -238,6 +251,10 @@ class Lifecycle:
 
     def _stderr_lines(self, n: int) -> str:
         return self._stderr.last_lines(n) if self._stderr is not None else ""
+
+    def _unreadable(self, why: str) -> str:
+        return one_line(f"protocol: the server's answer while {self._phase} cannot be read: "
+                        f"{why}", 500)
 
     def _timeout_message(self) -> str:
         return startup_timeout_message(self.spec.startup_timeout, self._phase,
