@@ -19,7 +19,13 @@ from typing import Any
 import pytest
 from support.cli_run import run_json
 from support.judge_server import Fault, JudgeServer
-from support.servers import CARELESS_SERVER, CLIENT_SERVER, everything_command
+from support.servers import (
+    CARELESS_SERVER,
+    CLIENT_SERVER,
+    TASK_SERVER,
+    everything_command,
+    free_port,
+)
 
 pytestmark = pytest.mark.slow  # starts real servers
 
@@ -239,6 +245,19 @@ tools:
     tool: book_table
     client: {{elicitation: [{{action: accept, content: {{name: Ada, party: 99}}}}]}}
   - {{<<: *unfit, name: content that does not fit the schema legacy, server: legacy}}
+prompts:
+  - &greeting
+    name: a prompt asks too modern
+    server: modern
+    prompt: greeting
+    client: {{elicitation: [{{action: accept, content: {{name: Grace}}}}]}}
+    expect:
+      - {{target: "result.messages[0].content.text", matcher: {{exact: "Hello, Grace!"}}}}
+  - {{<<: *greeting, name: a prompt asks too legacy, server: legacy}}
+  - name: a prompt's tampered state is rejected
+    server: modern
+    prompt: greeting
+    client: {{request_state: tampered, elicitation: [{{action: accept, content: {{name: Eve}}}}]}}
 """, encoding="utf-8")
     (tmp_path / "data").mkdir()
     done, report = run_json(suite)
@@ -261,6 +280,10 @@ tools:
     cannot = got["tampered state on a handshake server cannot be checked"]
     assert cannot["status"] == "error"
     assert "never answered with an InputRequiredResult" in cannot["message"]
+    assert got["a prompt asks too modern"]["response"]["client"]["elicitations"][0]["via"] == (
+        "input_required")
+    assert got["a prompt asks too legacy"]["response"]["client"]["elicitations"][0]["via"] == (
+        "push")
     for era in ("modern", "legacy"):
         unfit = got[f"content that does not fit the schema {era}"]
         assert unfit["status"] == "failed", unfit
@@ -332,3 +355,56 @@ tools:
     assert request["max_tokens"] == 50
     assert report["summary"]["cost_usd"] > 0  # in the run's spend, as an agent's turns are
     assert report["summary"]["judge_calls"] == 0
+
+
+def test_streamable_http_servers_ask_and_create_tasks_the_same_way(tmp_path: Path) -> None:
+    """Over Streamable HTTP (2026-07-28, per-request capabilities and routing headers): the
+    input rounds, the tampered-state check and a task polled and cancelled."""
+    asking, jobs = free_port(), free_port()
+    suite = tmp_path / "http.yml"
+    suite.write_text(f"""servers:
+  web:
+    url: http://127.0.0.1:{asking}/mcp
+    start: {{command: [{PY}, {ASKING}, --port, "{asking}"]}}
+    client:
+      elicitation: [{{action: accept, content: {{name: Ada, party: 3}}}}]
+      sampling: [{{text: "Fine."}}]
+  jobs:
+    url: http://127.0.0.1:{jobs}/mcp
+    start: {{command: [{PY}, {json.dumps(str(TASK_SERVER))}, --port, "{jobs}"]}}
+    client: {{capabilities: [tasks]}}
+tools:
+  - name: booked over http
+    server: web
+    tool: book_table
+    expect:
+      - {{target: "result.content[0].text", matcher: {{exact: "Booked for Ada, party of 3."}}}}
+      - {{target: "client.elicitations[0].via", matcher: {{exact: input_required}}}}
+  - name: sampled over http
+    server: web
+    tool: summarize
+    args: {{text: x}}
+    expect: [{{target: "result.content[0].text", matcher: {{exact: "Summary by mcptest-scripted: Fine."}}}}]
+  - name: tampered over http
+    server: web
+    tool: book_table
+    client: {{request_state: tampered}}
+    expect: [{{target: error.code, matcher: {{exact: -32602}}}}]
+  - name: a task over http
+    server: jobs
+    tool: report
+    args: {{topic: owls}}
+    expect:
+      - {{target: task.status, matcher: {{exact: completed}}}}
+      - {{target: "result.content[0].text", matcher: {{exact: report for owls is ready}}}}
+  - name: a cancelled task over http
+    server: jobs
+    tool: forever
+    task: {{cancel: true}}
+    expect: [{{target: task.status, matcher: {{exact: cancelled}}}}]
+""", encoding="utf-8")
+    done, report = run_json(suite)
+    for row in report["tests"]:
+        assert row["status"] == "passed", (row["name"], row.get("message"), failures(row))
+    assert len(report["tests"]) == 5
+    assert done.returncode == 0

@@ -9,17 +9,30 @@ requests. Tools:
     capabilities      what the client declared on this request
     chatty            sends a log notification and two progress notifications, then answers
 
-    python client_server.py
+and a prompt, `greeting`, that asks whom to greet (a hand-rolled `InputRequiredResult` on
+2026-07-28, a pushed elicitation on the handshake).
+
+    python client_server.py                 # stdio
+    python client_server.py --port 8770     # Streamable HTTP at http://127.0.0.1:8770/mcp
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
 from mcp.server.mcpserver import Context, MCPServer, Resolve
 from mcp.server.mcpserver.resolve import Elicit, ListRoots, Sample
-from mcp_types import CreateMessageResult, ListRootsResult, SamplingMessage, TextContent
+from mcp_types import (
+    CreateMessageResult,
+    ElicitRequest,
+    ElicitRequestFormParams,
+    InputRequiredResult,
+    ListRootsResult,
+    SamplingMessage,
+    TextContent,
+)
 from pydantic import BaseModel, Field
 
 server = MCPServer("client-side-server")
@@ -83,5 +96,34 @@ async def chatty(ctx: Context) -> str:
     return "chatted"
 
 
+class Who(BaseModel):
+    name: str = Field(description="Whom to greet")
+
+
+WHO_SCHEMA = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+
+
+@server.prompt()
+async def greeting(ctx: Context) -> str | InputRequiredResult:
+    """A greeting for whoever the client names."""
+    if ctx.protocol_version != "2026-07-28":
+        asked = await ctx.elicit("Whom should the greeting address?", Who)
+        return f"Hello, {asked.data.name}!" if isinstance(asked, AcceptedElicitation) else "Hi."
+    answer = (ctx.input_responses or {}).get("who")
+    if answer is None:
+        ask = ElicitRequest(params=ElicitRequestFormParams(
+            message="Whom should the greeting address?", requested_schema=WHO_SCHEMA))
+        return InputRequiredResult(input_requests={"who": ask}, request_state="greeting-1")
+    content = getattr(answer, "content", None) or {}
+    return f"Hello, {content.get('name', 'nobody')}!"
+
+
 if __name__ == "__main__":
-    server.run()
+    if "--port" in sys.argv:
+        import uvicorn
+
+        port = int(sys.argv[sys.argv.index("--port") + 1])
+        uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=port,
+                    log_level="warning")
+    else:
+        server.run()

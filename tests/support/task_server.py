@@ -9,12 +9,14 @@ completes; `forever` works until cancelled; `confirm` asks for a confirmation (a
 JSON-RPC error. Each task suggests `pollIntervalMs: 20`; the server records when each poll of a
 task came, and `polls` (a plain tool, answered at once) tells the gaps between them in ms.
 
-    python task_server.py
+    python task_server.py                 # stdio
+    python task_server.py --port 8771     # Streamable HTTP at http://127.0.0.1:8771/mcp
 """
 
 from __future__ import annotations
 
 import itertools
+import sys
 import time
 import uuid
 from collections.abc import Sequence
@@ -166,4 +168,11 @@ def polls() -> dict[str, list[float]]:
 
 
 if __name__ == "__main__":
-    server.run()
+    if "--port" in sys.argv:
+        import uvicorn
+
+        port = int(sys.argv[sys.argv.index("--port") + 1])
+        uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=port,
+                    log_level="warning")
+    else:
+        server.run()

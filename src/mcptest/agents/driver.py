@@ -105,9 +105,11 @@ class RowDriver:
             spec = suite.suite.servers[key[1]]
             try:
                 from mcptest.run.client_config import client_config
+                from mcptest.run.sampler import ModelSampler
                 from mcptest.run.session import ServerConnection
 
-                client = client_config(suite.suite, key[1], suite.path.parent)
+                sampler = ModelSampler(self.engine.client, suite.suite.judge)
+                client = client_config(suite.suite, key[1], suite.path.parent, sampler)
                 conn = await stack.enter_async_context(ServerConnection.open(
                     key[1], spec, base_dir=suite.path.parent, env=self.env, client=client))
             except ServerNotReadyError as e:
