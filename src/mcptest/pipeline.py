@@ -1,10 +1,11 @@
 """The one pipeline entry: a plan and its options in, the canonical report out.
 
-`run_plan` builds the judging (only when the plan needs a judge), the tool-test runner and the
-eval/agent row driver, hands them to each other, runs until done or until SIGTERM/SIGINT, and
-always returns a report: a fault of our own is caught here, the report says so and carries exit
-code 70 (docs/decisions.md, "Exit codes"). `mcptest run` and `mcptest eval` are this call
-between argv and the reporters (docs/architecture.md).
+`run_plan` (`arun_plan` in a running event loop) builds the judging (only when the plan needs
+a judge), the tool-test runner and the eval/agent row driver, hands them to each other, runs
+until done or until SIGTERM/SIGINT, and always returns a report: a fault of our own is caught
+here, the report says so and carries exit code 70 (docs/decisions.md, "Exit codes").
+`mcptest run` and `mcptest eval` are this call between argv and the reporters, `mcptest.run`
+and the pytest plugin between Python and the report (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ from mcptest.suite.advice import load_warnings
 CLOSE_S = 2.0
 """At most this long to close the judge connections at the end of a run (a TLS peer that
 went away must not hold up the reports)."""
+
+
+INJECT_FAULT_ENV = "MCPTEST_INJECT_FAULT"
+"""Set to 1 to make a run fail with an internal error after its first test (tests only)."""
 
 
 class InjectedFault(RuntimeError):
@@ -99,6 +104,11 @@ def header(plan: Plan, judging: Judging | None) -> str:
 
 
 def run_plan(plan: Plan, options: RunOptions) -> RunOutcome:
+    """Run `plan` in an event loop of its own (`arun_plan` inside one that is running)."""
+    return anyio.run(arun_plan, plan, options)
+
+
+async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     """Run `plan`; never raises for a fault during the run (the report carries it). Errors in
     setting up (an unpriced model under `--max-cost`) raise before anything starts."""
     judging = Judging(plan, judge_options(plan, options)) if plan.needs_judge else None
@@ -107,7 +117,7 @@ def run_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     state = RunState()
     fault = trace = None
     try:
-        interrupted = anyio.run(_run, plan, options, judging, state)
+        interrupted = await _run(plan, options, judging, state)
     except Exception as e:  # a bug of ours: still report what the run had
         cause = _first_cause(e)
         fault, interrupted, trace = f"{type(cause).__name__}: {cause}", None, format_exc()

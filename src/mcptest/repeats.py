@@ -1,7 +1,7 @@
 """`--repeat N` and per-test `repeat:`: the plan run once per repetition, rows merged.
 
 Repetition k runs every test asked to repeat at least k times, as a run of its own through
-`run_plan`: fresh server connections (a stateful server sees each repetition's tests in their
+`arun_plan`: fresh server connections (a stateful server sees each repetition's tests in their
 written order, as the first time), fresh tool calls, and fresh judge calls, because the verdict
 cache is off after the first repetition unless `cache_repeats` (a cached verdict would measure
 the cache, not the judge). The budget is shared: each repetition gets what the earlier ones left.
@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import anyio
+
 from mcptest.grade.repeats import RepeatOptions, merge_repetitions
 from mcptest.judging.judging import label_agreement, score_agreement
 from mcptest.judging.projection import project
-from mcptest.pipeline import RunOptions, RunOutcome, run_plan
+from mcptest.pipeline import RunOptions, RunOutcome, arun_plan
 from mcptest.plan import Plan, PlannedTest
 from mcptest.report.build import JudgeTotals, build_report
 from mcptest.report.models import Report, TestResult
@@ -54,11 +56,16 @@ def _all_repetitions(plan: Plan, options: RunOptions, repeat: RepeatOptions, mos
 
 
 def run_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) -> RunOutcome:
-    """`run_plan` once per repetition; one merged row per test that repeated."""
+    """`arun_repeated` in an event loop of its own."""
+    return anyio.run(arun_repeated, plan, options, repeat)
+
+
+async def arun_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) -> RunOutcome:
+    """`arun_plan` once per repetition; one merged row per test that repeated."""
     most = max((_times(t, repeat) for t in plan.tests), default=1)
     if most > 1 and plan.needs_judge:
         options.log(_all_repetitions(plan, options, repeat, most))
-    first = run_plan(plan, options)
+    first = await arun_plan(plan, options)
     if most == 1:
         return first
     outcomes = [first]
@@ -73,7 +80,7 @@ def run_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) -> RunO
             options, cache_dir=options.cache_dir if repeat.cache_repeats else None,
             max_cost=None if options.max_cost is None else max(options.max_cost - spent, 0.0))
         options.log(f"mcptest: repetition {k} of {most} ({len(sub.tests)} test(s))")
-        outcomes.append(run_plan(sub, opts))
+        outcomes.append(await arun_plan(sub, opts))
     return RunOutcome(_merged(plan, [o.report for o in outcomes], repeat, options.max_cost),
                       frozenset().union(*(o.secrets for o in outcomes)),
                       next((o.traceback for o in outcomes if o.traceback), None))

@@ -17,6 +17,35 @@ HEAD = f"""servers:
   ex:
     command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
 """
+MIXED = """variables:
+  who: {from_env: WHO, default: Ada}
+""" + HEAD + """tools:
+  - name: greets
+    server: ex
+    tool: greet
+    args: {name: "${who}"}
+    tags: [smoke, skip]
+    expect:
+      - target: result.content[0].text
+        matcher: {exact: "Hello, ${who}!"}
+  - name: adds wrongly
+    server: ex
+    tool: add
+    args: {a: 2, b: 3}
+    expect:
+      - target: result.structuredContent.result
+        matcher: {exact: 6}
+        message: two and three make six
+  - name: reads as a release note
+    server: ex
+    tool: release_note
+    args: {service: billing, tag: v1.2.0}
+    expect:
+      - target: result.content[0].text
+        matcher: {llm-judge: {rubric: "Reads as a release note.", model: judge-m}}
+"""
+"""A suite of three tool tests on the example server: one passes, one fails (2 + 3 is not 6),
+one is judged by `judge-m` (deferred without a judge server)."""
 KEYLESS = {k: v for k, v in os.environ.items()
            if not k.endswith("_API_KEY") and not k.startswith("MCPTEST_JUDGE")}
 

@@ -7,9 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from mcptest.compare.classify import DEFAULT_ALPHA, CompareOptions
-from mcptest.errors import UsageError
-from mcptest.grade.repeats import RepeatOptions
-from mcptest.report.models import Report
 
 
 def _bounded(parse: Callable[[str], float], low: float, high: float, what: str
@@ -59,29 +56,3 @@ def add_run_compare_arguments(p: argparse.ArgumentParser) -> None:
 def compare_options(args: argparse.Namespace) -> CompareOptions:
     return CompareOptions(alpha=args.alpha, fail_on=args.fail_on,
                           max_score_drop=args.max_score_drop)
-
-
-def load_baseline(args: argparse.Namespace) -> Report | None:
-    """The `--baseline` report, read before anything runs (a bad file is exit 2 at once)."""
-    from mcptest.report.io import read_report
-
-    if args.baseline is None:
-        if args.fail_on != "any-failure" or args.max_score_drop is not None:
-            raise UsageError("--fail-on regressed and --max-score-drop need --baseline")
-        return None
-    return read_report(args.baseline)
-
-
-def apply_baseline(report: Report, old: Report | None, args: argparse.Namespace) -> Report:
-    """The run compared with its baseline, when there is one."""
-    from mcptest.compare.attach import with_baseline
-
-    if old is None:
-        return report
-    return with_baseline(report, old, compare_options(args), source=str(args.baseline),
-                         note=args.baseline_note or None)
-
-
-def repeat_options(args: argparse.Namespace) -> RepeatOptions:
-    return RepeatOptions(repeat=args.repeat, min_pass_rate=args.min_pass_rate,
-                         cache_repeats=args.cache_repeats)

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 
+from mcptest.api.paths import DEFAULT_FILES, suite_paths
 from mcptest.cli.output_paths import check_outputs
 from mcptest.errors import UsageError
 from mcptest.reporters import REPORTERS
-
-DEFAULT_FILES = ("mcptest.yaml", "mcptest.yml")
 
 
 class _ReporterAction(argparse.Action):
@@ -81,13 +79,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def suite_files(args: argparse.Namespace) -> list[Path]:
-    files = [*args.files, *args.config]
-    if files:
-        return files
-    for name in DEFAULT_FILES:
-        if Path(name).is_file():
-            return [Path(name)]
-    raise UsageError("no suite file given and no mcptest.yaml or mcptest.yml in this folder")
+    return suite_paths([*args.files, *args.config])
 
 
 def reporter_outputs(args: argparse.Namespace) -> list[tuple[str, Path | None]]:
@@ -96,11 +88,6 @@ def reporter_outputs(args: argparse.Namespace) -> list[tuple[str, Path | None]]:
         outputs = [("pretty", None)]
     if sum(1 for _, path in outputs if path is None) > 1:
         raise UsageError("only one --reporter may write to stdout; give the others an --output")
-    if args.concurrency is not None and args.concurrency < 1:
-        raise UsageError("--concurrency must be at least 1")
-    if args.max_cost is not None and not (0 <= args.max_cost < math.inf):
-        raise UsageError(f"--max-cost must be a finite number of USD, not negative; got "
-                         f"{args.max_cost!r}")
     files = [*args.files, *args.config]
     check_outputs(outputs, files or [Path(n) for n in DEFAULT_FILES if Path(n).is_file()])
     return outputs

@@ -11,6 +11,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import BudgetRefused
+from mcptest.evals.context import JudgeContext
 from mcptest.evals.custom import CustomVerdict, item_metadata, judge_name, run_custom
 from mcptest.evals.rubric import resolve_rubric
 from mcptest.evals.tool_descriptions import grade_listing, is_tool_listing
@@ -75,11 +76,11 @@ async def grade_custom(test: PlannedTest, planned: PlannedAssertion, candidate: 
     assert isinstance(m, CustomJudgeMatcher)
     spec = m.custom_judge
     inp: Any = test.spec.args if isinstance(test.spec, ToolTest) else _prompt(test)
-    context = {"candidate": candidate, "output": candidate, "rubric": spec.rubric,
-               "criteria": spec.rubric, "input": inp, "target": planned.assertion.target,
-               "test": test.name, "test_id": test.id, "suite_file": test.suite_file,
-               "reference": getattr(test.spec, "reference", None),
-               "metadata": item_metadata(test, response)}
+    context = JudgeContext(
+        candidate=candidate, output=candidate, rubric=spec.rubric, criteria=spec.rubric,
+        input=inp, target=planned.assertion.target, test=test.name, test_id=test.id,
+        suite_file=test.suite_file, reference=getattr(test.spec, "reference", None),
+        metadata=item_metadata(test, response))
     name = judge_name(spec)
     over: OverDeclared | None = None
     try:

@@ -1,9 +1,10 @@
 """Custom judges (docs/cascade.md): a Python callable `module:function`, or an external command that
 reads one JSON document on stdin and prints one verdict JSON on stdout.
 
-The context both receive: `candidate` (alias `output`), `rubric` (alias `criteria`), `input`
-(the tool arguments or the agent prompt), `target`, `test`, `test_id`, `suite_file`, the test's
-`reference` and the item's `metadata` (`item_metadata`). A verdict is
+The context both receive is a `JudgeContext` (mcptest/evals/context.py): `candidate` (alias
+`output`), `rubric` (alias `criteria`), `input` (the tool arguments or the agent prompt),
+`target`, `test`, `test_id`, `suite_file`, the test's `reference` and the item's `metadata`
+(`item_metadata`). A verdict is
 `{verdict: pass|fail, score?, reasoning?, cost_usd?}`; without `verdict`, `score ≥ threshold`
 decides. A Python callable may also return a bool or a number, and may be async. The judge is
 the suite author's own code, run like a server command: never anything from a model or server.
@@ -23,6 +24,7 @@ from typing import Any
 
 import anyio
 
+from mcptest.evals.context import JudgeContext, JudgeItem
 from mcptest.suite.models import CustomJudgeSpec
 
 
@@ -36,20 +38,18 @@ class CustomVerdict:
     """Why there is no verdict (import failure, non-zero exit, unreadable output)."""
 
 
-def item_metadata(test: Any, response: Any) -> dict[str, Any]:
+def item_metadata(test: Any, response: Any) -> JudgeItem:
     """What a custom judge knows of the item it grades (docs/cascade.md): the test, its tags,
     server and tool (an agent test: its prompt), the whole answer, the case of a table."""
     spec = test.spec
-    meta: dict[str, Any] = {"test": test.name, "test_id": test.id, "tags": list(test.tags),
-                            "server": test.server}
+    meta = JudgeItem(test=test.name, test_id=test.id, tags=list(test.tags), server=test.server,
+                     response=response, case=test.case)
     if isinstance(getattr(spec, "servers", None), list):
         meta["servers"] = list(spec.servers)
     if getattr(spec, "tool", None) is not None:
         meta["tool"] = spec.tool
     else:
         meta["prompt"] = test.prompt or getattr(spec, "prompt", None)
-    meta["response"] = response
-    meta["case"] = test.case
     return meta
 
 
@@ -121,7 +121,7 @@ def normalise(raw: Any, threshold: float) -> CustomVerdict:
     return CustomVerdict(passed, None if score is None else float(score), reasoning, cost)
 
 
-async def run_custom(spec: CustomJudgeSpec, context: dict[str, Any], base_dir: Path,
+async def run_custom(spec: CustomJudgeSpec, context: JudgeContext, base_dir: Path,
                      env: dict[str, str]) -> CustomVerdict:
     try:
         with anyio.fail_after(spec.timeout):
@@ -134,7 +134,7 @@ async def run_custom(spec: CustomJudgeSpec, context: dict[str, Any], base_dir: P
         return CustomVerdict(None, None, None, 0.0, f"{type(e).__name__}: {e}"[:300])
 
 
-async def _python(spec: CustomJudgeSpec, context: dict[str, Any], base_dir: Path
+async def _python(spec: CustomJudgeSpec, context: JudgeContext, base_dir: Path
                   ) -> CustomVerdict:
     fn = _load(spec.python or "", base_dir)
     if inspect.iscoroutinefunction(fn):
@@ -144,7 +144,7 @@ async def _python(spec: CustomJudgeSpec, context: dict[str, Any], base_dir: Path
     return normalise(raw, spec.threshold)
 
 
-async def _command(spec: CustomJudgeSpec, context: dict[str, Any], base_dir: Path,
+async def _command(spec: CustomJudgeSpec, context: JudgeContext, base_dir: Path,
                    env: dict[str, str]) -> CustomVerdict:
     data = json.dumps(context, ensure_ascii=False, default=str).encode()
     returncode, out, err_bytes = await _exchange(spec.command or [], data, base_dir, env)

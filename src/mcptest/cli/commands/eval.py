@@ -121,18 +121,14 @@ def explain(args: argparse.Namespace) -> int:
     """The plan per eval, without starting a server or calling a provider."""
     import os
 
-    from mcptest.cli.shard_weights import read_weights
+    from mcptest.api.flow import plan_for
+    from mcptest.api.options import options_of
     from mcptest.judging.projection import project
-    from mcptest.plan import build_plan, parse_shard
-    from mcptest.suite.load import load_suites
 
     env = dict(os.environ)
-    suites = load_suites(suite_files(args), env=env)
-    plan = build_plan(suites, filter=args.filter, tags=args.tag, skip_tags=args.skip_tag,
-                      shard=parse_shard(args.shard) if args.shard else None,
-                      shard_weights=read_weights(args.shard_weights)
-                      if args.shard_weights else None,
-                      tools=True, evals=True, agents=False, judged_tools_only=True)
+    options = options_of(vars(args), cli=True)
+    plan = plan_for(suite_files(args), options, env, tools=True, evals=True, agents=False,
+                    judged_tools_only=True)
     def times(t: PlannedTest) -> int:
         return t.spec.repeat or args.repeat
 

@@ -1,4 +1,8 @@
-"""`mcptest run`: argv → options → load → plan → `run_plan` → reports → exit code."""
+"""`mcptest run`: argv → `Options` → load → plan → `run_plan` → reports → exit code.
+
+The steps between the options and the report are the Python API's too (`mcptest.api.flow`);
+this module adds what only a command has: argv, progress on stderr, reporters, an exit code.
+"""
 
 from __future__ import annotations
 
@@ -7,25 +11,18 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from mcptest.cli.compare_options import (
-    add_run_compare_arguments,
-    apply_baseline,
-    load_baseline,
-    repeat_options,
-)
-from mcptest.cli.options import add_run_arguments, reporter_outputs, suite_files
+from mcptest.api.flow import apply_baseline, load_baseline, plan_for, run_options
+from mcptest.api.options import options_of
+from mcptest.api.paths import suite_paths
+from mcptest.cli.compare_options import add_run_compare_arguments
+from mcptest.cli.options import add_run_arguments, reporter_outputs
 from mcptest.cli.output import write_reports
 from mcptest.cli.progress import progress_for
-from mcptest.cli.shard_weights import read_weights
 from mcptest.exit_codes import ExitCode
-from mcptest.plan import build_plan, parse_shard
 
 if TYPE_CHECKING:
+    from mcptest.api.options import Options
     from mcptest.pipeline import RunOutcome
-
-INJECT_FAULT_ENV = "MCPTEST_INJECT_FAULT"
-"""Set to 1 to make the run fail with an internal error after its first test (tests only)."""
-
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run tool tests and agent tests (evals too with --with-evals)")
@@ -47,11 +44,12 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
             judged_tools_only: bool = False) -> int:
     """The shared body of `run` and `eval`."""
     outputs = reporter_outputs(args)
-    baseline = load_baseline(args)
+    options = options_of(vars(args), cli=True)
+    baseline = load_baseline(options)
     env = dict(os.environ)
-    outcome, selected = _run(args, env, evals=evals, tools=tools, agents=agents,
+    outcome, selected = _run(args, options, env, evals=evals, tools=tools, agents=agents,
                              judged_tools_only=judged_tools_only)
-    report = apply_baseline(outcome.report, baseline, args)
+    report = apply_baseline(outcome.report, baseline, options)
     write_reports(report, outputs, secrets=outcome.secrets)
     if report.summary.internal_error is not None:
         if env.get("MCPTEST_DEBUG") and outcome.traceback:
@@ -61,31 +59,17 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
     return report.summary.exit_code if selected else int(ExitCode.NO_TESTS)
 
 
-def _run(args: argparse.Namespace, env: dict[str, str], *, evals: bool, tools: bool,
-         agents: bool, judged_tools_only: bool) -> tuple[RunOutcome, bool]:
+def _run(args: argparse.Namespace, options: Options, env: dict[str, str], *, evals: bool,
+         tools: bool, agents: bool, judged_tools_only: bool) -> tuple[RunOutcome, bool]:
     """Load, plan and run; (the outcome, whether any test was selected). The suites and the
     plan end with this call, so the reporters reuse their memory (docs/reports.md, "Scale")."""
-    from mcptest.pipeline import RunOptions
     from mcptest.repeats import run_repeated, total_runs
-    from mcptest.suite.load import load_suites
 
-    suites = load_suites(suite_files(args), env=env)
-    plan = build_plan(
-        suites, filter=args.filter, tags=args.tag, skip_tags=args.skip_tag,
-        shard=parse_shard(args.shard) if args.shard else None,
-        shard_weights=read_weights(args.shard_weights) if args.shard_weights else None,
-        tools=tools, evals=evals, agents=agents, judged_tools_only=judged_tools_only,
-    )
-    repeat = repeat_options(args)
-    progress = progress_for(args, plan, total_runs(plan, repeat))
-    options = RunOptions(
-        env=env, concurrency=args.concurrency, max_cost=args.max_cost,
-        cache_dir=None if args.no_cache else args.cache_dir, require_judge=args.require_judge,
-        redact_candidates=args.redact_candidates,
-        require_calibration=args.require_calibration,
-        progress=progress, log=progress.log,
-        inject_fault=env.get(INJECT_FAULT_ENV) == "1",
-    )
-    outcome = run_repeated(plan, options, repeat)
+    plan = plan_for(suite_paths([*args.files, *args.config]), options, env, tools=tools,
+                    evals=evals, agents=agents, judged_tools_only=judged_tools_only)
+    progress = progress_for(args, plan, total_runs(plan, options.repeats))
+    run_opts = run_options(options, env, progress=progress, log=progress.log,
+                           handle_signals=True)
+    outcome = run_repeated(plan, run_opts, options.repeats)
     progress.close()
     return outcome, bool(plan.tests)

@@ -1,0 +1,80 @@
+"""The steps of a run between its options and its report, shared by `mcptest run`/`eval`, the
+Python API (`mcptest.run`, `mcptest.arun`) and the pytest plugin: suite files → plan →
+`RunOptions` → the one pipeline entry (through repeats) → the baseline comparison.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcptest.api.options import Options
+    from mcptest.pipeline import RunOptions
+    from mcptest.plan import Plan
+    from mcptest.report.models import Report, TestResult
+
+
+def plan_for(files: list[Path], options: Options, env: Mapping[str, str], *, tools: bool = True,
+             agents: bool = True, evals: bool | None = None,
+             judged_tools_only: bool = False) -> Plan:
+    """Load the suites and select what runs (`evals` None: as `options.with_evals` says)."""
+    from mcptest.api.shard_weights import read_weights
+    from mcptest.plan import build_plan
+    from mcptest.suite.load import load_suites
+
+    suites = load_suites(files, env=env)
+    return build_plan(
+        suites, filter=options.filter, tags=list(options.tag), skip_tags=list(options.skip_tag),
+        shard=options.shard_pair,
+        shard_weights=read_weights(options.shard_weights) if options.shard_weights else None,
+        tools=tools, evals=options.with_evals if evals is None else evals, agents=agents,
+        judged_tools_only=judged_tools_only)
+
+
+def run_options(options: Options, env: Mapping[str, str], *,
+                progress: Callable[[TestResult], None] | None = None,
+                log: Callable[[str], None] | None = None,
+                handle_signals: bool = False) -> RunOptions:
+    """The pipeline's options. Signals stay the caller's unless it hands them over (the CLI)."""
+    from mcptest.pipeline import INJECT_FAULT_ENV, RunOptions
+
+    return RunOptions(
+        env=env, concurrency=options.concurrency, max_cost=options.max_cost,
+        cache_dir=None if options.no_cache else options.cache_dir,
+        require_judge=options.require_judge, redact_candidates=options.redact_candidates,
+        require_calibration=options.require_calibration, progress=progress,
+        log=log or (lambda _: None), handle_signals=handle_signals,
+        inject_fault=env.get(INJECT_FAULT_ENV) == "1")
+
+
+def load_baseline(options: Options) -> Report | None:
+    """The baseline report, read before anything runs (a bad file is a `ReportError` at once)."""
+    from mcptest.report.io import read_report
+
+    return None if options.baseline is None else read_report(options.baseline)
+
+
+def apply_baseline(report: Report, old: Report | None, options: Options) -> Report:
+    """The run compared with its baseline, when there is one."""
+    from mcptest.compare.attach import with_baseline
+
+    if old is None:
+        return report
+    return with_baseline(report, old, options.comparison, source=str(options.baseline),
+                         note=options.baseline_note or None)
+
+
+async def arun_report(plan: Plan, options: Options, env: Mapping[str, str], *,
+                      progress: Callable[[TestResult], None] | None = None,
+                      log: Callable[[str], None] | None = None,
+                      baseline: Report | None = None) -> Report:
+    """Run `plan` and return its report compared with `baseline` and redacted: what Python
+    callers get (the CLI redacts as it writes, `cli/output.py`)."""
+    from mcptest.repeats import arun_repeated
+    from mcptest.report.redact import redact_report
+
+    outcome = await arun_repeated(plan, run_options(options, env, progress=progress, log=log),
+                                  options.repeats)
+    return redact_report(apply_baseline(outcome.report, baseline, options), outcome.secrets)

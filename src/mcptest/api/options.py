@@ -1,0 +1,154 @@
+"""`Options`: the options of `mcptest run`, named and defaulted as its flags are.
+
+The CLI fills it from argv, Python callers (`mcptest.run(paths, max_cost=0.1)`) and the pytest
+plugin from keywords; a bad value is a `UsageError` naming the option as its caller wrote it
+(`--max-cost` on the command line, `max_cost` in Python), never a pydantic error.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from mcptest.compare.classify import DEFAULT_ALPHA, CompareOptions
+from mcptest.errors import UsageError
+from mcptest.grade.repeats import RepeatOptions
+from mcptest.plan import parse_shard
+
+CLI = "cli"
+"""Validation context key: names in messages are spelled as flags (`--max-cost`)."""
+
+
+class Options(BaseModel):
+    """What a run may be asked besides its suite files: one field per flag of `mcptest run`
+    (docs/python.md). Selection, judges, repeats and a baseline; reporters are the caller's."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # selection
+    filter: str | None = None
+    """Tests whose name contains this (case-insensitive), or `re:PATTERN`."""
+    tag: tuple[str, ...] = ()
+    """Tests carrying any of these tags."""
+    skip_tag: tuple[str, ...] = ()
+    """Leave out tests carrying any of these tags."""
+    shard: str | None = None
+    """`i/n`: the i-th of n deterministic shards."""
+    shard_weights: Path | None = None
+    """A previous JSON report whose durations balance `shard`."""
+    with_evals: bool = False
+    """Also run the suites' evals."""
+    # judges
+    max_cost: float | None = None
+    """Hard cap on judge spend for the whole run, in USD."""
+    concurrency: int | None = None
+    """Judge calls in flight at once (None: the suites' `judge.concurrency`, else 8)."""
+    require_judge: bool = False
+    redact_candidates: bool = False
+    require_calibration: bool = False
+    no_cache: bool = False
+    cache_dir: Path = Path(".mcptest/cache")
+    # repeats
+    repeat: int = Field(default=1, ge=1, le=100)
+    min_pass_rate: float = Field(default=1.0, ge=0, le=1)
+    cache_repeats: bool = False
+    # baseline
+    baseline: Path | None = None
+    baseline_note: str | None = None
+    fail_on: Literal["regressed", "any-failure"] = "any-failure"
+    max_score_drop: float | None = Field(default=None, ge=0, le=1)
+    alpha: float = Field(default=DEFAULT_ALPHA, ge=0, le=1)
+
+    @field_validator("concurrency")
+    @classmethod
+    def _at_least_one(cls, v: int | None) -> int | None:
+        if v is not None and v < 1:
+            raise PydanticCustomError("option", "must be at least 1")
+        return v
+
+    @field_validator("max_cost")
+    @classmethod
+    def _usd(cls, v: float | None) -> float | None:
+        if v is not None and not (0 <= v < math.inf):
+            raise PydanticCustomError(
+                "option", "must be a finite number of USD, not negative; got {v}", {"v": repr(v)})
+        return v
+
+    @field_validator("shard")
+    @classmethod
+    def _shard(cls, v: str | None) -> str | None:
+        if v is not None:
+            try:
+                parse_shard(v)
+            except UsageError:
+                raise PydanticCustomError(
+                    "option", "must look like i/n with 1 ≤ i ≤ n, got {v}", {"v": repr(v)}
+                ) from None
+        return v
+
+    @model_validator(mode="after")
+    def _needs_baseline(self) -> Options:
+        if self.baseline is None and (
+                self.fail_on != "any-failure" or self.max_score_drop is not None):
+            raise PydanticCustomError(
+                "option", "fail_on='regressed' and max_score_drop need a baseline")
+        return self
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _usage_error(cls, data: Any, handler: Any, info: ValidationInfo) -> Any:
+        try:
+            return handler(data)
+        except ValidationError as e:
+            cli = bool(info.context and info.context.get(CLI))
+            raise UsageError("\n".join(_message(err, cli) for err in e.errors())) from None
+
+    @property
+    def repeats(self) -> RepeatOptions:
+        return RepeatOptions(repeat=self.repeat, min_pass_rate=self.min_pass_rate,
+                             cache_repeats=self.cache_repeats)
+
+    @property
+    def comparison(self) -> CompareOptions:
+        return CompareOptions(alpha=self.alpha, fail_on=self.fail_on,
+                              max_score_drop=self.max_score_drop)
+
+    @property
+    def shard_pair(self) -> tuple[int, int] | None:
+        return parse_shard(self.shard) if self.shard is not None else None
+
+
+def _message(err: Any, cli: bool) -> str:
+    """One line per bad option; names spelled as the caller wrote them."""
+    loc = [str(p) for p in err.get("loc", ()) if not isinstance(p, int)]
+    name = loc[0] if loc else ""
+    if cli and name:
+        name = "--" + name.replace("_", "-")
+    if err.get("type") == "extra_forbidden":
+        return f"unknown option {name!r} (the options are: {', '.join(Options.model_fields)})"
+    if cli and err.get("type") == "option" and not loc:
+        return "--fail-on regressed and --max-score-drop need --baseline"
+    if not name:
+        return str(err["msg"])
+    return f"{name} {err['msg']}" if err.get("type") == "option" else f"{name}: {err['msg']}"
+
+
+def options_of(values: Mapping[str, Any], *, cli: bool = False) -> Options:
+    """`Options` from `values` (keywords, or the flags of a parsed command line: keys that are
+    not options are left out then); raises `UsageError`."""
+    if cli:
+        values = {k: v for k, v in values.items() if k in Options.model_fields}
+    return Options.model_validate(dict(values), context={CLI: cli})
