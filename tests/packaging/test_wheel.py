@@ -1,5 +1,6 @@
 """The package as users install it: sdist and wheel built with `python -m build`, the wheel
-installed into a fresh venv, and `make demo`'s suites run with that install (docs/releasing.md).
+installed into a fresh venv, and `make demo`'s suites run with that install (docs/releasing.md),
+by the CLI and as pytest items (docs/python.md).
 
 Slow (one build, one venv with the runtime closure from pip's cache): about a minute.
 """
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import tarfile
 import tomllib
+import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
 
@@ -83,3 +85,63 @@ def test_demo_suites_run_with_the_installed_wheel(installed: Path, tmp_path: Pat
     assert "exit code 0" in done.stdout
     for report in ("run.json", "summary.md", "report.html", "mcptest.sarif", "junit.xml"):
         assert (tmp_path / ".mcptest" / "demo" / report).stat().st_size > 0, report
+
+
+def _example_items(env: dict[str, str]) -> dict[str, list[str]]:
+    """What the plugin must collect from examples/: every test mcptest plans in each suite
+    (evals included), by its pytest node id, with its tags."""
+    from mcptest.plan import build_plan
+    from mcptest.suite.load import load_suites
+
+    suites = load_suites(sorted((ROOT / "examples").rglob("*.yml")), env=env)
+    plan = build_plan(suites, evals=True)
+    return {f"{t.suite.path.relative_to(ROOT / 'examples').as_posix()}::{t.name}": list(t.tags)
+            for t in plan.tests}
+
+
+def test_pytest_runs_the_examples_as_items(installed: Path, tmp_path: Path) -> None:
+    """`pip install` of the wheel and pytest, then `pytest examples/`: the wheel's `pytest11`
+    entry point loads the plugin, which makes every example test an item; tests whose judge
+    has no key are skipped, the rest pass; `-k`, `-m` and `--junitxml` work on them."""
+    _run([str(installed / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+          f"pytest=={pytest.__version__}"])
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    env = {k: v for k, v in os.environ.items()
+           if k not in JUDGE_KEYS and not k.startswith(("MCPTEST_", "PYTEST_"))}
+    every = _example_items(env)
+    # examples/pytest.ini leaves out the tests that fail on purpose (`-m "not expected-failure"`)
+    expected = {k: tags for k, tags in every.items() if "expected-failure" not in tags}
+
+    def pytest_examples(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(installed / "pytest"), "examples/", "-p", "no:cacheprovider",
+                               *args], cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=900, check=False)
+
+    listed = pytest_examples("--collect-only", "-q")
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    assert [line for line in listed.stdout.splitlines() if "::" in line] == list(expected)
+
+    done = pytest_examples("-rs", "--strict-markers", "--junitxml=junit.xml")
+    assert done.returncode == 0, done.stdout + done.stderr
+    suite = ET.parse(tmp_path / "junit.xml").getroot().find("testsuite")
+    assert suite is not None
+    cases = list(suite.iter("testcase"))
+    assert len(cases) == len(expected) and suite.get("failures") == suite.get("errors") == "0"
+    status = {c.get("name"): c.find("properties/property[@name='mcptest_status']").get("value")
+              for c in cases}  # type: ignore[union-attr]
+    skipped = [c for c in cases if c.find("skipped") is not None]
+    assert {status[c.get("name")] for c in skipped} == {"deferred"}  # no key: not judged
+    assert all("deferred: " in (c.find("skipped").get("message") or "")  # type: ignore[union-attr]
+               for c in skipped)
+    assert 0 < len(skipped) < len(cases)
+    assert all(status[c.get("name")] == "passed" for c in cases if c not in skipped)
+
+    greet = [k for k in expected if "greet" in k.split("::")[1].lower()]
+    selected = pytest_examples("-k", "greet", "-q")
+    assert selected.returncode == 0, selected.stdout + selected.stderr
+    assert f"{len(greet)} passed, {len(every) - len(greet)} deselected" in selected.stdout
+
+    smoke = [k for k, tags in expected.items() if "smoke" in tags]
+    marked = pytest_examples("-m", "smoke", "-q", "--strict-markers")
+    assert marked.returncode == 0, marked.stdout + marked.stderr
+    assert f"{len(smoke)} passed" in marked.stdout and len(smoke) >= 2

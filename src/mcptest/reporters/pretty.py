@@ -261,6 +261,14 @@ def _comparison(out: _Out, report: Report) -> None:
             out.add(f"{label.lower()} ({len(rows)}): {names}{more}", 1)
 
 
+def render_test(test: TestResult, color: bool = False) -> str:
+    """One test as the terminal report shows it: its line and what went wrong below it (the
+    pytest plugin's failure text)."""
+    out = _Out(color)
+    _test(out, test)
+    return "\n".join(out.lines) + "\n"
+
+
 def render(report: Report, color: bool = False) -> str:
     """The terminal report; ANSI colour only when `color` is true."""
     out = _Out(color)

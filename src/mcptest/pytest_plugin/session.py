@@ -1,0 +1,61 @@
+"""What the plugin keeps for a pytest session: the run's options and the budget left.
+
+The options come from the ini's `mcptest_options` and `--mcptest NAME=VALUE`, by the Python names
+of `mcptest run`'s flags (`Options`). Selection is pytest's (`-k`, `-m`), and a baseline compares
+whole runs, so those options are refused here. `--max-cost` is one cap for the session: each
+file's run gets what the files before it left (docs/python.md, "pytest").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from mcptest.api.options import Options, options_of
+from mcptest.errors import UsageError
+
+SELECTION = ("filter", "tag", "skip_tag", "shard", "shard_weights")
+WHOLE_RUN = ("baseline", "baseline_note", "fail_on", "max_score_drop", "alpha")
+
+
+@dataclass
+class PluginSession:
+    """One per pytest session (in `config.stash`): parsed once, spent as files run."""
+
+    options: Options
+    spent: float = 0.0
+    markers: set[str] = field(default_factory=set)
+    """Tags registered as markers so far."""
+
+    def file_options(self) -> Options:
+        """The options of the next file's run: the session's cap less what was spent."""
+        if self.options.max_cost is None:
+            return self.options
+        left = max(self.options.max_cost - self.spent, 0.0)
+        return self.options.model_copy(update={"max_cost": left})
+
+
+_KEY = pytest.StashKey[PluginSession]()
+
+
+def plugin_session(config: pytest.Config) -> PluginSession:
+    """The session's state, made on first use (a bad option is a `UsageError` then)."""
+    if _KEY not in config.stash:
+        config.stash[_KEY] = PluginSession(options=_options(config))
+    return config.stash[_KEY]
+
+
+def _options(config: pytest.Config) -> Options:
+    values: dict[str, Any] = {"with_evals": True}  # every test of a file is an item
+    for line in [*config.getini("mcptest_options"), *config.getoption("mcptest_options")]:
+        name, _, value = line.partition("=")
+        name = name.strip()
+        if name in SELECTION:
+            raise UsageError(f"mcptest option {name!r}: pytest selects the tests (-k, -m)")
+        if name in WHOLE_RUN:
+            raise UsageError(f"mcptest option {name!r}: a baseline compares whole runs; "
+                             "use `mcptest run --baseline`")
+        values[name] = value.strip()
+    return options_of(values)
