@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from support.judge_server import Fault, JudgeServer, Verdict
 
-from mcptest.grade.aggregate import next_wave, settled, weighted_quorum
+from mcptest.grade import decision
+from mcptest.grade.aggregate import weighted_quorum
 from mcptest.grade.llm_matchers import LlmContext, jury_assertion
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.engine import JudgeEngine
@@ -30,6 +31,20 @@ from mcptest.suite.models import Assertion
 weights = st.sampled_from([0.5, 1.0, 1.0, 1.0, 2.0])
 heads = st.lists(st.tuples(weights, st.booleans()), max_size=4)
 quorums = st.sampled_from([0.0, 0.34, 0.5, 0.6, 0.67, 0.75, 1.0])
+
+
+def settled(h: list[tuple[float, bool]], pending: list[float], quorum: float,
+            need: int = 1) -> bool | None:
+    """The decision's early-stop check on a quorum jury: the quorum's answer once settled."""
+    rule = decision.Rule(how="quorum", quorum=quorum, min_decisive=need)
+    present = [decision.Ballot(weight=w, passed=ok) for w, ok in h]
+    return weighted_quorum(h, quorum).met if decision.settled(present, pending, rule) else None
+
+
+def next_wave(h: list[tuple[float, bool]], pending: list[float], quorum: float) -> int:
+    rule = decision.Rule(how="quorum", quorum=quorum)
+    return decision.next_wave([decision.Ballot(weight=w, passed=ok) for w, ok in h], pending,
+                              rule)
 
 
 def _full(h: list[tuple[float, bool]], pending: list[float], outcome: tuple[Any, ...],

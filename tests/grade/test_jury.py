@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from mcptest.grade.agreement import decision_agreement
 from mcptest.grade.jury import (
     confidence_band,
     jury_agreement,
@@ -296,8 +297,13 @@ def _analytics(
     decisive: int = 3,
     verdict: str = "passed",
 ) -> JuryAnalytics:
+    votes = [None if not [v for v in row if v is not None]
+             else statistics.median(v for v in row if v is not None) >= 0.7 for row in ratings]
+    rows = [row for row, v in zip(ratings, votes, strict=True) if v is not None]
+    agreement = decision_agreement(rows, [() for _ in rows], [v for v in votes if v is not None],
+                                   2)
     return jury_analytics(
-        ratings,
+        agreement,
         juror_models=jurors or ["gpt-4o-mini", "claude-3-5-haiku", "gemini-2.0-flash"],
         generator_model=generator,
         quorum=0.5,
@@ -310,7 +316,9 @@ def _analytics(
 def test_analytics_split_jury_escalates_and_keeps_verdict() -> None:
     result = _analytics([[0.9], [0.4], [0.1]], passed=1, verdict="failed")
     assert result.agreement == 0.0
-    assert result.agreement_raw == pytest.approx(-0.96)
+    assert result.answers_raw == pytest.approx(-0.96)  # the scores: 1 − 12·s²
+    assert result.votes_raw == pytest.approx(-3.0)  # pass, fail, fail: s² = 1/3
+    assert result.agreement_raw == pytest.approx(-3.0)  # the lower of the two
     assert result.units == 1
     assert result.confidence == "low"
     assert result.escalate is True

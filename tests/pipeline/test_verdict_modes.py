@@ -164,7 +164,10 @@ def test_repetitions_are_reduced_by_plurality_before_the_panel_votes(
     codes = [[rounds[(m, k)] for k in range(3)] for m in ("j-a", "j-b", "j-c")]
     assert sorted(map(sorted, codes)) == [[0, 0, 1], [0, 0, 1], [1, 1, 1]]
     want = krippendorff.alpha(reliability_data=codes, level_of_measurement="nominal")
-    assert a["judge"]["jury"]["agreement_raw"] == pytest.approx(want, abs=1e-9)
+    assert a["judge"]["jury"]["answers_raw"] == pytest.approx(want, abs=1e-9)
+    # the votes (friendly passes, rude fails) split 2–1: 1 − 12·(1/3) = −3, the lower
+    assert a["judge"]["jury"]["votes_raw"] == pytest.approx(-3.0)
+    assert a["judge"]["jury"]["agreement_raw"] == pytest.approx(-3.0)
     assert rep["summary"]["run_agreement_labels"] == pytest.approx(want, abs=1e-9)
     assert rep["summary"]["run_agreement"] is None  # labels are not read as numbers
 

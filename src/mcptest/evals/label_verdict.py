@@ -2,20 +2,18 @@
 each sample answers one label, the plurality of the samples decides, and passed is the label's
 membership of `passing_labels`, unknown without it (docs/evals.md, "Verdict modes").
 
-Deferral, budget and error rules are those of `verdict` (docs/jury.md, "Partial juries"); a
-tie is inconclusive (failed), as on an `llm-jury`.
+Deferral, budget and error rules are the decision's (`grade/decision.py`; docs/jury.md, "Partial
+juries"); a tie is inconclusive (failed), as on an `llm-jury`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mcptest.evals.sample import Sample
-from mcptest.grade.aggregate import mode_partial, plurality
-from mcptest.grade.agreement import confidence_band
-from mcptest.grade.agreement_nominal import label_agreement
-from mcptest.grade.jury import jury_analytics
+from mcptest.evals.settle import ballots, eval_rule
+from mcptest.grade.decision import Decision, decide
+from mcptest.grade.jury import decision_analytics
 from mcptest.llm.verdict_modes import VerdictMode
 from mcptest.report.models import JuryAnalytics, Status
 from mcptest.suite.models import EvalJudge
@@ -38,18 +36,6 @@ class LabelDecision:
     analytics: JuryAnalytics | None = None
 
 
-def _passes(label: str | None, judge: EvalJudge) -> bool | None:
-    if label is None or judge.passing_labels is None:
-        return None
-    return label in judge.passing_labels
-
-
-def _deciding(heads: Sequence[tuple[float, str | float]], judge: EvalJudge) -> object:
-    """Pass or fail, or the label itself without `passing_labels` (then it is the verdict)."""
-    label = plurality([(w, str(a)) for w, a in heads])[0]
-    return label if judge.passing_labels is None else _passes(label, judge) is True
-
-
 def decide_labels(done: list[Sample], judge: EvalJudge, require_judge: bool,
                   generator: str | None) -> LabelDecision:
     """The eval's status, message, label and passed from its samples' labels."""
@@ -57,32 +43,28 @@ def decide_labels(done: list[Sample], judge: EvalJudge, require_judge: bool,
         if require_judge:
             return LabelDecision("failed", f"judge required but unavailable: {done[0].why}")
         return LabelDecision("deferred", f"deferred: {done[0].why}")
-    budget = next((s for s in done if s.state == "budget"), None)
-    if budget is not None:
+    rule = eval_rule("panel", None, judge, 0.5, require_judge)
+    d = decide(ballots(done, rule), rule)
+    missing = [s for s in done if s.state == "deferred"]
+    if d.outcome == "skipped":
+        budget = next(s for s in done if s.state == "budget")
         why = budget.why if budget.why.startswith("budget") else f"budget: {budget.why}"
         return LabelDecision("skipped", why)
-    heads = [(1.0, s.label) for s in done if s.state == "scored" and s.label is not None]
-    missing = [s for s in done if s.state == "deferred"]
-    note = ""
-    if missing:
-        if require_judge:
-            return LabelDecision("failed", f"judge required but unavailable: {len(missing)} of "
-                                           f"{len(done)} judge(s) deferred: {missing[0].why}")
-        if not heads or not mode_partial(heads, [1.0] * len(missing),
-                                         lambda h: _deciding(h, judge),
-                                         list(judge.labels or [])):
-            return LabelDecision("deferred", f"deferred: {len(missing)} judge(s) deferred and "
-                                             f"their labels could change the outcome: "
-                                             f"{missing[0].why}")
-        note = f"; {len(missing)} deferred, no label of theirs could change it"
-    if not heads:
-        errors = [s for s in done if s.state == "error"]
-        return LabelDecision("error" if errors else "failed",
+    if d.outcome == "required":
+        return LabelDecision("failed", f"judge required but unavailable: {len(missing)} of "
+                                       f"{len(done)} judge(s) deferred: {missing[0].why}")
+    if d.outcome == "deferred":
+        return LabelDecision("deferred", f"deferred: {len(missing)} judge(s) deferred and "
+                                         f"their labels could change the outcome: "
+                                         f"{missing[0].why}")
+    note = f"; {len(missing)} deferred, no label of theirs could change it" if missing else ""
+    if not d.decisive:
+        return LabelDecision("error" if d.outcome == "error" else "failed",
                              f"no decisive sample: {done[0].why}")
-    label, tally = plurality([(w, str(a)) for w, a in heads])
-    passed = _passes(label, judge)
+    label = d.answer if isinstance(d.answer, str) else None
+    passed, tally = d.passed, dict(d.tally)
     counts = ", ".join(f"{k} {v:g}" for k, v in sorted(tally.items(), key=lambda kv: -kv[1]))
-    analytics = _analytics(done, judge, generator, len(heads), label, passed)
+    analytics = _analytics(d, done, generator)
     if label is None:
         return LabelDecision("failed", f"inconclusive: tie ({counts}){note}", None, None, tally,
                              analytics)
@@ -96,21 +78,10 @@ def decide_labels(done: list[Sample], judge: EvalJudge, require_judge: bool,
                          tally, analytics)
 
 
-def _analytics(done: list[Sample], judge: EvalJudge, generator: str | None, decisive: int,
-               label: str | None, passed: bool | None) -> JuryAnalytics | None:
+def _analytics(d: Decision, done: list[Sample], generator: str | None
+               ) -> JuryAnalytics | None:
     if len(done) < 2:
         return None
-    verdict = ("inconclusive" if label is None else "unknown" if passed is None
-               else "passed" if passed else "failed")
-    passed_n = sum(1 for s in done if s.state == "scored" and _passes(s.label, judge))
-    base = jury_analytics([[None] for _ in done], juror_models=[s.model or "(default)"
-                                                               for s in done],
-                          generator_model=generator, quorum=0.5, passed_jurors=passed_n,
-                          decisive=decisive, verdict=verdict)
-    agreement, raw, units = label_agreement(
-        [[s.label if s.state == "scored" else None] for s in done], len(judge.labels or []))
-    band = confidence_band(raw)
-    return base.model_copy(update={
-        "panel": True, "passed_fraction": None, "agreement": agreement, "agreement_raw": raw,
-        "units": units, "confidence": band, "escalate": band == "low",
-        "bias_warning": base.bias_warning if band == "low" else None})
+    base = decision_analytics(d, juror_models=[s.model or "(default)" for s in done],
+                              generator_model=generator, quorum=0.5)
+    return base.model_copy(update={"panel": True, "passed_fraction": None})

@@ -1,57 +1,24 @@
-"""When an eval jury or panel is settled: the rule that decides it, and whether the gradings not
-in yet (unreachable, or not asked under `early_stop`) could still change what it says.
+"""An eval jury or panel as the decision sees it (`grade/decision.py`): its samples as ballots,
+its judge settings as the rule, and the words of a decided panel.
 
 A pass only raises a jury's passing fraction, a panel's mean or median, and its majority; a
 fail only lowers them; a missing grading is neither. So every outcome of `n` gradings not in
 lies between "all pass with 1.0" and "all fail with 0.0 (and fail a gate, when the rubric has
-gates)", and those two cases decide (docs/jury.md, "Partial juries"; docs/evals.md, "Early
+gates)", and the decision tries those two (docs/jury.md, "Partial juries"; docs/evals.md, "Early
 stop").
 """
 
 from __future__ import annotations
 
-import statistics
-
 from mcptest.evals.rubric import ResolvedRubric
 from mcptest.evals.sample import Sample
-from mcptest.grade.aggregate import weighted_quorum
+from mcptest.grade import decision
+from mcptest.grade.decision import Ballot, Decision, Rule, SeatState
 from mcptest.suite.models import EvalJudge
 
-
-def panel_rule(decisive: list[Sample], rubric: ResolvedRubric,
-               judge: EvalJudge | None) -> tuple[bool, str, float | None]:
-    """Pass or fail, why, and the statistic decided on (None for `majority`)."""
-    passed_n = sum(1 for s in decisive if s.passed)
-    how = judge.aggregate if judge else "mean"
-    if judge is not None and judge.verdict_kind == "categorical":
-        how = "majority"  # each member's pass or fail, counted (docs/evals.md)
-    tie = judge.tie_break if judge else "fail"
-    scores = [s.score for s in decisive if s.score is not None]
-    if how == "majority":
-        failed_n = len(decisive) - passed_n
-        ok = passed_n > failed_n or (passed_n == failed_n and tie == "pass")
-        why = f"majority: {passed_n} of {len(decisive)} panel member(s) passed"
-        if passed_n == failed_n:
-            why += f" (even split, tie_break {tie})"
-        return ok, why, None
-    if not scores:  # every member was vacuous
-        ok = all(s.passed for s in decisive)
-        return ok, "vacuous pass on every panel member" if ok else "no panel score", None
-    stat = statistics.fmean(scores) if how == "mean" else float(statistics.median(scores))
-    gates = [s.why for s in decisive if s.gate_failed]
-    ok = stat >= rubric.threshold and not gates
-    why = f"panel {how} {stat:.2f} {'≥' if stat >= rubric.threshold else '<'} threshold " \
-          f"{rubric.threshold:.2f}"
-    if gates:
-        why += "; gate failed: " + gates[0]
-    return ok, why, stat
-
-
-def verdict_of(mode: str, decisive: list[Sample], rubric: ResolvedRubric,
-               judge: EvalJudge | None, quorum: float) -> bool:
-    if mode == "jury":
-        return weighted_quorum([(1.0, bool(s.passed)) for s in decisive], quorum).met
-    return panel_rule(decisive, rubric, judge)[0]
+_STATE: dict[str, SeatState] = {"scored": "answered", "deferred": "deferred",
+                                "budget": "budget", "error": "error",
+                                "inconclusive": "abstained"}
 
 
 def _can_gate(rubric: ResolvedRubric) -> bool:
@@ -62,23 +29,81 @@ def _can_gate(rubric: ResolvedRubric) -> bool:
         c.guard or c.required for c in body.criteria or [])))
 
 
-def stand_ins(ok: bool, n: int, rubric: ResolvedRubric) -> list[Sample]:
-    """`n` gradings that all pass with 1.0, or all fail with 0.0 (and a gate, if it can)."""
-    return [Sample(model=None, repetition=0, score=1.0 if ok else 0.0, passed=ok,
-                   gate_failed=not ok and _can_gate(rubric)) for _ in range(n)]
+def _how(mode: str, judge: EvalJudge | None) -> str:
+    if mode != "panel":
+        return "quorum"
+    if judge is not None and (judge.verdict_kind == "categorical" or judge.labels):
+        return "majority"  # each member's pass or fail (or label), counted (docs/evals.md)
+    return judge.aggregate if judge else "mean"
+
+
+def eval_rule(mode: str, rubric: ResolvedRubric | None, judge: EvalJudge | None,
+              quorum: float, require_judge: bool = False) -> Rule:
+    """The decision's rule for an eval jury (`quorum` is its consensus) or panel (a mean or
+    median one reads the `rubric`'s threshold and gates)."""
+    how = _how(mode, judge)
+    if judge is not None and judge.labels:
+        passing = None if judge.passing_labels is None else frozenset(judge.passing_labels)
+        return Rule(how="plurality", passing=passing, space=tuple(judge.labels),
+                    categories=len(judge.labels), require_judge=require_judge)
+    if how == "quorum":
+        return Rule(how="quorum", quorum=quorum, require_judge=require_judge)
+    if how == "majority":
+        return Rule(how="plurality", tie_break=judge.tie_break if judge else "fail",
+                    require_judge=require_judge)
+    assert rubric is not None
+    return Rule(how="median" if how == "median" else "mean", threshold=rubric.threshold,
+                space=(0.0, 1.0), can_gate=_can_gate(rubric), require_judge=require_judge)
+
+
+def ballot(s: Sample, rule: Rule) -> Ballot:
+    """One sample: its pass or fail, and what the rule counts (its score, `pass`/`fail`, or
+    its label), with its ratings (or label) for the agreement."""
+    labeled = rule.how == "plurality" and rule.space != ("pass", "fail")
+    if labeled:
+        passed = None if s.label is None or rule.passing is None else s.label in rule.passing
+        return Ballot(state=_STATE[s.state], passed=passed, answer=s.label,
+                      labels=(s.label if s.state == "scored" else None,))
+    answer: str | float | None = s.score
+    if rule.how == "plurality":
+        answer = None if s.passed is None else ("pass" if s.passed else "fail")
+    return Ballot(state=_STATE[s.state], passed=s.passed, answer=answer,
+                  gate_failed=s.gate_failed,
+                  ratings=tuple(s.units) if s.state == "scored" else ())
+
+
+def ballots(done: list[Sample], rule: Rule) -> list[Ballot]:
+    return [ballot(s, rule) for s in done]
+
+
+def panel_words(d: Decision, decisive: list[Sample], rubric: ResolvedRubric,
+                judge: EvalJudge | None) -> str:
+    """Why a decided panel passed or failed."""
+    how = _how("panel", judge)
+    if how == "majority":
+        tie = judge.tie_break if judge else "fail"
+        why = f"majority: {d.passed_n} of {d.decisive} panel member(s) passed"
+        if 2 * d.passed_n == d.decisive:
+            why += f" (even split, tie_break {tie})"
+        return why
+    if not isinstance(d.answer, float):  # every member was vacuous
+        return "vacuous pass on every panel member" if d.passed else "no panel score"
+    stat = d.answer
+    why = f"panel {how} {stat:.2f} {'≥' if stat >= rubric.threshold else '<'} threshold " \
+          f"{rubric.threshold:.2f}"
+    gates = [s.why for s in decisive if s.gate_failed]
+    return why + ("; gate failed: " + gates[0] if gates else "")
 
 
 def waits(mode: str, decisive: list[Sample], n: int, rubric: ResolvedRubric,
           judge: EvalJudge | None, quorum: float) -> str | None:
     """Why a jury or panel must wait for `n` gradings not in yet, or None when no verdict of
     theirs could change the outcome."""
-    if decisive and mode != "single":
-        now = verdict_of(mode, decisive, rubric, judge, quorum)
-        high = verdict_of(mode, decisive + stand_ins(True, n, rubric), rubric, judge, quorum)
-        low = verdict_of(mode, decisive + stand_ins(False, n, rubric), rubric, judge, quorum)
-        if now == high == low:
-            return None
-    return f"{n} judge(s) deferred and their verdicts could change the outcome"
+    rule = eval_rule(mode, rubric, judge, quorum)
+    heads = decision.decisive(ballots(decisive, rule), rule)
+    if mode == "single" or decision.could_change(heads, [1.0] * n, rule):
+        return f"{n} judge(s) deferred and their verdicts could change the outcome"
+    return None
 
 
 def next_wave(mode: str, done: list[Sample], pending: int, rubric: ResolvedRubric,
@@ -87,15 +112,9 @@ def next_wave(mode: str, done: list[Sample], pending: int, rubric: ResolvedRubri
     grading counts as not yet in; a budget refusal stops it (the eval is skipped)."""
     if any(s.state == "budget" for s in done):
         return 0
-    missing = sum(1 for s in done if s.state == "deferred")
-    decisive = [s for s in done if s.state == "scored"]
-
-    def settled(heads: list[Sample], rest: int) -> bool:
-        return bool(heads) and waits(mode, heads, rest + missing, rubric, judge, quorum) is None
-
-    if done and settled(decisive, pending):
+    rule = eval_rule(mode, rubric, judge, quorum)
+    present = ballots(done, rule)
+    rest = [1.0] * (pending + sum(1 for s in done if s.state == "deferred"))
+    if done and decision.settled(present, rest, rule):
         return 0
-    for k in range(1, pending):  # a wave that agrees, either way, is the last (grade/aggregate)
-        if all(settled(decisive + stand_ins(ok, k, rubric), pending - k) for ok in (True, False)):
-            return k
-    return pending
+    return min(pending, decision.next_wave(present, rest, rule))  # deferred ones come last

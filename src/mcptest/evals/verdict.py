@@ -21,9 +21,10 @@ from mcptest.evals.gates import display
 from mcptest.evals.label_verdict import decide_labels, label_mode
 from mcptest.evals.rubric import ResolvedRubric
 from mcptest.evals.sample import Asker, Sample, grade_sample
-from mcptest.evals.settle import next_wave, panel_rule, waits
-from mcptest.grade.aggregate import calls_per_grading, vote, weighted_quorum
-from mcptest.grade.jury import jury_analytics
+from mcptest.evals.settle import ballots, eval_rule, next_wave, panel_words
+from mcptest.grade.aggregate import calls_per_grading, vote
+from mcptest.grade.decision import decide
+from mcptest.grade.jury import decision_analytics
 from mcptest.grade.sampling import repeated_sampling
 from mcptest.llm.engine import JudgeEngine
 from mcptest.report.models import CriterionResult, JudgeDetail, Status
@@ -182,54 +183,45 @@ def _labeled(rubric: ResolvedRubric, done: list[Sample], judge: EvalJudge,
 
 def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJudge | None,
             engine: JudgeEngine, generator: str | None) -> tuple[Status, str, float | None, Any]:
+    require = engine.options.require_judge
     if all(s.state == "deferred" for s in done):
-        if engine.options.require_judge:
+        if require:
             return "failed", f"judge required but unavailable: {done[0].why}", None, None
         return "deferred", f"deferred: {done[0].why}", None, None
-    budget = next((s for s in done if s.state == "budget"), None)
-    if budget is not None:
+    if mode == "single":
+        return _single(done[0])
+    rule = eval_rule(mode, rubric, judge, _quorum(mode, judge), require)
+    d = decide(ballots(done, rule), rule)
+    missing = [s for s in done if s.state == "deferred"]
+    if d.outcome == "skipped":
+        budget = next(s for s in done if s.state == "budget")
         why = budget.why if budget.why.startswith("budget") else f"budget: {budget.why}"
         return "skipped", why, None, None
-    decisive = [s for s in done if s.state == "scored"]
-    quorum = _quorum(mode, judge)
-    missing = [s for s in done if s.state == "deferred"]
-    if missing and engine.options.require_judge:
+    if d.outcome == "required":
         return ("failed", f"judge required but unavailable: {len(missing)} of {len(done)} "
                 f"judge(s) deferred: {missing[0].why}", None, None)
-    if missing and (wait := waits(mode, decisive, len(missing), rubric, judge, quorum)):
-        return "deferred", f"deferred: {wait}: {missing[0].why}", None, None
+    if d.outcome == "deferred":
+        return ("deferred", f"deferred: {len(missing)} judge(s) deferred and their verdicts "
+                f"could change the outcome: {missing[0].why}", None, None)
+    decisive = [s for s in done if s.state == "scored"]
+    if d.outcome in ("error", "inconclusive") and not decisive:
+        return ("error" if d.outcome == "error" else "failed",
+                f"no decisive sample: {done[0].why}", None, None)
     scores = [s.score for s in decisive if s.score is not None]
     mean = statistics.fmean(scores) if scores else None
-    if mode == "single":
-        s = done[0]
-        if s.state == "error":
-            return "error", f"judge error: {s.why}", None, None
-        if s.state == "inconclusive":
-            return "failed", f"inconclusive: the judge abstained ({s.why})", None, None
-        return ("passed" if s.passed else "failed"), s.why, s.score, None
-    passed_n = sum(1 for s in decisive if s.passed)
-    if not decisive:
-        errors = [s for s in done if s.state == "error"]
-        st: Status = "error" if errors else "failed"
-        return st, f"no decisive sample: {done[0].why}", None, None
+    ok = d.outcome == "passed"
     if mode == "jury":
-        q = weighted_quorum([(1.0, bool(s.passed)) for s in decisive], quorum)
-        ok, frac = q.met, q.fraction
-        why = (f"{passed_n}/{len(decisive)} samples passed (fraction {frac:.2f}, consensus "
-               f"{quorum:.2f}); mean score {mean:.2f}" if mean is not None else
-               f"{passed_n}/{len(decisive)} samples passed")
+        why = (f"{d.passed_n}/{d.decisive} samples passed (fraction {d.fraction:.2f}, "
+               f"consensus {rule.quorum:.2f}); mean score {mean:.2f}" if mean is not None else
+               f"{d.passed_n}/{d.decisive} samples passed")
     else:
-        ok, why, stat = panel_rule(decisive, rubric, judge)
-        mean = mean if stat is None else stat  # the score is what the verdict was decided on
+        why = panel_words(d, decisive, rubric, judge)
+        if rule.how != "plurality":
+            mean = d.answer if isinstance(d.answer, float) else mean  # what was decided on
     if all(s.vacuous for s in decisive):  # nothing was rated: no agreement to speak of
         return ("passed" if ok else "failed"), why, mean, None
-    units = [s.units for s in decisive] + [[None] * len(decisive[0].units)
-                                           for s in done if s.state != "scored"]
-    analytics = jury_analytics(
-        [u if u else [None] for u in units],
-        juror_models=[s.model or "(default)" for s in done], generator_model=generator,
-        quorum=quorum, passed_jurors=passed_n, decisive=len(decisive),
-        verdict="passed" if ok else "failed")
+    analytics = decision_analytics(d, juror_models=[s.model or "(default)" for s in done],
+                                   generator_model=generator, quorum=rule.quorum)
     if mode == "panel":
         analytics = analytics.model_copy(update={"panel": True})
     if any(s.state != "scored" for s in done):
@@ -238,6 +230,17 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
         why += (f" ({len(missing)} deferred; no verdict of theirs could change the outcome)")
         analytics = analytics.model_copy(update={"deferred": len(missing)})
     return ("passed" if ok else "failed"), why, mean, analytics
+
+
+def _single(s: Sample) -> tuple[Status, str, float | None, Any]:
+    """One grading decides: its own pass or fail."""
+    if s.state == "budget":
+        return "skipped", s.why if s.why.startswith("budget") else f"budget: {s.why}", None, None
+    if s.state == "error":
+        return "error", f"judge error: {s.why}", None, None
+    if s.state == "inconclusive":
+        return "failed", f"inconclusive: the judge abstained ({s.why})", None, None
+    return ("passed" if s.passed else "failed"), s.why, s.score, None
 
 
 def _quorum(mode: str, judge: EvalJudge | None) -> float:

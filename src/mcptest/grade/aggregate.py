@@ -1,15 +1,13 @@
-"""The one jury aggregator: votes from judge outcomes, and the weighted quorum over them.
+"""The jury's arithmetic: votes from judge outcomes, the weighted quorum, the one majority rule
+(`plurality`), the mean or median, and a juror's repetitions reduced to one answer.
 
-`llm-jury` assertions (weighted jurors, repetitions, replacements) and eval juries and panels
-(docs/evals.md) both decide here, then fold their ratings into `jury.jury_analytics`; neither
-keeps a vote or quorum rule of its own (docs/jury.md describes the rule).
+`grade/decision.py` decides every jury and panel with these (docs/jury.md describes the rules).
 """
 
 from __future__ import annotations
 
-import itertools
 import statistics
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -58,45 +56,6 @@ def weighted_quorum(heads: Sequence[tuple[float, bool]], quorum: float) -> Tally
     return Tally(sum(1 for _, ok in heads if ok), len(heads), fraction, fraction >= quorum)
 
 
-# ------------------------------------------------------------------ early stop (docs/jury.md)
-
-def settled(heads: Sequence[tuple[float, bool]], pending: Sequence[float], quorum: float,
-            need: int = 1) -> bool | None:
-    """The quorum's answer if no outcome of the `pending` jurors (weights) can change it, else
-    None. A pending juror may pass, fail or give no verdict; since a passing head only raises
-    the passing fraction and a failing one only lowers it, every combination lies between
-    "all pending fail" and "all pending pass", so those two cases decide. `need` decisive
-    heads must already be in (`min_jurors`), or the jury could still end inconclusive."""
-    if len(heads) < max(1, need):
-        return None
-    low = weighted_quorum([*heads, *((w, False) for w in pending)], quorum).met
-    high = weighted_quorum([*heads, *((w, True) for w in pending)], quorum).met
-    return low if low == high else None
-
-
-def next_wave(heads: Sequence[tuple[float, bool]], pending: Sequence[float], quorum: float,
-              need: int = 1) -> int:
-    """How many of the `pending` jurors (in order) to ask next: the fewest whose unanimous
-    answer settles the quorum whichever it is (pass or fail), so a wave that agrees is the
-    last; all of them when no smaller wave can. A wave that settles only one way (one fail of
-    a unanimous jury) would ask an agreeing jury one juror at a time: slower, nothing saved."""
-    for k in range(1, len(pending)):
-        wave, rest = pending[:k], pending[k:]
-        if all(settled([*heads, *((w, passed) for w in wave)], rest, quorum, need) is not None
-               for passed in (True, False)):
-            return k
-    return len(pending)
-
-
-@dataclass(frozen=True)
-class Partial:
-    """What a jury with unreachable (deferred) heads may say (docs/jury.md, "Partial juries")."""
-
-    decided: bool
-    """No vote of the missing heads could change the verdict: decide on the heads present."""
-    why: str
-
-
 def calls_per_grading(asked: Iterable[Sequence[JudgeOutcome]]) -> int:
     """What a juror or panel member that `early_stop` did not ask would have sent: the fewest
     calls one that was asked and reachable sent (its repetitions or a tree's questions; none
@@ -104,41 +63,14 @@ def calls_per_grading(asked: Iterable[Sequence[JudgeOutcome]]) -> int:
     return min((sum(1 for o in outcomes if not o.cached) for outcomes in asked), default=0)
 
 
-def partial(heads: Sequence[tuple[float, bool]], missing: Sequence[float], quorum: float,
-            min_heads: int | None = None) -> Partial:
-    """Whether the heads present settle the jury whatever the `missing` heads (their weights)
-    would have said: pass, fail or abstain.
-
-    The fraction is monotone in each missing vote, so it is enough to try all of them failing
-    and all of them passing (abstaining leaves today's fraction, which lies between). With
-    `min_heads`, too few decisive heads is inconclusive only if the missing ones could not
-    make up the number either; otherwise the jury waits for them.
-    """
-    if not missing:
-        return Partial(True, "")
-    n = len(missing)
-    if min_heads is not None and len(heads) < min_heads:
-        if len(heads) + n >= min_heads:
-            return Partial(False, f"{len(heads)} decisive juror(s) of the {min_heads} needed; "
-                                  f"the {n} deferred could make up the number")
-        return Partial(True, "")
-    now = weighted_quorum(heads, quorum).met
-    low = weighted_quorum([*heads, *((w, False) for w in missing)], quorum).met
-    high = weighted_quorum([*heads, *((w, True) for w in missing)], quorum).met
-    if low == high == now and heads:
-        return Partial(True, f"{n} juror(s) deferred; no vote of theirs could change the "
-                             "verdict")
-    return Partial(False, f"{n} juror(s) deferred and their votes could change the verdict "
-                          f"({'passes' if high else 'fails'} if they pass, "
-                          f"{'passes' if low else 'fails'} if they fail)")
-
-
 # ------------------------------------------------- verdict modes (docs/jury.md, "Verdict modes")
 
-def plurality(heads: Sequence[tuple[float, str]]) -> tuple[str | None, dict[str, float]]:
-    """The answer with the most weight among (weight, answer) heads, and the weight of each
-    answer; None when nothing was answered or the top weight is shared (a tie decides
-    nothing: the verdict is inconclusive)."""
+def plurality(heads: Sequence[tuple[float, str]], tie_break: str | None = None
+              ) -> tuple[str | None, dict[str, float]]:
+    """The one majority rule: the answer with the most weight among (weight, answer) heads,
+    and the weight of each answer. When the top weight is shared, `tie_break` wins if it is
+    among the tied answers (an eval panel's `tie_break` between pass and fail); otherwise a tie
+    decides nothing (None: inconclusive), nor does an empty jury."""
     weights: dict[str, float] = {}
     for w, answer in heads:
         weights[answer] = weights.get(answer, 0.0) + w
@@ -146,7 +78,9 @@ def plurality(heads: Sequence[tuple[float, str]]) -> tuple[str | None, dict[str,
         return None, weights
     top = max(weights.values())
     winners = [a for a, w in weights.items() if w == top]
-    return (winners[0] if len(winners) == 1 else None), weights
+    if len(winners) == 1:
+        return winners[0], weights
+    return (tie_break if tie_break in winners else None), weights
 
 
 def central(values: Sequence[tuple[float, float]], how: str) -> float | None:
@@ -167,22 +101,3 @@ def reduce_repetitions(answers: Sequence[str | float], how: str) -> str | float 
     if all(isinstance(a, str) for a in answers):
         return plurality([(1.0, str(a)) for a in answers])[0]
     return central([(1.0, float(a)) for a in answers], how)
-
-
-def mode_partial(present: Sequence[tuple[float, str | float]], missing: Sequence[float],
-                 outcome: Callable[[Sequence[tuple[float, str | float]]], object],
-                 answers: Sequence[str | float]) -> bool:
-    """True when no answer of the `missing` heads (their weights) can change `outcome`: every
-    mix of `answers` (each label, or the two ends of the score range, which bound a mean or
-    median) or no answer at all, one per missing head, gives today's outcome. Callers pass an
-    `outcome` that keeps only what decides the status (docs/jury.md, "Partial juries"); past
-    4,096 mixes the jury waits rather than guess."""
-    now = outcome(present)
-    choices: list[str | float | None] = [*answers, None]
-    if len(choices) ** len(missing) > 4096:
-        return False
-    for mix in itertools.product(choices, repeat=len(missing)):
-        heads = [*present, *((w, a) for w, a in zip(missing, mix, strict=True) if a is not None)]
-        if outcome(heads) != now:
-            return False
-    return True

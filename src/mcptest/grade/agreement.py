@@ -13,7 +13,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
+
+from mcptest.grade.agreement_nominal import label_agreement
 
 Rating = float | None
 Confidence = Literal["high", "medium", "low"]
@@ -183,3 +186,53 @@ def run_agreement(per_assertion_ratings: Sequence[Sequence[Sequence[Rating]]]) -
     """
     units = [means for means in map(_juror_means, per_assertion_ratings) if len(means) >= 2]
     return _agreement(units)[1]
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """One jury's agreement as docs/jury.md defines it, and its reading."""
+
+    value: float | None
+    """`raw` clipped to [0, 1]; None with fewer than two decisive jurors."""
+    raw: float | None
+    """The lower of `answers_raw` and `votes_raw` (whichever exist)."""
+    units: int
+    """Units the answers' alpha used (1 when only votes were compared)."""
+    answers_raw: float | None
+    """Alpha of what the jurors answered: scores (interval) or labels (nominal)."""
+    votes_raw: float | None
+    """Alpha of their pass/fail votes, one unit: 1 − 12·s² of the votes as 1/0."""
+    band: Confidence
+    escalate: bool
+
+
+def votes_alpha(votes: Sequence[bool]) -> float | None:
+    """The one-unit alpha of pass/fail votes coded 1/0: 1 − s²/(1/12). All alike → 1.0; any
+    split of m < 60 votes is below 0.8 (one dissent gives 1 − 12/m)."""
+    if len(votes) < 2:
+        return None
+    return _agreement([[1.0 if v else 0.0 for v in votes]])[1]
+
+
+def decision_agreement(ratings: Sequence[Sequence[Rating]],
+                       labels: Sequence[Sequence[str | None]],
+                       votes: Sequence[bool | None] | None, categories: int) -> Agreement:
+    """The agreement of one jury over its decisive jurors (one row each): of the answers (the
+    scores' interval alpha, or the labels' nominal alpha) and of the votes that decide the
+    verdict (`votes` None: the label itself is the verdict), the lower one. So a jury whose
+    votes split reads low however close its scores sit around the threshold."""
+    if len(ratings) < 2:
+        return Agreement(None, None, 0, None, None, "low", True)
+    if any(v is not None for row in labels for v in row):
+        _, answers, units = label_agreement(labels, categories)
+    else:
+        _, answers, units = jury_agreement(ratings)
+    said = [v for v in votes or [] if v is not None]
+    by_votes = votes_alpha(said) if votes is not None and len(said) == len(votes) else None
+    parts = [x for x in (answers, by_votes) if x is not None]
+    raw = None if not parts else round(min(parts), 12)
+    band = confidence_band(raw)
+    return Agreement(None if raw is None else min(1.0, max(0.0, raw)), raw,
+                     units or (1 if by_votes is not None else 0),
+                     None if answers is None else round(answers, 12),
+                     None if by_votes is None else round(by_votes, 12), band, band == "low")

@@ -1,9 +1,9 @@
-"""Jury verdict rule and analytics (docs/§5.3): the quorum, agreement, band, escalation, bias.
+"""Jury analytics (docs/jury.md): the decision's agreement, band and escalation, and the family
+check, folded into the report's `JuryAnalytics`.
 
-The quorum decides the verdict; the analytics say how far to trust it. A split jury keeps its
-verdict but is marked for human review (`escalate`), and a low-agreement jury with a juror from
-the generator's own family carries a `bias_warning`. The arithmetic lives in `agreement` and
-`families`; this module folds it into the report's `JuryAnalytics`.
+The decision (`grade/decision.py`) gives the verdict and the agreement; the analytics say how far
+to trust it. A split jury keeps its verdict but is marked for human review (`escalate`), and a
+low-agreement jury with a juror from the generator's own family carries a `bias_warning`.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from typing import Literal
 
 from mcptest.grade.aggregate import Tally, weighted_quorum
 from mcptest.grade.agreement import (
-    Rating,
+    Agreement,
     confidence_band,
     jury_agreement,
     krippendorff_alpha_interval,
     run_agreement,
 )
+from mcptest.grade.decision import Decision
 from mcptest.report.models import JuryAnalytics
 from mcptest.suite.families import (
     model_family,
@@ -29,6 +30,7 @@ from mcptest.suite.families import (
 
 __all__ = [
     "confidence_band",
+    "decision_analytics",
     "jury_agreement",
     "jury_analytics",
     "krippendorff_alpha_interval",
@@ -85,7 +87,7 @@ def _bias_message(
 
 
 def jury_analytics(
-    ratings: Sequence[Sequence[Rating]],
+    agreement: Agreement | None,
     *,
     juror_models: list[str],
     generator_model: str | None,
@@ -96,19 +98,13 @@ def jury_analytics(
 ) -> JuryAnalytics:
     """The analytics attached to one jury result.
 
-    `ratings`: one row per juror, one column per unit (criterion or repetition round), None
-    for a missing rating (abstained or failed). `juror_models`: the models that sat on the
-    jury (for `same_family`). `generator_model`: the model that wrote the graded answer (agent
-    tests), None for tool tests. With fewer than two decisive jurors agreement is None.
+    `agreement`: the decision's (None: undefined, as with fewer than two decisive jurors).
+    `juror_models`: the models that sat on the jury (for `same_family`). `generator_model`: the
+    model that wrote the graded answer (agent tests), None for tool tests.
     """
     _check_counts(passed_jurors, decisive)
-    if decisive < 2:
-        agreement, raw, units = None, None, 0
-    else:
-        agreement, raw, units = jury_agreement(ratings)
-        # Float noise past 12 decimals means nothing and reads badly in reports (0.1599999…).
-        agreement = None if agreement is None else round(agreement, 12)
-        raw = None if raw is None else round(raw, 12)
+    a = agreement if agreement is not None and decisive >= 2 else None
+    raw = a.raw if a is not None else None
     confidence = confidence_band(raw)
     low = confidence == "low"
     shared = same_family(juror_models, generator_model)
@@ -118,9 +114,11 @@ def jury_analytics(
         else None
     )
     return JuryAnalytics(
-        agreement=agreement,
+        agreement=a.value if a is not None else None,
         agreement_raw=raw,
-        units=units,
+        units=a.units if a is not None else 0,
+        answers_raw=a.answers_raw if a is not None else None,
+        votes_raw=a.votes_raw if a is not None else None,
         confidence=confidence,
         escalate=low,
         same_family=shared,
@@ -131,3 +129,14 @@ def jury_analytics(
         quorum=quorum,
         verdict=verdict,  # pydantic validates the literal
     )
+
+
+def decision_analytics(decision: Decision, *, juror_models: list[str],
+                       generator_model: str | None, quorum: float) -> JuryAnalytics:
+    """`jury_analytics` of a decided jury: its agreement, counts and verdict."""
+    verdict = {"passed": "passed", "failed": "failed", "unknown": "unknown"}.get(
+        decision.outcome, "inconclusive")
+    return jury_analytics(decision.agreement, juror_models=juror_models,
+                          generator_model=generator_model, quorum=quorum,
+                          passed_jurors=decision.passed_n, decisive=decision.decisive,
+                          verdict=verdict)

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from mcptest.grade.aggregate import next_wave, settled
+from mcptest.grade.decision import next_wave, settled
+from mcptest.grade.jury_ballots import ballots, rule_of, verdict_mode
 from mcptest.grade.sampling import repeated_sampling
-from mcptest.grade.verdict_jury import verdict_mode
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
 from mcptest.suite.models import JudgeDefaults, Juror, LlmJurySpec
@@ -106,11 +106,6 @@ async def _seat_all(jurors: list[Juror], spec: LlmJurySpec, candidate: Any, ctx:
     return results
 
 
-def jury_heads(seats: list[Seat], threshold: float) -> list[tuple[float, bool]]:
-    """(weight, passed) of every seat with a score: what the quorum is taken over."""
-    return [(s.juror.weight, s.score >= threshold) for s in seats if s.score is not None]
-
-
 async def seat_jury(spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
                     engine: JudgeEngine) -> tuple[list[Seat], int]:
     """Seat the jurors, a mechanical failure replaced from the spares in order; returns the
@@ -120,8 +115,8 @@ async def seat_jury(spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
     seats: list[tuple[int, Seat]] = []
     spare = list(spec.replacements)
     pending = list(enumerate(spec.jurors))
-    need = spec.min_jurors or 1
     early = spec.early_stop
+    rule = rule_of(spec, engine.options.require_judge)
 
     def reachable(j: Juror) -> bool:
         return engine.reachable(j.model, j.base_url, ctx.defaults)
@@ -143,15 +138,15 @@ async def seat_jury(spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
             asked = [seat for _, seat in seats]
             if any(o.status == "budget_skipped" for seat in asked for o in seat.outcomes):
                 break  # skipped whatever the others say
-            heads = jury_heads(asked, spec.threshold)
+            present = ballots(asked, spec)
             # a juror not asked may sit as a spare, with the spare's weight: bound it by the
             # heaviest (a heavier pass only raises the fraction, a heavier fail only lowers it)
             top = max((j.weight for j in spare), default=0.0)
             weights = [max(j.weight, top) for _, j in pending] + [
                 seat.juror.weight for seat in asked if seat.deferred]
-            if settled(heads, weights, spec.quorum, need) is not None:
+            if settled(present, weights, rule):
                 break
-            k = min(len(pending), next_wave(heads, weights, spec.quorum, need))
+            k = min(len(pending), next_wave(present, weights, rule))
         wave, pending = pending[:k], pending[k:]
         answers = await _seat_all([j for _, j in wave], spec, candidate, ctx, engine)
         new = [(i, Seat(j, o)) for (i, j), o in zip(wave, answers, strict=True)]

@@ -10,9 +10,11 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from mcptest.grade.aggregate import calls_per_grading, partial, vote, weighted_quorum
-from mcptest.grade.jury import jury_analytics
-from mcptest.grade.jury_seats import LlmContext, jury_heads, seat_jury
+from mcptest.grade.aggregate import calls_per_grading, vote
+from mcptest.grade.decision import Decision, decide
+from mcptest.grade.jury import decision_analytics
+from mcptest.grade.jury_ballots import ballots, rule_of
+from mcptest.grade.jury_seats import LlmContext, seat_jury
 from mcptest.grade.rows import assertion_result
 from mcptest.grade.verdict_jury import mode_jury
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
@@ -117,66 +119,68 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
     outcomes = [o for s in seats for o, _ in s.history] + [o for s in seats for o in s.outcomes]
     votes = [_vote(o, spec.threshold, rf) for s in seats for o, rf in s.history] + [
         _vote(o, spec.threshold, s.replacement_for) for s in seats for o in s.outcomes]
-
-    heads = jury_heads(seats, spec.threshold)
-    q = weighted_quorum(heads, spec.quorum)
-    passed_n, decisive_n, fraction, met = q.passed, q.decisive, q.fraction, q.met
-    scored = [s for s in seats if s.score is not None]
-    weight = sum(s.juror.weight for s in scored)
-    score = (sum(s.juror.weight * (s.score or 0.0) for s in scored) / weight) if scored else None
+    cast = ballots(seats, spec)
+    d = decide(cast, rule_of(spec, engine.options.require_judge))
+    scored = [(b.weight, float(b.answer)) for b in cast if b.answer is not None]
+    weight = sum(w for w, _ in scored)
+    score = sum(w * a for w, a in scored) / weight if scored else None
 
     def detail(analytics: Any = None) -> JudgeDetail:
         return JudgeDetail(kind="llm-jury", rubric=spec.rubric, score=score,
                            display_score=None if score is None else f"{score:.2f}",
                            threshold=spec.threshold, votes=votes, jury=analytics)
 
-    budget = next((o for o in outcomes if o.status == "budget_skipped"), None)
-    if budget is not None:
+    if d.outcome == "skipped":
+        budget = next(o for o in outcomes if o.status == "budget_skipped")
         return _result(planned, "skipped", start, outcomes, detail(),
                        _unsent(budget, engine)[1])
     missing = [s for s in seats if s.deferred]
-    if missing:
-        first_why = next(o for s in missing for o in s.outcomes if o.status == "deferred")
-        if engine.options.require_judge:
-            return _result(planned, "failed", start, outcomes, detail(),
-                           f"judge required but unavailable: {len(missing)} of {len(seats)} "
-                           f"juror(s) deferred: {first_why.message}")
-        p = partial(heads, [s.juror.weight for s in missing], spec.quorum, spec.min_jurors)
-        if not p.decided:
-            return _result(planned, "deferred", start, outcomes, detail(),
-                           f"deferred: {p.why}: {first_why.message}")
-
+    first_why = next((o for s in missing for o in s.outcomes if o.status == "deferred"), None)
+    if d.outcome == "required":
+        assert first_why is not None
+        return _result(planned, "failed", start, outcomes, detail(),
+                       f"judge required but unavailable: {len(missing)} of {len(seats)} "
+                       f"juror(s) deferred: {first_why.message}")
+    if d.outcome == "deferred":
+        assert first_why is not None
+        return _result(planned, "deferred", start, outcomes, detail(),
+                       f"deferred: {_waiting(d, spec)}: {first_why.message}")
     errors = [o for o in outcomes if o.status == "judge_error"]
-    if decisive_n == 0 and errors and not any(o.status == "abstained" for o in outcomes):
+    if d.outcome == "error":
         return _result(planned, "error", start, outcomes, detail(),
                        f"every juror failed mechanically; last: "
                        f"{_unsent(errors[-1], engine)[1]}")
-    inconclusive = decisive_n == 0 or (spec.min_jurors is not None
-                                       and decisive_n < spec.min_jurors)
-    verdict = "inconclusive" if inconclusive else ("passed" if met else "failed")
-    ratings = [[o.score if o.status == "verdict" else None for o in s.outcomes] for s in seats]
-    analytics = jury_analytics(ratings, juror_models=[s.juror.model for s in seats],
-                               generator_model=ctx.generator_model, quorum=spec.quorum,
-                               passed_jurors=passed_n, decisive=decisive_n, verdict=verdict)
+    analytics = decision_analytics(d, juror_models=[s.juror.model for s in seats],
+                                   generator_model=ctx.generator_model, quorum=spec.quorum)
     update: dict[str, Any] = {"deferred": len(missing)}
-    if analytics.passed_fraction != fraction and fraction is not None:
-        update["passed_fraction"] = fraction
+    if analytics.passed_fraction != d.fraction and d.fraction is not None:
+        update["passed_fraction"] = d.fraction
     if spec.early_stop:
         update.update(jurors_asked=len(seats), calls_saved=saved)
     analytics = analytics.model_copy(update=update)
-    tally = f"{passed_n}/{decisive_n} decisive jurors passed"
-    if fraction is not None:
-        tally += f" (fraction {fraction:.2f}, quorum {spec.quorum:.2f})"
+    tally = f"{d.passed_n}/{d.decisive} decisive jurors passed"
+    if d.fraction is not None:
+        tally += f" (fraction {d.fraction:.2f}, quorum {spec.quorum:.2f})"
     if errors:
         tally += f"; {len(errors)} judge error(s)"
     if unasked:
         tally += f"; early stop: settled by {len(seats)} of {len(spec.jurors)} jurors" + (
             f", {saved} call(s) saved" if saved else "")
-    if missing and p.why:
-        tally += f"; {p.why}"
-    if inconclusive:
+    if missing and d.decisive >= (spec.min_jurors or 1):
+        tally += f"; {len(missing)} juror(s) deferred; no vote of theirs could change the verdict"
+    if d.outcome == "inconclusive":
         need = spec.min_jurors or 1
         return _result(planned, "failed", start, outcomes, detail(analytics),
-                       f"inconclusive: {decisive_n} decisive juror(s), need {need}; {tally}")
-    return _result(planned, "passed" if met else "failed", start, outcomes,
+                       f"inconclusive: {d.decisive} decisive juror(s), need {need}; {tally}")
+    return _result(planned, "passed" if d.passed else "failed", start, outcomes,
                    detail(analytics), tally)
+
+
+def _waiting(d: Decision, spec: LlmJurySpec) -> str:
+    """Why a jury with deferred jurors waits for them (docs/jury.md, "Partial juries")."""
+    if d.short and spec.min_jurors is not None:
+        return (f"{d.decisive} decisive juror(s) of the {spec.min_jurors} needed; the "
+                f"{d.missing} deferred could make up the number")
+    return (f"{d.missing} juror(s) deferred and their votes could change the verdict "
+            f"({'passes' if d.if_all_pass else 'fails'} if they pass, "
+            f"{'passes' if d.if_all_fail else 'fails'} if they fail)")

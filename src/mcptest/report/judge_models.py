@@ -43,10 +43,16 @@ class JuryAnalytics(Model):
     """Agreement and its reading (docs/§5.3), readable as `jury.*` targets."""
 
     agreement: float | None
-    """Krippendorff's alpha (interval) clipped to [0, 1]; None with < 2 decisive jurors."""
+    """`agreement_raw` clipped to [0, 1]; None with < 2 decisive jurors."""
     agreement_raw: float | None
+    """The lower of `answers_raw` and `votes_raw` (docs/jury.md, "Agreement")."""
     units: Count
-    """Rated items alpha was computed over."""
+    """Rated items the answers' alpha was computed over."""
+    answers_raw: float | None = None
+    """Krippendorff's alpha of the answers: scores (interval) or labels (nominal)."""
+    votes_raw: float | None = None
+    """Alpha of the decisive jurors' pass/fail votes (one unit, 1 − 12·s² of the 1/0 votes);
+    None when the label itself is the verdict."""
     confidence: Confidence | None = None
     """None in reports written before the field existed (they load unchanged)."""
     escalate: bool = False
