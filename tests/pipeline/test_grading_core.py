@@ -155,6 +155,37 @@ def test_a_custom_judge_reporting_more_than_it_declared_is_an_error(tmp_path: Pa
     assert report["summary"]["cost_usd"] == 0.2  # it was spent: the report says so
 
 
+def test_a_custom_judge_that_broke_its_declaration_is_reserved_at_its_report(
+        tmp_path: Path) -> None:
+    """Issue 26, problem 6: one at a time, three $0.20 reports against a declared $0 spent
+    $0.60 under a $0.50 cap. Once it reported more than it declared, the judge is reserved at
+    the most it reported: the second fits ($0.40), the third does not and is never run."""
+    (tmp_path / "sly.py").write_text(
+        "import pathlib\n"
+        "def judge(ctx):\n"
+        "    pathlib.Path(ctx['test'] + '.ran').write_text('x')\n"
+        "    return {'verdict': 'pass', 'cost_usd': 0.2}\n", encoding="utf-8")
+    path = tmp_path / "s.yml"
+    path.write_text(HEAD + "".join(f"""  - name: sly{k}
+    server: ex
+    tool: greet
+    args: {{name: Ada}}
+    expect:
+      - target: result.content[0].text
+        matcher: {{custom-judge: {{python: "sly:judge"}}}}
+""" for k in (1, 2, 3)), encoding="utf-8")
+    out_json = tmp_path / "run.json"
+    run = mcptest("run", path, "--max-cost", "0.5", "--concurrency", "1", "--reporter", "json",
+                  "--output", out_json, cwd=tmp_path)
+    report = json.loads(out_json.read_text(encoding="utf-8"))
+    assert run.returncode == ExitCode.TESTS_FAILED, run.stderr
+    assert report["summary"]["cost_usd"] == pytest.approx(0.4)  # not 0.6: under the cap
+    statuses = [t["assertions"][0]["status"] for t in report["tests"]]
+    assert statuses == ["error", "error", "skipped"], statuses
+    assert report["tests"][2]["assertions"][0]["message"].startswith("budget: ")
+    assert sorted(p.name for p in tmp_path.glob("*.ran")) == ["sly1.ran", "sly2.ran"]
+
+
 @pytest.fixture(scope="module")
 def shared_server() -> Iterator[JudgeServer]:
     with JudgeServer() as js:

@@ -79,6 +79,8 @@ class ModelClient:
         self._secrets = secret_values(options.env)
         self._lock = threading.Lock()
         self._sent = 0
+        self._reported: dict[str, float] = {}
+        """Custom judges that reported more than they declared: the most each reported."""
 
     def start(self) -> None:
         """Begin importing litellm in the background (once the plan shows model calls)."""
@@ -170,9 +172,13 @@ class ModelClient:
         """Run a custom judge like a model call: a pool slot, `declared` reserved before it
         starts (`BudgetRefused` when it cannot fit), its reported cost settled after. Under a
         cap, a report above the declaration raises `OverDeclared` (the cost is still counted:
-        it was spent); without one there is nothing to protect and the report simply counts."""
+        it was spent); without one there is nothing to protect and the report simply counts.
+        A judge that once reported more than it declared is reserved, for the rest of the run,
+        at the most it reported (docs/cascade.md): its declaration is no longer trusted."""
         async with self.pool.slot(name):
-            reservation = await self.ledger.acquire(declared)
+            with self._lock:
+                reserve = max(declared, self._reported.get(name, 0.0))
+            reservation = await self.ledger.acquire(reserve)
             try:
                 result = await run()
             except Exception:
@@ -183,6 +189,9 @@ class ModelClient:
                 raise
             reported = cost_of(result)
             self.ledger.settle(reservation, reported)
+            if reported > declared + 1e-12:
+                with self._lock:
+                    self._reported[name] = max(self._reported.get(name, 0.0), reported)
             if self.ledger.cap is not None and reported > declared + 1e-12:
                 raise OverDeclared(reported, declared)
             return result
