@@ -137,7 +137,8 @@ def label_agreement(tests: list[TestResult]) -> float | None:
                     seats.setdefault(v.replacement_for or v.model, []).append(v.label)
             own = [plurality([(1.0, x) for x in labels])[0] for labels in seats.values()]
             per_assertion.append([x for x in own if x is not None])
-            own_alpha.append(judge.jury.agreement_raw if judge.jury else None)
+            own_alpha.append(None if judge.jury is None else judge.jury.answers_raw
+                             if judge.jury.answers_raw is not None else judge.jury.agreement_raw)
     pairable = [k for k, u in enumerate(per_assertion) if len(u) >= 2]
     if len(pairable) == 1:  # one jury: its own alpha (it knows how many labels it had)
         return own_alpha[pairable[0]]
