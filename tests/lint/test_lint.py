@@ -280,6 +280,8 @@ def test_lint_over_streamable_http_checks_the_wire_and_keeps_the_token_out(
                         "    auth: {bearer_token_env: LINT_TOKEN}\n", encoding="utf-8")
         code, report = lint(path, tmp_path)
     assert code == 0, report["lint"]["findings"]
+    # it answers a foreign Origin with 403 (and a foreign Host with 421), on 127.0.0.1 only
+    assert not [f for f in report["lint"]["findings"] if f["rule"].startswith("http-")]
     assert report["lint"]["messages_checked"] >= 3
     assert report["servers"][0]["transport"] == "streamable-http"
     assert HTTP_TOKEN not in (tmp_path / "lint.json").read_text(encoding="utf-8")

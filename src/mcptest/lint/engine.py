@@ -15,6 +15,7 @@ from typing import Any
 from mcptest import __version__
 from mcptest.lint import checks, probes
 from mcptest.lint.era_probe import era_facts, era_findings
+from mcptest.lint.http_probes import bind_findings, origin_findings
 from mcptest.lint.provider_schemas import providers_of
 from mcptest.lint.rules import RULES
 from mcptest.lint.suppress import apply_expected, check_rule_ids, ignored, load_expected
@@ -34,7 +35,7 @@ from mcptest.report.models import (
 )
 from mcptest.run.session import ServerConnection
 from mcptest.suite.load import LoadedSuite
-from mcptest.suite.models import LintSettings
+from mcptest.suite.models import LintSettings, RemoteServer
 from mcptest.surface.matrix import take_matrix
 from mcptest.surface.servers import open_servers
 from mcptest.surface.take import snapshot_servers, take_snapshot
@@ -111,7 +112,11 @@ async def lint_suite(loaded: LoadedSuite, env: Mapping[str, str], *, update: boo
             problems, checked = check_wire(found.wires[name], conn.protocol_version)
             out.checked += checked
             raw += [("wire-schema", "error", None, p) for p in problems]
-            facts = await era_facts(conn, loaded.suite.servers[name], loaded.path.parent, env)
+            spec = loaded.suite.servers[name]
+            if isinstance(spec, RemoteServer):
+                raw += [*await origin_findings(name, spec, conn.protocol_version, env),
+                        *bind_findings(spec)]
+            facts = await era_facts(conn, spec, loaded.path.parent, env)
             raw += era_findings(facts, (settings.era or {}).get(name))
             eras[name] = facts.era or era_of(found.wires.get(name), conn.protocol_version)
             findings += [LintFinding(rule=r, level=lv, subject=s, message=m, server=name,

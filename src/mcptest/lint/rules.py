@@ -63,6 +63,12 @@ _LINT: list[Rule] = [
          "The handshakes the server accepts (initialize, server/discover) do not match the era "
          "the suite declares in `lint.era`, or the versions its discover answer lists.",
          "error"),
+    Rule("http-origin", "Request with a foreign Origin served",
+         "A local Streamable HTTP server must validate the Origin header and answer 403 to an "
+         "invalid one; otherwise a web page can drive it through DNS rebinding.", "error"),
+    Rule("http-bind-all", "Local HTTP server listens on every interface",
+         "When running locally, a server should bind 127.0.0.1 only rather than 0.0.0.0 or "
+         "::, so other machines on the network cannot reach it.", "warning"),
     Rule("list-order", "tools/list order is not stable",
          "Two `tools/list` calls returned the tools in different orders; the 2026-07-28 "
          "revision asks for a deterministic order (it keeps prompt caches warm).", "warning"),
