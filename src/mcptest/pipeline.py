@@ -28,7 +28,7 @@ from mcptest.llm.known_secrets import known_secrets
 from mcptest.plan import Plan
 from mcptest.report.build import JudgeTotals, build_report
 from mcptest.report.models import Report, ShardInfo, TestResult
-from mcptest.report.redact import secret_values
+from mcptest.report.redact import redact_text
 from mcptest.run.runner import Runner, RunState
 from mcptest.suite.advice import load_warnings
 
@@ -121,8 +121,12 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     except Exception as e:  # a bug of ours: still report what the run had
         cause = _first_cause(e)
         fault, interrupted, trace = f"{type(cause).__name__}: {cause}", None, format_exc()
+    # the reports' secrets, and those of servers that never got as far as a connection (a
+    # server that exits at start may print its `--token=…` in the stderr this line quotes)
+    secrets = frozenset(state.secrets | set(known_secrets((s.suite for s in plan.suites),
+                                                          options.env)))
     for line in state.server_errors:
-        options.log(f"error: {line}")
+        options.log(f"error: {redact_text(line, secrets)}")
     tests = _rows(plan, state, interrupted or ("internal error" if fault else None))
     report = build_report(
         suites=[s.display_path for s in plan.suites], tests=tests,
@@ -133,7 +137,7 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
         shard=ShardInfo(index=plan.shard[0], count=plan.shard[1], plan=list(plan.unsharded))
         if plan.shard is not None else None,
         warnings=[w for s in plan.suites for w in load_warnings(s)])
-    return RunOutcome(report, frozenset(state.secrets | secret_values(options.env)), trace)
+    return RunOutcome(report, secrets, trace)
 
 
 def _first_cause(e: BaseException) -> BaseException:

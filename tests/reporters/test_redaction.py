@@ -145,3 +145,36 @@ def test_a_declared_secret_never_survives(before: str, after: str) -> None:
     secret = "s3cr3t-VALUE-42"
     out = redact_text(before + secret + after, [secret])
     assert secret not in out
+
+
+@pytest.mark.parametrize("key", ["api_key", "apiKey", "x-api-key", "db_password", "client_secret",
+                                 "OPENAI_API_KEY", "accessToken"])
+def test_a_json_key_named_like_a_secret_loses_its_value(key: str) -> None:
+    from mcptest.report.redact import redact_value
+
+    assert redact_value({key: "zq81-value", "other": "zq81-value!"}) == {
+        key: REDACTED, "other": f"{REDACTED}!"}
+
+
+@pytest.mark.parametrize("key", ["password_hint", "tokens", "keyword", "name", "token_count"])
+def test_other_keys_keep_their_value(key: str) -> None:
+    from mcptest.report.redact import redact_value
+
+    assert redact_value({key: "zq81-value"}) == {key: "zq81-value"}
+
+
+def test_a_value_caught_in_a_rows_text_goes_from_the_whole_row_and_only_that_row() -> None:
+    """`api_key=…` in the answer's text: the same value under a neutral key of
+    `structuredContent`, in the assertion's `actual` and in a judge's reason goes too; another
+    row that happens to hold the same word keeps it (the scope is the row)."""
+    report = hostile_report()
+    row = report.tests[1].model_copy(update={
+        "response": {"result": {"content": [{"type": "text", "text": "api_key=plainword42"}],
+                                "structuredContent": {"credential": "plainword42"}}},
+        "message": "actual was plainword42"})
+    other = report.tests[2].model_copy(update={"message": "plainword42 is fine here"})
+    clean = redact_report(report.model_copy(update={"tests": [report.tests[0], row, other]}))
+    result = clean.tests[1].response["result"]  # type: ignore[index]
+    assert result["structuredContent"] == {"credential": REDACTED}
+    assert clean.tests[1].message == f"actual was {REDACTED}"
+    assert clean.tests[2].message.startswith("plainword42 is fine here")

@@ -38,6 +38,14 @@ def _message_and_code(e: BaseException) -> tuple[str, int]:
             ExitCode.INTERNAL_ERROR)
 
 
+def _redacted(message: str) -> str:
+    """Without the environment's secrets and key-shaped tokens: a server that never started
+    (`mcptest init`) may quote its own `--token=…` in the stderr the message carries."""
+    from mcptest.report.redact import redact_text, secret_values
+
+    return redact_text(message, secret_values(os.environ))
+
+
 @contextmanager
 def handle_errors() -> Iterator[Outcome]:
     outcome = Outcome()
@@ -45,6 +53,7 @@ def handle_errors() -> Iterator[Outcome]:
         yield outcome
     except (Exception, KeyboardInterrupt) as e:
         message, code = _message_and_code(e)
+        message = _redacted(message)
         if os.environ.get("MCPTEST_DEBUG"):
             traceback.print_exc()
         first, *rest = message.splitlines() or [message]

@@ -21,6 +21,7 @@ from mcptest.lint.rules import RULES
 from mcptest.lint.suppress import apply_expected, check_rule_ids, ignored, load_expected
 from mcptest.lint.surface_check import surface_findings
 from mcptest.lint.wire_check import check_wire, era_of
+from mcptest.llm.known_secrets import known_secrets
 from mcptest.report.build import lint_exit_code
 from mcptest.report.models import (
     Counts,
@@ -33,6 +34,7 @@ from mcptest.report.models import (
     Summary,
     ToolInfo,
 )
+from mcptest.report.redact import redact_value
 from mcptest.run.session import ServerConnection
 from mcptest.suite.load import LoadedSuite
 from mcptest.suite.models import LintSettings, RemoteServer
@@ -95,6 +97,7 @@ async def lint_suite(loaded: LoadedSuite, env: Mapping[str, str], *, update: boo
     check_rule_ids(loaded, settings)
     expected = load_expected(loaded, settings)
     out = LintRun()
+    out.secrets.update(known_secrets([loaded.suite], env))
     names = list(loaded.suite.servers)
     async with open_servers(loaded, names, env, tap=True) as found:
         out.errors.extend(found.failed.values())
@@ -127,8 +130,8 @@ async def lint_suite(loaded: LoadedSuite, env: Mapping[str, str], *, update: boo
                 sets = [frozenset(s) for s in loaded.suite.surface.client_capabilities]
                 current, failed = await take_matrix(loaded, scope, env, sets)
                 out.errors.extend(v for k, v in failed.items() if k not in found.failed)
-            mine = {**current, "servers": {k: v for k, v in current["servers"].items()
-                                           if k in scope}}
+            mine = redact_value({**current, "servers": {k: v for k, v in current["servers"].items()
+                                                        if k in scope}}, out.secrets)
             surface, _ = surface_findings(loaded, loaded.suite.surface, mine, update=update,
                                           unavailable=set(found.failed))
             findings += surface

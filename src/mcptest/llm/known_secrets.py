@@ -2,8 +2,10 @@
 
 docs/judges.md ("What the judge provider sees"): the same values reports redact — the judge
 keys of the environment, bearer tokens, `{env: …}` header values and the longer `{env: …}`
-values of stdio servers — collected from the suites and the environment ahead of the run, so
-the judge cache and (with `--redact-candidates`) the judge's prompt never carry them.
+values of stdio servers and `start:` processes — collected from the suites and the environment
+ahead of the run, so the judge cache and (with `--redact-candidates`) the judge's prompt never
+carry them, and the run's console lines and reports redact them even for a server that never
+started.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ def known_secrets(suites: Iterable[Suite], env: Mapping[str, str]) -> tuple[str,
                     found.add(env[server.auth.bearer_token_env])
                 found.update(env[v.env] for v in server.headers.values()
                              if isinstance(v, EnvRef) and env.get(v.env))
-            elif isinstance(server, StdioServer):
-                found.update(env[v.env] for v in server.env.values()
-                             if isinstance(v, EnvRef)
-                             and len(env.get(v.env, "")) >= STDIO_SECRET_MIN_LEN)
+            process_env = (server.env if isinstance(server, StdioServer)
+                           else server.start.env if server.start is not None else {})
+            found.update(env[v.env] for v in process_env.values()
+                         if isinstance(v, EnvRef)
+                         and len(env.get(v.env, "")) >= STDIO_SECRET_MIN_LEN)
     return tuple(sorted(found, key=len, reverse=True))

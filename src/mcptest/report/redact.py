@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from mcptest.report.models import Report
+from mcptest.report.models import Report, TestResult
 
 REDACTED = "[REDACTED]"
 MIN_SECRET_LEN = 4
@@ -50,6 +50,12 @@ _KEY_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+_SECRET_KEY = re.compile(
+    r"(?:[A-Za-z0-9]+[_-])*(?:api[_-]?key|apikey|secret[_-]?key|client[_-]?secret"
+    r"|access[_-]?token|auth[_-]?token|password|passwd)", re.IGNORECASE)
+"""A JSON key whose string value is a secret (`{"api_key": …}`, `{"db_password": …}`): the
+names the text patterns know, as a whole key."""
+
 _TRIGGER = re.compile(
     r"sk-|gh[pousr]_|github_pat_|AKIA|ASIA|AIza|xox|bearer|api|secret|token|passw",
     re.IGNORECASE,
@@ -81,7 +87,8 @@ def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
     return _redact_str(text, _secret_pattern(secrets))
 
 
-def _redact_str(text: str, known: re.Pattern[str] | None) -> str:
+def _redact_str(text: str, known: re.Pattern[str] | None, found: set[str] | None = None) -> str:
+    """`text` redacted; with `found`, the values the key patterns caught are added to it."""
     if len(text) < MIN_SECRET_LEN:
         return text
     if known is not None:
@@ -89,7 +96,17 @@ def _redact_str(text: str, known: re.Pattern[str] | None) -> str:
     if _TRIGGER.search(text) is None:
         return text
     for pattern, replacement in _KEY_PATTERNS:
-        text = pattern.sub(replacement, text)
+        if found is None:
+            text = pattern.sub(replacement, text)
+            continue
+
+        def caught(match: re.Match[str]) -> str:
+            prefix = match.group(1) if match.re.groups else ""
+            assert found is not None
+            found.add(match.group(0)[len(prefix):])
+            return prefix + REDACTED
+
+        text = pattern.sub(caught, text)
     return text
 
 
@@ -98,24 +115,41 @@ class _Redactor:
 
     A value comes back as the very same object when nothing in it changed, so redacting a
     report of 10,000 clean rows costs no second copy of it (docs/reports.md, "Scale").
+
+    A secret caught by shape or by key in one place of a test's row (`api_key=…` in the
+    answer's text, `{"password": …}` in its `structuredContent`) is a known secret everywhere
+    in that row: the row is redacted again with it (`_row`), so the same value does not stay in
+    clear in the structured answer, an assertion's `actual` or a judge's reason.
     """
 
-    def __init__(self, known: re.Pattern[str] | None) -> None:
-        self.known = known
-        self.seen: dict[str, str] = {}
+    def __init__(self, values: frozenset[str]) -> None:
+        self.values = values
+        self.known = _secret_pattern(values)
+        self.seen: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self.found: set[str] = set()
+        self.in_row = False
 
     def text(self, value: str) -> str:
         done = self.seen.get(value)
         if done is None:
-            done = self.seen[value] = _redact_str(value, self.known)
-        return value if done == value else done
+            caught: set[str] = set()
+            done = self.seen[value] = (_redact_str(value, self.known, caught), tuple(caught))
+        self.found.update(done[1])
+        return value if done[0] == value else done[0]
+
+    def _item(self, key: Any, value: Any) -> Any:
+        if (type(value) is str and type(key) is str and len(value) >= MIN_SECRET_LEN
+                and REDACTED not in value and _SECRET_KEY.fullmatch(key)):
+            self.found.add(value)
+            return REDACTED
+        return self.value(value)
 
     def value(self, value: Any) -> Any:
         kind = type(value)
         if kind is str:
             return self.text(value)
         if kind is dict:
-            pairs = [(self.value(k), self.value(v)) for k, v in value.items()]
+            pairs = [(self.value(k), self._item(k, v)) for k, v in value.items()]
             if all(k2 is k and v2 is v for (k2, v2), (k, v) in zip(pairs, value.items(),
                                                                    strict=True)):
                 return value
@@ -130,6 +164,8 @@ class _Redactor:
         return value
 
     def model(self, model: BaseModel) -> BaseModel:
+        if isinstance(model, TestResult) and not self.in_row:
+            return self._row(model)
         changed = {}
         for name in type(model).model_fields:
             old = getattr(model, name)
@@ -138,10 +174,28 @@ class _Redactor:
                 changed[name] = new
         return model.model_copy(update=changed) if changed else model
 
+    def _row(self, row: TestResult) -> BaseModel:
+        outer, self.found, self.in_row = self.found, set(), True
+        try:
+            clean = self.model(row)
+            extra = frozenset(self.found - self.values)
+        finally:
+            self.found, self.in_row = outer, False
+        if not extra:
+            return clean
+        again = _Redactor(self.values | extra)
+        again.in_row = True
+        return again.model(row)
+
 
 def redact_value(value: Any, secrets: Iterable[str] = ()) -> Any:
-    """A copy of any JSON-like value with every string redacted (a judge candidate, say)."""
-    return _Redactor(_secret_pattern(secrets)).value(value)
+    """A copy of any JSON-like value with every string redacted (a judge candidate, a surface
+    snapshot); a secret caught by shape or key anywhere in it is redacted everywhere in it."""
+    known = frozenset(secrets)
+    first = _Redactor(known)
+    clean = first.value(value)
+    extra = first.found - known
+    return _Redactor(known | extra).value(value) if extra else clean
 
 
 def redact_report(report: Report, secrets: Iterable[str] = ()) -> Report:
@@ -150,7 +204,7 @@ def redact_report(report: Report, secrets: Iterable[str] = ()) -> Report:
     Covers free-form fields too (`args`, `response`, `spec`, `expected`, `actual`, dict keys).
     Pure: the input report is left as it was.
     """
-    clean = _Redactor(_secret_pattern(secrets)).model(report)
+    clean = _Redactor(frozenset(secrets)).model(report)
     assert isinstance(clean, Report)
     return clean
 

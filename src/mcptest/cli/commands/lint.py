@@ -53,7 +53,9 @@ def run(args: argparse.Namespace) -> int:
     env = dict(os.environ)
     suites = load_suites(suite_files(args), env=env)
     report, secrets = anyio.run(lambda: lint_all(suites, env, update=args.update))
+    from mcptest.report.redact import redact_text
+
     for line in report.warnings:
-        print(f"error: {line}", file=sys.stderr)
+        print(f"error: {redact_text(line, secrets)}", file=sys.stderr)
     write_reports(report, outputs, secrets=secrets)
     return report.summary.exit_code

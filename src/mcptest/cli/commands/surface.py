@@ -54,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _snapshot(args: argparse.Namespace) -> int:
+    from mcptest.llm.known_secrets import known_secrets
+    from mcptest.report.redact import redact_text, redact_value
     from mcptest.suite.load import load_suite
     from mcptest.surface.matrix import describe, parse_set, take_matrix
     from mcptest.surface.servers import open_servers
@@ -74,9 +76,11 @@ def _snapshot(args: argparse.Namespace) -> int:
             return await take_snapshot(found, names), found.failed
 
     doc, failed = anyio.run(go)
-    text = dumps(doc)
+    # a file meant to be committed: a token a server echoes in a description stays out of it
+    secrets = known_secrets([loaded.suite], env)
+    text = dumps(redact_value(doc, secrets))
     for line in failed.values():
-        print(f"error: {line}", file=sys.stderr)
+        print(f"error: {redact_text(line, secrets)}", file=sys.stderr)
     for line in describe(doc):
         print(line, file=sys.stderr)
     if failed:
