@@ -20,7 +20,8 @@ substrings that must appear somewhere in the request's messages). The last step 
 A model with no matching script gets a 404. Steps are `Verdict` (a JSON verdict answer, with
 optional latency and token counts), `ToolCalls` (an assistant turn calling tools, for agent
 tests) or `Fault`: `rate_limit` (429 + Retry-After), `server_error`
-(500), `slow` (answers after the given seconds, past a client timeout), `malformed` (text that is
+(500), `overloaded` (503), `rejected` (a 400 with a message), `truncated` (text cut at the token
+limit: `finish_reason: length`), `slow` (answers after the given seconds, past a client timeout), `malformed` (text that is
 not JSON), `fenced` (the verdict inside a markdown fence), `refusal` (plain refusal text, or the
 OpenAI `refusal` field), `text` (any content verbatim) and `disconnect` (closes the socket).
 
@@ -54,6 +55,9 @@ class Verdict:
     completion_tokens: int | None = None
     label: str | None = None
     """A labeled jury's answer (`Verdict(score=None, label="friendly")`)."""
+    thinking_tokens: int = 0
+    """Tokens a thinking model spends before it answers (the provider stand-ins count them
+    against the output limit, as Gemini and OpenAI's reasoning models do)."""
 
     def body(self) -> str:
         out: dict[str, Any] = {"reason": self.reason}
@@ -68,6 +72,13 @@ class Verdict:
         if self.abstain is not None:
             out["abstain"] = self.abstain
         return json.dumps(out)
+
+
+DRAFT_THEN_CUT = (
+    'First a draft: {"score": 1.0, "pass": true, "reason": "draft", "evidence": "", '
+    '"abstain": false}. On a second reading the candidate misses the tag, so the verdict is '
+    '{"score": 0.1, "pass": fal')
+"""A text-mode answer cut at the token limit after a complete draft verdict."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +100,22 @@ class Fault:
     @classmethod
     def server_error(cls, status: int = 500) -> Fault:
         return cls("http", status=status)
+
+    @classmethod
+    def overloaded(cls) -> Fault:
+        """The provider's own overload answer (Anthropic 529, Gemini and others 503)."""
+        return cls("http", status=0)
+
+    @classmethod
+    def rejected(cls, message: str, status: int = 400) -> Fault:
+        """A 4xx with the provider's error text (a schema the endpoint refuses, …)."""
+        return cls("http", status=status, content=message)
+
+    @classmethod
+    def truncated(cls, text: str = DRAFT_THEN_CUT) -> Fault:
+        """An answer cut at the token limit (`finish_reason: length` and its kin); by default
+        a thinking-aloud answer that quotes a draft verdict and is cut before its real one."""
+        return cls("truncated", content=text)
 
     @classmethod
     def slow(cls, seconds: float, verdict: Verdict | None = None) -> Fault:
@@ -271,8 +298,9 @@ class _Handler(BaseHTTPRequestHandler):
             headers = {}
             if step.retry_after is not None:
                 headers["Retry-After"] = f"{step.retry_after:g}"
-            self._send(step.status, {"error": {"message": f"scripted {step.status}",
-                                               "type": "scripted"}}, headers)
+            status = step.status or 503
+            self._send(status, {"error": {"message": step.content or f"scripted {status}",
+                                          "type": "scripted"}}, headers)
             return
         latency = step.latency
         if latency > 0:
@@ -296,11 +324,12 @@ class _Handler(BaseHTTPRequestHandler):
         message: dict[str, Any] = {"role": "assistant", "content": content}
         if refusal is not None:
             message["refusal"] = refusal
+        finish = "length" if isinstance(step, Fault) and step.kind == "truncated" else "stop"
         try:
             self._send(200, {
                 "id": "chatcmpl-loopback", "object": "chat.completion",
                 "created": int(time.time()), "model": model,
-                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
                 "usage": {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c},
             })
         except (BrokenPipeError, ConnectionResetError):
