@@ -78,7 +78,8 @@ class JudgeError(McpTestError):
     """A model call failed mechanically (transport, timeout, rejected request)."""
 
 
-FailureKind = Literal["timeout", "transport", "rate_limit", "server", "client", "unparseable"]
+FailureKind = Literal["timeout", "transport", "unreachable", "rate_limit", "server", "client",
+                      "unparseable", "truncated"]
 
 
 class ProviderError(JudgeError):
@@ -89,6 +90,9 @@ class ProviderError(JudgeError):
         self.kind = kind
         self.status = status
         self.retry_after = retry_after
+        self.format_rejected = False
+        """A 4xx whose words name the structured-output format: the one rejection re-sent
+        with a weaker format (docs/judges.md, "Failures and retries")."""
         super().__init__(message)
 
 

@@ -91,14 +91,33 @@ async def test_second_identical_run_is_served_from_cache(judge_server: JudgeServ
 
 async def test_cache_serves_a_run_without_keys(judge_server: JudgeServer,
                                                tmp_path: Path) -> None:
-    judge_server.script("openai/gpt-4o-mini", Verdict(score=0.66))
+    """A fork's run: the provider key (a secret) is gone, its base URL (a plain variable) is
+    not, so the verdict keyed by that endpoint is still served."""
+    judge_server.script("gpt-4o-mini", Verdict(score=0.66))
+    base = {"OPENAI_BASE_URL": judge_server.base_url,
+            "MCPTEST_LLM_ROUTE": judge_server.gateway_env().get("MCPTEST_LLM_ROUTE", "auto")}
     req = JudgeRequest(rubric="r", candidate="c", model="openai/gpt-4o-mini")
-    assert (await engine(judge_server, cache_dir=tmp_path).judge(req)).score == 0.66
-    keyless = engine(judge_server, cache_dir=tmp_path, env={})
+    first = engine(judge_server, cache_dir=tmp_path, env={**base, "OPENAI_API_KEY": "sk-a"})
+    assert (await first.judge(req)).score == 0.66
+    keyless = engine(judge_server, cache_dir=tmp_path, env=base)
     hit = await keyless.judge(req)
     assert hit.status == "verdict" and hit.cached and hit.score == 0.66
     miss = await keyless.judge(JudgeRequest(rubric="r", candidate="new", model="openai/gpt-4o-mini"))
     assert miss.status == "deferred" and judge_server.count() == 1
+
+
+async def test_cache_keys_a_verdict_by_its_endpoint(judge_server: JudgeServer,
+                                                   tmp_path: Path) -> None:
+    """One gateway's `gpt-4o` is not another's: the same prompt asked elsewhere is asked."""
+    judge_server.script("gpt-4o", [Verdict(score=0.2), Verdict(score=0.9)])
+    req = JudgeRequest(rubric="r", candidate="c", model="gpt-4o")
+    here = await engine(judge_server, cache_dir=tmp_path).judge(req)
+    assert (await engine(judge_server, cache_dir=tmp_path).judge(req)).cached
+    other = judge_server.gateway_env()
+    other["MCPTEST_JUDGE_BASE_URL"] = judge_server.base_url.replace("127.0.0.1", "localhost")
+    there = await engine(judge_server, cache_dir=tmp_path, env=other).judge(req)
+    assert (here.score, there.score, there.cached) == (0.2, 0.9, False)
+    assert judge_server.count("gpt-4o") == 2
 
 
 async def test_errors_are_never_cached(judge_server: JudgeServer, tmp_path: Path) -> None:

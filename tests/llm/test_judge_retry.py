@@ -53,10 +53,23 @@ async def test_dropped_connection_is_retried(judge_server: JudgeServer) -> None:
 
 async def test_client_errors_are_not_retried(judge_server: JudgeServer) -> None:
     o = await engine(judge_server).judge(JudgeRequest(rubric="r", candidate="c", model="nobody"))
-    # 404 for an unscripted model; once more without response_format, then give up
+    # 404 for an unscripted model: not about the format, so not re-sent without it
     assert o.status == "judge_error" and o.error_kind == "client"
-    assert judge_server.count("nobody") == 2
-    assert "response_format" not in judge_server.requests("nobody")[1]
+    assert judge_server.count("nobody") == 1
+    assert (o.message or "").startswith("request rejected (404")
+    assert "model 'nobody' is not scripted" in (o.message or "")
+    assert (o.message or "").endswith("after 1 try")
+
+
+async def test_an_unsupported_format_is_re_sent_without_it(judge_server: JudgeServer) -> None:
+    """A server that knows no `response_format` (422, pydantic's words with the field's
+    path) gets the request again without it."""
+    judge_server.script("j", [Fault.rejected("body.response_format: Extra inputs are not "
+                                             "permitted", status=422), Verdict(score=0.5)])
+    o = await engine(judge_server).judge(JudgeRequest(rubric="r", candidate="c", model="j"))
+    assert (o.status, o.score, o.requests_sent) == ("verdict", 0.5, 2)
+    assert [b.get("response_format") for b in judge_server.requests("j")] == [
+        {"type": "json_object"}, None]
 
 
 async def test_total_time_bound_stops_retrying(judge_server: JudgeServer) -> None:

@@ -231,8 +231,9 @@ def test_keys_that_do_not_fit_the_mode_are_load_errors(tmp_path: Path, jury: str
 def test_structured_output_sends_the_mode_schema_and_falls_back_to_json_object(
         tmp_path: Path, js: JudgeServer, route: str) -> None:
     # gpt-4o through the OpenAI route supports json_schema: the labeled schema goes out; a
-    # 400 then makes the same request go out once more as json_object.
-    js.script("gpt-4o", [Fault.server_error(400), Verdict(score=None, label="friendly")])
+    # 400 refusing the schema then makes the same request go out once more as json_object.
+    js.script("gpt-4o", [Fault.rejected("Invalid schema for response_format 'verdict'"),
+                         Verdict(score=None, label="friendly")])
     path = _suite(tmp_path, """            verdict_kind: categorical
             labels: [rude, friendly]
             passing_labels: [friendly]

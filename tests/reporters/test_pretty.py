@@ -70,6 +70,14 @@ def test_summary_has_counts_deferrals_cache_cost_gaps_advice_and_exit_meaning() 
     assert summary.rstrip().endswith("exit 3: a server never became ready")
 
 
+def test_an_unknown_cost_is_never_shown_as_known() -> None:
+    """A model without a known price leaves its tests' cost a lower bound, and the summary
+    says so instead of a bare figure."""
+    rep = sample_report()
+    rep.tests[0] = rep.tests[0].model_copy(update={"cost_known": False})
+    assert "cost $0.0123 + unknown (a model has no known price) of $0.0500 cap" in render(rep)
+
+
 def test_no_colour_unless_asked() -> None:
     plain = render(sample_report())
     coloured = render(sample_report(), color=True)

@@ -57,7 +57,8 @@ def unfinished(test: PlannedTest, t: Transcript, start: float, require_judge: bo
                           response=t.produced(),
                            extra_cost_usd=t.cost_usd)
     if t.stop == "model_error":
-        gap = "environment" if "no known price" in (t.message or "") else "transport"
+        gap = "environment" if "no known price" in (t.message or "") or "unreachable: " in (
+            t.message or "") else "transport"
         return test_result(test, "error", start=start, gap=gap,
                           message=f"agent model {t.model} failed: {t.message}",
                           response=t.produced(),

@@ -23,7 +23,9 @@ from mcptest.report.models import (
 BUDGET_PREFIX = "budget"
 JUDGED_KINDS = frozenset({"llm-judge", "llm-jury", "eval.rubric", "custom-judge"})
 _ENVIRONMENT_HINTS = ("judge required but unavailable", "agent model required but unavailable",
-                      "no known price", "no judge model")
+                      "no known price", "no judge model", "judge unreachable")
+UNREACHABLE = "judge unreachable: "
+"""In an error's message (a lone judge's, a jury's last): no request was delivered."""
 
 
 def is_tool_error(produced: dict[str, Any]) -> bool:
@@ -105,6 +107,8 @@ def classify(
            for a in assertions):
         return "budget"
     judged = [a for a in assertions if a.matcher in JUDGED_KINDS and a.status != "passed"]
+    if any(a.status == "error" and UNREACHABLE in (a.message or "") for a in judged):
+        return "environment"
     if any(a.status == "error" or _unreliable(a.judge, a.message) for a in judged):
         return "judge-reliability"
     if any(a.status == "failed" and _reads_jury(a) for a in assertions):
@@ -130,6 +134,8 @@ def classify_eval(status: Status, message: str | None, detail: JudgeDetail | Non
         return "environment"
     if status == "skipped" and text.startswith(BUDGET_PREFIX):
         return "budget"
+    if status == "error" and UNREACHABLE in text:
+        return "environment"
     if status == "error" or _unreliable(detail, message):
         return "judge-reliability"
     return "judgment"

@@ -51,6 +51,8 @@ def _unsent(o: JudgeOutcome, engine: JudgeEngine) -> tuple[Status, str]:
     if o.status == "budget_skipped":
         msg = o.message or "refused"
         return "skipped", msg if msg.startswith("budget") else f"budget: {msg}"
+    if o.error_kind == "unreachable":  # nothing was sent: the CI environment's problem
+        return "error", f"{o.message} ({o.model})"
     return "error", f"judge error ({o.model}): {o.message}"
 
 

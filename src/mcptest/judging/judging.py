@@ -17,6 +17,7 @@ from mcptest.grade.aggregate import plurality
 from mcptest.grade.agreement import run_agreement
 from mcptest.grade.agreement_nominal import run_label_agreement
 from mcptest.judging.graders import grader_for
+from mcptest.judging.model_checks import model_errors
 from mcptest.judging.projection import has_agent_rows, needs_litellm, plan_calls, project_calls
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.engine import JudgeEngine
@@ -34,6 +35,8 @@ class Judging:
         self.options = options
         self.engine = JudgeEngine(options)
         self.calibration = CalibrationGating(require=options.require_calibration)
+        if errors := model_errors(plan, options.env):
+            raise SuiteErrors(errors)
         calls = plan_calls(plan)
         self.projection, unpriced = project_calls(calls, options.env)
         self._agent_rows = has_agent_rows(calls)

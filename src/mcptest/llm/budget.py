@@ -49,20 +49,20 @@ class Price(BaseModel):
         return prompt_tokens * self.input + completion_tokens * self.output
 
 
-def lookup_price(model: str, pricing: Mapping[str, Pricing], model_cost: Mapping[str, Any] | None
-                 ) -> Price | None:
-    """The suite's `judge.pricing` first, then litellm's table under the model's own name
-    (also without a `provider/` prefix). None when nobody knows: never assume free."""
+def lookup_price(model: str, pricing: Mapping[str, Pricing], model_cost: Mapping[str, Any] | None,
+                 routed: str | None = None) -> Price | None:
+    """The suite's `judge.pricing` first, then litellm's table under the name the request is
+    routed by (`routed`: `gemini/gemini-2.5-pro` for a bare Gemini name), the model's own name,
+    and either without a `provider/` prefix. None when nobody knows: never assume free."""
     if model in pricing:
         p = pricing[model]
         return Price(input=p.input / 1e6, output=p.output / 1e6, source="suite")
     if model_cost is None:
         return None
-    names = [model]
-    if "/" in model:
-        names.append(model.split("/", 1)[1])
+    names = [routed, model] if routed and routed != model else [model]
+    names += [n.split("/", 1)[1] for n in names if n and "/" in n]
     for name in names:
-        entry = model_cost.get(name)
+        entry = model_cost.get(name) if name else None
         if not isinstance(entry, dict):
             continue
         i, o = entry.get("input_cost_per_token"), entry.get("output_cost_per_token")

@@ -1,7 +1,8 @@
 """On-disk verdict cache, one JSON file per key, safe to keep between CI runs.
 
-The key covers everything that could change a verdict: model, the full prompt messages (nonce
-blanked), rubric, candidate, sampling settings, repetition index and `PROMPT_VERSION`. Only good
+The key covers everything that could change a verdict: model, the endpoint it is asked at, the
+full prompt messages (nonce blanked), rubric, candidate, sampling settings, repetition index and
+`PROMPT_VERSION`. Only good
 verdicts are stored (errors never), and files are written atomically so a killed run never
 leaves a half-written entry.
 
@@ -44,10 +45,14 @@ class CacheKey(BaseModel):
     reference: str | None = None
     """The test's reference as the judge saw it; left out of the digest when there is none, so
     entries written before references existed keep their keys."""
+    endpoint: str | None = None
+    """The base URL the request goes to (a gateway, a provider's base-URL variable): one
+    gateway's `gpt-4o` is not another's. None (the provider's own endpoint) is left out of the
+    digest, as `reference` is."""
 
     def digest(self) -> str:
-        blob = json.dumps(self.model_dump(exclude={"reference"} if self.reference is None
-                                          else None),
+        unset = {k for k in ("reference", "endpoint") if getattr(self, k) is None}
+        blob = json.dumps(self.model_dump(exclude=unset or None),
                           sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()
 

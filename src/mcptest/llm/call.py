@@ -13,6 +13,14 @@ from typing import Any
 from mcptest.errors import ProviderError
 from mcptest.llm.models import Route
 from mcptest.llm.prompt import VERDICT_SCHEMA
+from mcptest.llm.provider_errors import (
+    body_in,
+    failure,
+    header_hint,
+    headers_of,
+    read_body,
+    unreachable,
+)
 
 
 @dataclass(frozen=True)
@@ -22,7 +30,29 @@ class Reply:
     prompt_tokens: int
     completion_tokens: int
     reported_cost: float | None
-    """A cost the endpoint itself reported (some gateways do), else litellm's, else None."""
+    """A cost the endpoint itself reported (some gateways do), else None."""
+    stop: str | None = None
+    """`length` (cut at the token limit), `refusal` (the provider refused), else None."""
+    stop_reason: str | None = None
+    """The provider's own word for why it stopped (`max_tokens`, `SAFETY`, `model_length` …)."""
+
+
+_CUT = frozenset({"length", "max_tokens", "MAX_TOKENS", "model_length",
+                  "model_context_window_exceeded"})
+_REFUSED = frozenset({"content_filter", "refusal", "SAFETY", "RECITATION", "BLOCKLIST",
+                      "PROHIBITED_CONTENT", "SPII"})
+
+
+def stop_of(finish: Any, native: Any = None) -> tuple[str | None, str | None]:
+    """(`length` | `refusal` | None, the provider's own reason) from an answer's finish reason
+    and, through litellm, the provider's native one (litellm reads Mistral's `model_length` as
+    `stop`)."""
+    reasons = [r for r in (native, finish) if isinstance(r, str) and r]
+    if any(r in _CUT for r in reasons):
+        return "length", reasons[0]
+    if any(r in _REFUSED for r in reasons):
+        return "refusal", reasons[0]
+    return None, reasons[0] if reasons else None
 
 
 def response_format(litellm: Any, route: Route, structured: bool) -> dict[str, Any] | None:
@@ -30,7 +60,8 @@ def response_format(litellm: Any, route: Route, structured: bool) -> dict[str, A
     if not structured:
         return None
     try:
-        native = (not route.gateway) and bool(litellm.supports_response_schema(model=route.model))
+        native = (not route.gateway) and bool(litellm.supports_response_schema(
+            model=route.litellm_model))
     except Exception:
         native = False
     if native:
@@ -40,34 +71,44 @@ def response_format(litellm: Any, route: Route, structured: bool) -> dict[str, A
 
 
 async def send(litellm: Any, route: Route, messages: list[dict[str, str]], *, timeout: float,
-               max_tokens: int, temperature: float, fmt: dict[str, Any] | None) -> Reply:
-    """Send once (no retries here: `num_retries=0`, the caller retries)."""
+               max_tokens: int, temperature: float, fmt: dict[str, Any] | None,
+               thinking: int = 0) -> Reply:
+    """Send once (no retries here: `num_retries=0`, the caller retries). `thinking` tokens are
+    allowed on top of `max_tokens`: a Gemini model gets them as its thinking budget, an OpenAI
+    reasoning model low effort (docs/judges.md, "Thinking models")."""
     kwargs: dict[str, Any] = {
         "model": route.litellm_model, "messages": messages, "timeout": timeout,
-        "max_tokens": max_tokens, "temperature": temperature, "num_retries": 0,
+        "max_tokens": max_tokens + thinking, "temperature": temperature, "num_retries": 0,
     }
+    if thinking and route.provider == "gemini":
+        kwargs["thinking"] = {"type": "enabled", "budget_tokens": thinking}
+    elif thinking:
+        kwargs["reasoning_effort"] = "low"
     if route.api_base:
         kwargs["api_base"] = route.api_base
     if route.api_key:
         kwargs["api_key"] = route.api_key
     if fmt is not None:
         kwargs["response_format"] = fmt
-    resp = await acompletion(litellm, kwargs)
-    message = resp.choices[0].message
+    resp = await acompletion(litellm, kwargs, route)
+    choice = resp.choices[0]
+    message = choice.message
     usage = getattr(resp, "usage", None)
+    # Only a cost the endpoint itself reported: litellm's own `response_cost` is its price
+    # table again (which `lookup_price` already read) and 0.0 for a model it does not know.
     reported = getattr(usage, "cost", None)
-    if not isinstance(reported, int | float):
-        hidden = getattr(resp, "_hidden_params", None) or {}
-        reported = hidden.get("response_cost") if not route.gateway else None
     refusal = getattr(message, "refusal", None)
     if not refusal:
         refusal = (getattr(message, "provider_specific_fields", None) or {}).get("refusal")
+    native = (getattr(choice, "provider_specific_fields", None) or {}).get("native_finish_reason")
+    stop, reason = stop_of(getattr(choice, "finish_reason", None), native)
     return Reply(
         content=getattr(message, "content", None),
         refusal=refusal if isinstance(refusal, str) else None,
         prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
         completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
         reported_cost=float(reported) if isinstance(reported, int | float) else None,
+        stop=stop, stop_reason=reason,
     )
 
 
@@ -104,7 +145,7 @@ async def send_chat(litellm: Any, route: Route, messages: list[dict[str, Any]],
         kwargs["api_base"] = route.api_base
     if route.api_key:
         kwargs["api_key"] = route.api_key
-    resp = await acompletion(litellm, kwargs)
+    resp = await acompletion(litellm, kwargs, route)
     usage = getattr(resp, "usage", None)
     message = resp.choices[0].message
     reported = getattr(usage, "cost", None)
@@ -126,47 +167,36 @@ def count_prompt_tokens(litellm: Any, model: str, messages: list[dict[str, str]]
         return None
 
 
-def _retry_after(exc: BaseException) -> float | None:
-    headers = getattr(exc, "litellm_response_headers", None)
-    if headers is None:
-        headers = getattr(getattr(exc, "response", None), "headers", None)
-    try:
-        value = headers.get("retry-after") or headers.get("Retry-After") if headers else None
-    except AttributeError:
-        return None
-    try:
-        return None if value is None else max(0.0, float(value))
-    except ValueError:
-        return None  # an HTTP date: our own backoff applies
-
-
-def provider_error(exc: BaseException, litellm: Any) -> ProviderError:
-    """litellm's (and the OpenAI SDK's) exception as one of ours."""
+def provider_error(exc: BaseException, litellm: Any, url: str | None = None) -> ProviderError:
+    """litellm's (and the OpenAI SDK's) exception as one of ours, with the provider's status,
+    words and retry hint (`mcptest.llm.provider_errors`)."""
     import openai  # already loaded with litellm; some routes raise its exceptions unwrapped
 
+    if (never_sent := unreachable(url, exc)) is not None:
+        return never_sent
     status = getattr(exc, "status_code", None)
     status = status if isinstance(status, int) else None
     text = f"{type(exc).__name__}: {exc}"[:300]
     if isinstance(exc, litellm.Timeout | openai.APITimeoutError | TimeoutError):
         return ProviderError("timeout", "timeout", status=status)
-    if isinstance(exc, litellm.RateLimitError) or status == 429:
-        return ProviderError("rate_limit", "rate limited (429)", status=429,
-                             retry_after=_retry_after(exc))
-    if status is not None and status >= 500:
-        return ProviderError("server", f"server error ({status})", status=status,
-                             retry_after=_retry_after(exc))
+    if isinstance(exc, litellm.RateLimitError):
+        status = 429
     if isinstance(exc, litellm.APIConnectionError | litellm.ServiceUnavailableError
-                  | openai.APIConnectionError | ConnectionError | OSError):
+                  | openai.APIConnectionError | ConnectionError | OSError) and status in (
+                      None, 500) and body_in(str(exc)) is None:
         return ProviderError("transport", text, status=status)
-    if status is not None:
-        return ProviderError("client", f"request rejected ({status}): {exc}"[:300],
-                             status=status)
-    return ProviderError("client", text)
+    if status is None:
+        return ProviderError("client", text)
+    headers = headers_of(exc)
+    hint = header_hint(lambda name: headers.get(name)) if headers is not None else None
+    body = body_in(str(exc))
+    f = read_body(body) if body is not None else read_body(str(exc).split(" - ", 1)[-1])
+    return failure(status, f, hint)
 
 
-async def acompletion(litellm: Any, kwargs: dict[str, Any]) -> Any:
+async def acompletion(litellm: Any, kwargs: dict[str, Any], route: Route | None = None) -> Any:
     """`litellm.acompletion` with its failures mapped into our error tree."""
     try:
         return await litellm.acompletion(**kwargs)
     except Exception as e:
-        raise provider_error(e, litellm) from e
+        raise provider_error(e, litellm, route.endpoint if route else None) from e

@@ -19,6 +19,7 @@ from mcptest.llm.budget import lookup_price
 from mcptest.llm.call import ChatTurn, ToolCall, send_chat
 from mcptest.llm.client import ModelClient, Tally
 from mcptest.llm.models import Route, Unroutable, route
+from mcptest.llm.provider_errors import container_hint
 from mcptest.llm.retry import RetriesExhausted
 from mcptest.suite.models import JudgeDefaults
 
@@ -73,7 +74,7 @@ class AgentModel:
             fast = self.client.fast(r)
             litellm = None if fast else await self.client.litellm()
             table = self.client.model_cost() if litellm is None else litellm.model_cost
-            price = lookup_price(r.model, self.settings.pricing, table)
+            price = lookup_price(r.model, self.settings.pricing, table, r.price_name)
             if price is None and self.client.options.max_cost is not None:
                 return ChatReply(status="error", message=(
                     f"no known price for agent model {r.model!r} with a cost cap set: add it "
@@ -95,8 +96,10 @@ class AgentModel:
         except BudgetRefused as e:
             return ChatReply(status="budget", message=str(e), cost_usd=tally.cost)
         except RetriesExhausted as e:
-            return ChatReply(status="error", message=self.client.redact(str(e))[:300],
-                             cost_usd=tally.cost)
+            message = self.client.redact(str(e))[:300]
+            if e.last.kind == "unreachable":
+                message = "agent model " + message + container_hint(r.endpoint)
+            return ChatReply(status="error", message=message, cost_usd=tally.cost)
         except Exception as e:  # never a pass: the agent row errors with the cause
             return ChatReply(status="error", cost_usd=tally.cost,
                              message=self.client.redact(f"{type(e).__name__}: {e}")[:300])

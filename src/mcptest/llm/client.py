@@ -24,7 +24,7 @@ from mcptest.llm.models import Route
 from mcptest.llm.openai_route import OpenAIRoute, applies
 from mcptest.llm.pool import JudgePool
 from mcptest.llm.price_table import price_table
-from mcptest.llm.retry import RetryPolicy, classify, with_retries
+from mcptest.llm.retry import RetriesExhausted, RetryPolicy, classify, with_retries
 from mcptest.report.redact import redact_text, secret_values
 
 T = TypeVar("T")
@@ -123,17 +123,27 @@ class ModelClient:
         Raises `BudgetRefused` (nothing sent) or `RetriesExhausted`.
         """
         worst = price.cost(prompt_tokens, max_tokens) if price is not None else 0.0
+        sends = 0
 
         async def attempt() -> R:
+            nonlocal sends
             reservation = await self.ledger.acquire(worst)
+            sends += 1
             tally.sent += 1
             with self._lock:
                 self._sent += 1
             try:
                 reply = await send()
             except Exception as e:
-                # A timed-out or cut request may still be billed: count its worst case.
-                billed = classify(e).kind in ("timeout", "transport")
+                # A timed-out or cut request may still be billed: count its worst case. One
+                # never delivered (`unreachable`) or answered with an error costs nothing, and
+                # one never delivered was not sent (it is still a try).
+                kind = classify(e).kind
+                if kind == "unreachable":
+                    tally.sent -= 1
+                    with self._lock:
+                        self._sent -= 1
+                billed = kind in ("timeout", "transport")
                 charged = reservation.amount if billed else 0.0
                 self.ledger.settle(reservation, charged)
                 tally.cost += charged
@@ -158,7 +168,10 @@ class ModelClient:
             return reply
 
         async with self.pool.slot(model):
-            out = await with_retries(attempt, self.policy, passthrough=(BudgetRefused,))
+            try:
+                out = await with_retries(attempt, self.policy, passthrough=(BudgetRefused,))
+            except RetriesExhausted as e:  # the true count: format fallbacks are sends too
+                raise RetriesExhausted(e.last, sends) from e.__cause__
         # Give the task woken for this slot a turn before this answer is graded: a wave's
         # answers arrive together, and each graded at once held its successor's request back
         # (the median answer-to-request turnaround fell from 5.3 to 3.5 ms; docs/judges.md,

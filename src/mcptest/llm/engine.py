@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from mcptest.errors import BudgetRefused, ProviderError
@@ -24,8 +25,10 @@ from mcptest.llm.models import Route, Unroutable, route
 from mcptest.llm.openai_route import response_format as fast_format
 from mcptest.llm.projection import PROJECTED_PROMPT_TOKENS, PlannedCall, bound
 from mcptest.llm.prompt import build_messages, cache_messages, candidate_text, new_nonce, stricter
+from mcptest.llm.provider_errors import container_hint
+from mcptest.llm.providers import thinking_tokens
 from mcptest.llm.retry import RetriesExhausted
-from mcptest.llm.verdict import ParseFailure, Verdict, parse_verdict
+from mcptest.llm.verdict import CutOff, ParseFailure, Verdict, read_verdict
 from mcptest.llm.verdict_modes import mode_format, weaker_format
 from mcptest.suite.models import JudgeDefaults
 
@@ -118,7 +121,7 @@ class JudgeEngine:
                                      "max_tokens": settings.max_tokens},
                            repetition=req.repetition,
                            reference=None if req.reference is None
-                           else candidate_text(req.reference))
+                           else candidate_text(req.reference), endpoint=r.api_base)
             if (hit := self._cache.get(key)) is not None:
                 self._count(hits=1)
                 return self._from_verdict(hit, r.model, req.repetition, cached=True,
@@ -131,7 +134,7 @@ class JudgeEngine:
         fast = self.client.fast(r)
         litellm = None if fast else await self.client.litellm()
         table = self.client.model_cost() if litellm is None else litellm.model_cost
-        price = lookup_price(r.model, settings.pricing, table)
+        price = lookup_price(r.model, settings.pricing, table, r.price_name)
         if price is None and self.options.max_cost is not None:
             self._count(errors=1)
             return JudgeOutcome(
@@ -143,22 +146,27 @@ class JudgeEngine:
         fmt = (fast_format(r, table, structured=settings.structured_output) if litellm is None
                else response_format(litellm, r, structured=settings.structured_output))
         fmt = mode_format(fmt, req.mode)
-        timeout = self._timeout(defaults)
+        call = _Call(r, price, settings, self._timeout(defaults), thinking_tokens(r, table))
         start = time.monotonic()
         try:
-            reply = await self._send(litellm, r, messages, fmt, price, settings, timeout, tally)
+            reply = await self._send(litellm, call, messages, fmt, tally)
             try:
-                verdict = parse_verdict(reply.content, reply.refusal, req.mode)
+                verdict = read_verdict(reply, req.mode)
             except ParseFailure:
                 retry_msgs = stricter(messages, reply.content or "")
-                reply = await self._send(litellm, r, retry_msgs, fmt, price, settings,
-                                         timeout, tally)
-                verdict = parse_verdict(reply.content, reply.refusal, req.mode)
+                reply = await self._send(litellm, call, retry_msgs, fmt, tally)
+                verdict = read_verdict(reply, req.mode)
         except BudgetRefused as e:
             return self._failure(tally, r.model, req, "budget_skipped", str(e), None, start)
         except RetriesExhausted as e:
-            return self._failure(tally, r.model, req, "judge_error",
-                                 self.redact(str(e)), e.last.kind, start)
+            message = self.redact(str(e))
+            if e.last.kind == "unreachable":  # "judge unreachable: URL (why) after n tries"
+                message = "judge " + message + container_hint(r.endpoint)
+            return self._failure(tally, r.model, req, "judge_error", message, e.last.kind,
+                                 start)
+        except CutOff as e:
+            return self._failure(tally, r.model, req, "judge_error", call.cut_message(e),
+                                 "truncated", start)
         except ParseFailure as e:
             return self._failure(tally, r.model, req, "judge_error",
                                  f"unparseable verdict after a stricter retry: {e}",
@@ -194,31 +202,53 @@ class JudgeEngine:
             completion_tokens=t.completion_tokens, repetition=repetition, label=v.label,
             value=v.value)
 
-    async def _send(self, litellm: Any | None, r: Route, messages: list[dict[str, str]],
-                    fmt: dict[str, Any] | None, price: Price | None, settings: JudgeDefaults,
-                    timeout: float, tally: Tally) -> Reply:
-        """One judge request through the client; an endpoint that rejects `response_format`
-        gets the same request again with a weaker one: `json_schema` → `json_object` → none."""
-        counted = (count_prompt_tokens(litellm, r.model, messages)
+    async def _send(self, litellm: Any | None, call: _Call, messages: list[dict[str, str]],
+                    fmt: dict[str, Any] | None, tally: Tally) -> Reply:
+        """One judge request through the client; an endpoint that rejects the
+        structured-output format (a 4xx naming it) gets the same request again with a weaker
+        one: `json_schema` → `json_object` → none. Any other rejection is final."""
+        r, settings = call.route, call.settings
+        counted = (count_prompt_tokens(litellm, r.price_name, messages)
                    if litellm is not None and self.options.max_cost is not None
-                   and price is not None else None)
+                   and call.price is not None else None)
         state: dict[str, Any] = {"fmt": fmt}
 
         def drop_format(e: BaseException) -> bool:
-            if isinstance(e, ProviderError) and e.kind == "client" and state["fmt"] is not None:
+            if isinstance(e, ProviderError) and e.format_rejected and state["fmt"] is not None:
                 state["fmt"] = weaker_format(state["fmt"])
                 return True
             return False
 
         def once() -> Awaitable[Reply]:
             if litellm is None:  # the fast route (llm/openai_route.py)
-                return self.client.openai.send(r, messages, timeout=timeout,
+                return self.client.openai.send(r, messages, timeout=call.timeout,
                                                max_tokens=settings.max_tokens,
-                                               temperature=settings.temperature, fmt=state["fmt"])
-            return send(litellm, r, messages, timeout=timeout, max_tokens=settings.max_tokens,
-                        temperature=settings.temperature, fmt=state["fmt"])
+                                               temperature=settings.temperature,
+                                               fmt=state["fmt"], thinking=call.thinking)
+            return send(litellm, r, messages, timeout=call.timeout,
+                        max_tokens=settings.max_tokens, temperature=settings.temperature,
+                        fmt=state["fmt"], thinking=call.thinking)
 
         return await self.client.request(
             r.model, once,
-            price=price, prompt_tokens=prompt_token_bound(messages, counted),
-            max_tokens=settings.max_tokens, tally=tally, fallback=drop_format)
+            price=call.price, prompt_tokens=prompt_token_bound(messages, counted),
+            max_tokens=settings.max_tokens + call.thinking, tally=tally, fallback=drop_format)
+
+
+@dataclass(frozen=True)
+class _Call:
+    """What every request of one judge call shares."""
+
+    route: Route
+    price: Price | None
+    settings: JudgeDefaults
+    timeout: float
+    thinking: int
+    """Tokens allowed for thinking before the verdict (`providers.thinking_tokens`)."""
+
+    def cut_message(self, e: CutOff) -> str:
+        limit = f"{self.settings.max_tokens}" + (
+            f" + {self.thinking} for thinking" if self.thinking else "")
+        said = f", the provider said {e.reason}" if e.reason else ""
+        return (f"answer cut at max_tokens ({limit}{said}): no verdict is read from a cut "
+                "answer; raise judge.max_tokens")

@@ -1,9 +1,10 @@
 """Lazy, overlapped import of litellm: the only place in mcptest that imports it.
 
 `import litellm` costs seconds and, unless `LITELLM_LOCAL_MODEL_COST_MAP=True` is set first, tries
-to download a price table. A run without judges must never pay for it, and a run with judges
-should pay for it while servers start: `LitellmLoader.start()` begins the import in a daemon
-thread and `get()` joins it.
+to download a price table (and an Anthropic beta-header table on the first Anthropic call,
+unless `LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS=True`). A run without judges must never pay for it,
+and a run with judges should pay for it while servers start: `LitellmLoader.start()` begins the
+import in a daemon thread and `get()` joins it.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ def _configure(litellm: Any) -> None:
 
 def _import() -> ModuleType:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    # Otherwise every Anthropic request first tries to fetch a beta-header table from GitHub.
+    os.environ.setdefault("LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS", "True")
     os.environ.setdefault("LITELLM_LOG", "ERROR")
     import litellm
 

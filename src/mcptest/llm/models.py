@@ -7,8 +7,11 @@ Model: the assertion's (or juror's) `model`, else the suite's `judge.model`, els
 that receives the model name unchanged (litellm gets `hosted_vllm/<name>`, which it strips back
 to `<name>` in the request body: its plain OpenAI-compatible HTTP route, which skips the OpenAI
 SDK's per-request transform and costs about 2 ms less CPU per call than `openai/<name>`).
-Without an endpoint the provider's own key must be in the
-environment we were given; otherwise the judge is unroutable and the assertion is deferred.
+Without an endpoint the provider's own key must be in the environment we were given (otherwise
+the judge is unroutable and the assertion is deferred); the request then goes to the provider,
+or to the base URL its litellm variable names (`ANTHROPIC_API_BASE`, `GEMINI_API_BASE` …,
+`mcptest.llm.providers`), passed to litellm explicitly so in-process runs and the cache key see
+the same endpoint.
 """
 
 from __future__ import annotations
@@ -17,7 +20,12 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcptest.llm import providers
+from mcptest.llm.providers import KEYLESS, PROVIDERS, ambiguity, provider_of
 from mcptest.suite.models import JudgeDefaults
+
+__all__ = ["DEFAULT_MODELS", "GATEWAY_PLACEHOLDER_KEY", "GATEWAY_PREFIX", "Route", "Unroutable",
+           "provider_of", "resolve_model", "route"]
 
 DEFAULT_MODELS: tuple[tuple[str, str], ...] = (
     ("ANTHROPIC_API_KEY", "anthropic/claude-haiku-4-5"),
@@ -27,35 +35,15 @@ DEFAULT_MODELS: tuple[tuple[str, str], ...] = (
 )
 """Provider key → the model used when only that key is set (cheap, JSON-capable)."""
 
-_PROVIDER_KEY: dict[str, str] = {
-    "anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY", "gemini": "GEMINI_API_KEY",
-    "mistral": "MISTRAL_API_KEY", "groq": "GROQ_API_KEY", "deepseek": "DEEPSEEK_API_KEY",
-    "xai": "XAI_API_KEY", "openrouter": "OPENROUTER_API_KEY", "together_ai": "TOGETHERAI_API_KEY",
-    "cohere": "COHERE_API_KEY", "fireworks_ai": "FIREWORKS_API_KEY",
-}
-_BARE_PREFIXES: tuple[tuple[str, str], ...] = (
-    ("claude", "anthropic"), ("gpt-", "openai"), ("o1", "openai"), ("o3", "openai"),
-    ("o4", "openai"), ("chatgpt", "openai"), ("gemini", "gemini"), ("mistral", "mistral"),
-    ("codestral", "mistral"), ("open-mistral", "mistral"),
-)
-_KEYLESS = frozenset({"ollama", "ollama_chat", "lm_studio", "hosted_vllm"})
 GATEWAY_PLACEHOLDER_KEY = "mcptest-no-key"
+"""Sent to a base URL when MCPTEST_JUDGE_API_KEY is unset (local servers need none)."""
 GATEWAY_PREFIX = "hosted_vllm/"
 """litellm's generic OpenAI-compatible route (any gateway, not only vLLM)."""
-"""Sent to a base URL when MCPTEST_JUDGE_API_KEY is unset (local servers need none)."""
 
 
 def _get(env: Mapping[str, str], name: str) -> str | None:
     value = env.get(name)
     return value if value else None
-
-
-def provider_of(model: str) -> str | None:
-    """The provider litellm would pick, from the prefix or the bare name (None if unsure)."""
-    if "/" in model:
-        return model.split("/", 1)[0].lower()
-    low = model.lower()
-    return next((p for prefix, p in _BARE_PREFIXES if low.startswith(prefix)), None)
 
 
 def resolve_model(model: str | None, defaults: JudgeDefaults | None,
@@ -81,6 +69,19 @@ class Route(BaseModel):
     api_base: str | None = None
     api_key: str | None = Field(default=None, repr=False, exclude=True)
     gateway: bool = False
+    provider: str | None = None
+    """The provider of a direct route (`anthropic`, `gemini` …); None for gateways."""
+
+    @property
+    def endpoint(self) -> str | None:
+        """Where the request goes: the base URL, else the provider's default endpoint."""
+        return self.api_base or providers.endpoint(self.provider)
+
+    @property
+    def price_name(self) -> str:
+        """The name prices are looked up by first: the routed name (`gemini/…` for a bare
+        Gemini name: the Gemini API's price, not Vertex AI's), the written one via a gateway."""
+        return self.model if self.gateway else self.litellm_model
 
 
 class Unroutable(BaseModel):
@@ -88,6 +89,8 @@ class Unroutable(BaseModel):
 
     model: str | None
     reason: str
+    api_base: str | None = None
+    """The base URL it would have gone to (what a cached verdict is keyed by)."""
 
 
 def route(model: str | None, base_url: str | None, defaults: JudgeDefaults | None,
@@ -105,22 +108,20 @@ def route(model: str | None, base_url: str | None, defaults: JudgeDefaults | Non
         return Route(model=name, litellm_model=GATEWAY_PREFIX + name,
                      api_base=endpoint.rstrip("/"), api_key=gateway_key, gateway=True)
     provider = provider_of(name)
-    if provider in _KEYLESS:
+    if provider in KEYLESS:
         return Route(model=name, litellm_model=name)
-    if provider is not None and provider not in _PROVIDER_KEY:
+    if provider is not None and provider not in PROVIDERS:
         # bedrock/, vertex_ai/, azure/ …: litellm reads that provider's own credentials.
-        return Route(model=name, litellm_model=name)
-    key_name = _PROVIDER_KEY.get(provider or "")
-    if key_name is None:
-        return Unroutable(model=name, reason=(
-            f"cannot tell which API key {name!r} needs: prefix it with its provider "
-            "(e.g. `openai/`) or set MCPTEST_JUDGE_BASE_URL"))
-    key = _get(env, key_name)
+        return Route(model=name, litellm_model=name if "/" in name else f"{provider}/{name}")
+    if provider is None:
+        return Unroutable(model=name, reason=ambiguity(name) or f"no provider for {name!r}")
+    names = PROVIDERS[provider].keys
+    key = next((k for n in names if (k := _get(env, n))), None)
     if key is None:
-        return Unroutable(model=name, reason=(
-            f"no {key_name} and no MCPTEST_JUDGE_BASE_URL for judge {name!r}"))
-    if provider == "openai":  # litellm honours these for OpenAI; so does the fast route
-        base = _get(env, "OPENAI_BASE_URL") or _get(env, "OPENAI_API_BASE")
-        return Route(model=name, litellm_model=name, api_key=key,
-                     api_base=base.rstrip("/") if base else None)
-    return Route(model=name, litellm_model=name, api_key=key)
+        return Unroutable(model=name, api_base=providers.base_url(provider, env), reason=(
+            f"no {names[0]} and no MCPTEST_JUDGE_BASE_URL for judge {name!r}"))
+    # A bare name gets its provider's prefix: litellm would send `gemini-2.5-flash` to
+    # Vertex AI and `mistral-small-latest` nowhere (docs/judges.md, "Providers").
+    routed = name if "/" in name else f"{provider}/{name}"
+    return Route(model=name, litellm_model=routed, api_key=key,
+                 api_base=providers.base_url(provider, env), provider=provider)

@@ -22,10 +22,12 @@ from urllib.parse import urlsplit
 
 from mcptest import __version__
 from mcptest.errors import ProviderError
-from mcptest.llm.call import ChatTurn, Reply, ToolCall
+from mcptest.llm.call import ChatTurn, Reply, ToolCall, stop_of
 from mcptest.llm.connections import Connections
-from mcptest.llm.models import Route, provider_of
+from mcptest.llm.models import Route
 from mcptest.llm.prompt import VERDICT_SCHEMA
+from mcptest.llm.provider_errors import failure, header_hint, read_body, unreachable
+from mcptest.llm.providers import REASONING
 
 if TYPE_CHECKING:
     import httpcore
@@ -34,14 +36,13 @@ OPENAI_BASE = "https://api.openai.com/v1"
 ROUTE_ENV = "MCPTEST_LLM_ROUTE"
 """`litellm` sends every call through litellm (the escape hatch, and how tests run both routes);
 anything else (default `auto`) takes this route where it applies."""
-_REASONING = ("o1", "o3", "o4", "gpt-5")
 
 
 def applies(r: Route, env: Mapping[str, str]) -> bool:
     """True when `r` is an OpenAI-compatible endpoint this route can reach directly."""
     if env.get(ROUTE_ENV, "auto").strip().lower() == "litellm" or not r.api_key:
         return False
-    return r.gateway or provider_of(r.model) == "openai"
+    return r.gateway or r.provider == "openai"
 
 
 def _native_name(r: Route) -> str:
@@ -88,6 +89,8 @@ class OpenAIRoute:
                     "POST", f"{base}/chat/completions", headers=headers, content=content,
                     extensions={"timeout": dict.fromkeys(("connect", "read", "write", "pool"),
                                                          timeout)})
+        except (httpcore.ConnectError, httpcore.ConnectTimeout) as e:  # never delivered
+            raise (unreachable(base, e) or ProviderError("unreachable", str(e))) from e
         except httpcore.TimeoutException as e:
             raise ProviderError("timeout", "timeout") from e
         except (httpcore.NetworkError, httpcore.ProtocolError, httpcore.UnsupportedProtocol,
@@ -112,23 +115,27 @@ class OpenAIRoute:
             body.update(max_tokens=max_tokens, temperature=temperature)
         else:  # OpenAI itself: its current parameter, and no temperature for reasoning models
             body["max_completion_tokens"] = max_tokens
-            if not body["model"].lower().startswith(_REASONING):
+            if not body["model"].lower().startswith(REASONING):
                 body["temperature"] = temperature
         return body
 
     async def send(self, r: Route, messages: list[dict[str, str]], *, timeout: float,
-                   max_tokens: int, temperature: float, fmt: dict[str, Any] | None) -> Reply:
+                   max_tokens: int, temperature: float, fmt: dict[str, Any] | None,
+                   thinking: int = 0) -> Reply:
         """Send once (the caller retries), like `mcptest.llm.call.send`."""
-        body = self._body(r, list(messages), max_tokens, temperature)
+        body = self._body(r, list(messages), max_tokens + thinking, temperature)
+        if thinking:
+            body["reasoning_effort"] = "low"
         if fmt is not None:
             body["response_format"] = fmt
         data = await self._post(r, body, timeout)
         message = _message(data)
         refusal = message.get("refusal")
         content = message.get("content")
+        stop, reason = stop_of(_choice(data).get("finish_reason"))
         return Reply(content=content if isinstance(content, str) else None,
                      refusal=refusal if isinstance(refusal, str) and refusal else None,
-                     **_usage(data))
+                     stop=stop, stop_reason=reason, **_usage(data))
 
     async def send_chat(self, r: Route, messages: list[dict[str, Any]],
                         tools: list[dict[str, Any]], *, timeout: float, max_tokens: int,
@@ -152,9 +159,13 @@ class OpenAIRoute:
                         tool_calls=calls, **_usage(data))
 
 
-def _message(data: dict[str, Any]) -> dict[str, Any]:
+def _choice(data: dict[str, Any]) -> dict[str, Any]:
     choice = data["choices"][0] if isinstance(data["choices"], list) else {}
-    message = choice.get("message") if isinstance(choice, dict) else None
+    return choice if isinstance(choice, dict) else {}
+
+
+def _message(data: dict[str, Any]) -> dict[str, Any]:
+    message = _choice(data).get("message")
     return message if isinstance(message, dict) else {}
 
 
@@ -182,25 +193,12 @@ def _header(resp: httpcore.Response, name: bytes) -> str | None:
     return next((v.decode("latin-1") for k, v in resp.headers if k.lower() == name), None)
 
 
-def _retry_after(resp: httpcore.Response) -> float | None:
-    value = _header(resp, b"retry-after")
-    try:
-        return None if value is None else max(0.0, float(value))
-    except ValueError:
-        return None  # an HTTP date: our own backoff applies
-
-
 def _status_error(resp: httpcore.Response) -> ProviderError:
-    """The same kinds `mcptest.llm.call.provider_error` gives litellm's status errors."""
-    status = resp.status
-    if status == 429:
-        return ProviderError("rate_limit", "rate limited (429)", status=429,
-                             retry_after=_retry_after(resp))
-    if status >= 500:
-        return ProviderError("server", f"server error ({status})", status=status,
-                             retry_after=_retry_after(resp))
+    """The same errors `mcptest.llm.call.provider_error` makes of litellm's: the status, the
+    provider's words, its retry hint."""
     try:
-        detail = json.dumps(json.loads(resp.content).get("error", {}).get("message", ""))
-    except (ValueError, AttributeError):
-        detail = resp.content[:200].decode("utf-8", "replace")
-    return ProviderError("client", f"request rejected ({status}): {detail}"[:300], status=status)
+        body: Any = json.loads(resp.content)
+    except ValueError:
+        body = resp.content[:200].decode("utf-8", "replace")
+    hint = header_hint(lambda name: _header(resp, name.encode()))
+    return failure(resp.status, read_body(body), hint)

@@ -49,7 +49,7 @@ def bound(calls: Iterable[PlannedCall], env: Mapping[str, str], model_cost: Mapp
             continue
         settings = c.defaults or JudgeDefaults()
         sent += 0 if c.agent_turns else 1
-        price = lookup_price(r.model, settings.pricing, model_cost)
+        price = lookup_price(r.model, settings.pricing, model_cost, r.price_name)
         if price is None:
             unpriced.setdefault(r.model, c.where)
         elif not c.agent_turns:

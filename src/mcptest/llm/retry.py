@@ -1,8 +1,10 @@
 """Our own retries around one model request (litellm's are unreliable; we pass num_retries=0).
 
-Retried: 429, 5xx, connection errors and timeouts, at most `max_tries` sends, with exponential
-backoff and jitter, waiting at least what `Retry-After` asks, and never past `max_total` seconds
-from the first send. Everything else (4xx, bad model name, auth) fails at once. Failures arrive
+Retried: 429, 5xx, connection errors (a refused or unroutable connection too: it costs nothing)
+and timeouts, at most `max_tries` sends, with exponential backoff and jitter, waiting at least
+what the provider's retry hint asks (`mcptest.llm.provider_errors`), and never past `max_total`
+seconds from the first send. Everything else (4xx, bad model name, auth) fails at once (a
+rejected structured-output format is re-sent weaker by the engine, not here). Failures arrive
 as `ProviderError`s of our own tree: `mcptest.llm.call` maps litellm's exceptions where it calls
 litellm, so nothing here matches exception classes by name.
 """
@@ -47,7 +49,7 @@ class Classified:
 def classify(exc: BaseException) -> Classified:
     """How a failed send failed, and whether another try may help."""
     if isinstance(exc, ProviderError):
-        retryable = exc.kind in ("timeout", "rate_limit", "server", "transport")
+        retryable = exc.kind in ("timeout", "rate_limit", "server", "transport", "unreachable")
         return Classified(exc.kind, retryable, exc.retry_after, str(exc)[:300])
     if isinstance(exc, TimeoutError):
         return Classified("timeout", True, None, "timeout")

@@ -3,7 +3,8 @@
 Replies come as structured output, JSON mode or free text with a fenced block. We strip fences,
 take the last JSON object in the text (a judge that thinks aloud puts its verdict last), and
 validate it. A plain refusal is an abstention; anything else unparseable is a parse failure,
-never a pass and never a silent 0.
+never a pass and never a silent 0. An answer cut at the token limit is never read at all
+(`read_verdict`, docs/judges.md "The verdict").
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 if TYPE_CHECKING:
+    from mcptest.llm.call import Reply
     from mcptest.llm.verdict_modes import VerdictMode
 
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)```", re.DOTALL)
@@ -54,6 +56,27 @@ class Verdict(BaseModel):
 
 class ParseFailure(ValueError):
     """The reply held no valid verdict."""
+
+
+class CutOff(Exception):
+    """The answer was cut at the token limit: whatever it says, it is not the judge's verdict
+    (a draft it quoted before thinking on would read as one)."""
+
+    def __init__(self, reason: str | None) -> None:
+        self.reason = reason
+        super().__init__(reason or "cut")
+
+
+def read_verdict(reply: Reply, mode: VerdictMode | None = None) -> Verdict:
+    """The verdict of a whole answer: a cut answer raises `CutOff`, an answer the provider
+    stopped as a refusal (Anthropic's `stop_reason: refusal`, Gemini's `SAFETY`, a
+    `content_filter`) abstains whatever text came before, the rest is parsed."""
+    if reply.stop == "length":
+        raise CutOff(reply.stop_reason)
+    if reply.stop == "refusal":
+        why = reply.refusal or f"the provider stopped the answer ({reply.stop_reason})"
+        return Verdict(abstain=True, reason=("refused: " + why)[:500])
+    return parse_verdict(reply.content, reply.refusal, mode)
 
 
 def _json_objects(text: str) -> list[dict[str, Any]]:

@@ -58,8 +58,8 @@ GAP_ADVICE: dict[str, str] = {
     "add labels and run `mcptest calibrate`, then sharpen the rubric (docs/calibration.md)",
     "budget": "the --max-cost cap stopped judge calls: raise the cap or keep the cache "
     "between runs",
-    "environment": "a key or command is missing: set the judge API key or install the "
-    "server's command",
+    "environment": "a key, command or endpoint is missing: set the judge API key, install the "
+    "server's command, or make the judge's URL reachable from where mcptest runs",
     "flaky": "repetitions disagreed: read the failing repetition, sharpen the rubric or the "
     "check, or set min_pass_rate for a test that is allowed to wobble",
 }
@@ -287,6 +287,9 @@ def summary_bits(report: Report) -> list[str]:
 
 def cost_line(report: Report) -> str:
     s = report.summary
+    line = cost(s.cost_usd)
+    if not all(t.cost_known for t in report.tests):  # a model had no known price
+        line = f"{line} + unknown (a model has no known price)"
     if s.max_cost_usd is None:
-        return cost(s.cost_usd)
-    return f"{cost(s.cost_usd)} of {cost(s.max_cost_usd)} cap"
+        return line
+    return f"{line} of {cost(s.max_cost_usd)} cap"
