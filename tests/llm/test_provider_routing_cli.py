@@ -39,15 +39,20 @@ def test_the_jury_consensus_example_asks_all_three_families(tmp_path: Path) -> N
     assert "2/3 passed, quorum 0.67 · verdict passed" in r.stdout
 
 
-SUITE = HEAD + """tools:
+def judged(matcher: str) -> str:
+    """A suite of one tool test whose one assertion is `matcher` (YAML at its indent)."""
+    return HEAD + f"""tools:
   - name: judged
     server: ex
     tool: release_note
-    args: { service: checkout, tag: v2.31.4 }
+    args: {{ service: checkout, tag: v2.31.4 }}
     expect:
       - target: "result.content[0].text"
-        matcher: { llm-judge: { rubric: "names the tag", model: gpt-4o } }
+        matcher:{matcher}
 """
+
+
+SUITE = judged(' { llm-judge: { rubric: "names the tag", model: gpt-4o } }')
 
 
 def test_a_refused_connection_costs_nothing_and_names_the_url(tmp_path: Path) -> None:
@@ -85,20 +90,12 @@ def test_a_temperature_the_provider_refuses_is_a_load_error_at_its_key(tmp_path:
     """Anthropic takes 0..1: a juror at 1.2 used to get a 400 while the jury passed on the
     others."""
     path = tmp_path / "suite.yml"
-    path.write_text(HEAD + """tools:
-  - name: judged
-    server: ex
-    tool: release_note
-    args: { service: checkout, tag: v2.31.4 }
-    expect:
-      - target: "result.content[0].text"
-        matcher:
+    path.write_text(judged("""
           llm-jury:
             rubric: "names the tag"
             repetitions: 2
             temperature: 1.2
-            jurors: [{ model: gpt-4o }, { model: claude-haiku-4-5 }]
-""", encoding="utf-8")
+            jurors: [{ model: gpt-4o }, { model: claude-haiku-4-5 }]"""), encoding="utf-8")
     r = mcptest("run", path, "--no-cache", env={"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "k"})
     assert r.returncode == ExitCode.USAGE_ERROR, r.stdout + r.stderr
     lines = [x for x in r.stderr.splitlines() if "temperature 1.2" in x]

@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from support.loopback import Loopback
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -179,7 +181,9 @@ Step = Verdict | Fault | ToolCalls
 
 
 @dataclass
-class _Script:
+class Script:
+    """Steps for the requests of one model whose prompt holds `rubric` and `candidate`."""
+
     model: str
     steps: list[Step]
     rubric: str | None
@@ -202,7 +206,7 @@ class _Script:
 @dataclass
 class _State:
     lock: threading.Lock = field(default_factory=threading.Lock)
-    scripts: list[_Script] = field(default_factory=list)
+    scripts: list[Script] = field(default_factory=list)
     bodies: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: defaultdict(list))
     paths: list[str] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
@@ -362,30 +366,20 @@ class _Server(ThreadingHTTPServer):
     state: _State
 
 
-class JudgeServer:
+class JudgeServer(Loopback):
     """Context manager running the scripted server on 127.0.0.1 (see module docstring)."""
+
+    _httpd: _Server
 
     def __init__(self, route: str | None = None) -> None:
         self.route = route
         """`fast` or `litellm`: which client route `gateway_env()` selects (None: the default)."""
-        self._httpd = _Server(("127.0.0.1", 0), _Handler)
+        super().__init__(_Server, _Handler)
         self._httpd.state = _State()
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True,
-                                        kwargs={"poll_interval": 0.05})
-
-    def __enter__(self) -> JudgeServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(timeout=5)
 
     @property
     def base_url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return self.address + "/v1"
 
     def gateway_env(self, key: str = "sk-test-gateway-key") -> dict[str, str]:
         """An environment that routes every judge call to this server (over the route chosen
@@ -401,7 +395,7 @@ class JudgeServer:
         if not seq:
             raise ValueError("a script needs at least one step")
         with self._httpd.state.lock:
-            self._httpd.state.scripts.append(_Script(model, seq, rubric, candidate))
+            self._httpd.state.scripts.append(Script(model, seq, rubric, candidate))
 
     def count(self, model: str | None = None) -> int:
         st = self._httpd.state

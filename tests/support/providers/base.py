@@ -23,9 +23,10 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from typing import Any
 
-from support.judge_server import Fault, Step, ToolCalls, Verdict
+from support.judge_server import Fault, Script, Step, ToolCalls, Verdict
+from support.loopback import Loopback
 
 
 def tokens(text: str) -> int:
@@ -70,24 +71,6 @@ def _prompt(given: int | None, prompt: str) -> int:
 
 
 @dataclass
-class _Script:
-    model: str
-    steps: list[Step]
-    rubric: str | None
-    candidate: str | None
-    pos: int = 0
-
-    def matches(self, model: str, text: str) -> bool:
-        return (model == self.model and (self.rubric is None or self.rubric in text)
-                and (self.candidate is None or self.candidate in text))
-
-    def next(self) -> Step:
-        step = self.steps[min(self.pos, len(self.steps) - 1)]
-        self.pos += 1
-        return step
-
-
-@dataclass
 class Seen:
     """One request as it arrived."""
 
@@ -107,8 +90,10 @@ class Reply(Exception):
         self.status, self.payload, self.headers = status, payload, headers or {}
 
 
-class StandIn:
+class StandIn(Loopback):
     """A loopback server speaking one provider's wire format; use it as a context manager."""
+
+    _httpd: _Server
 
     family = ""
     key_env = ""
@@ -119,29 +104,13 @@ class StandIn:
     def __init__(self, key: str | None = None) -> None:
         self.key = key or f"test-{self.family}-key-0f3c9a"
         self._lock = threading.Lock()
-        self._scripts: list[_Script] = []
+        self._scripts: list[Script] = []
         self.seen: list[Seen] = []
         self.billed: list[tuple[str, int, int]] = []
         """(model, input tokens, output tokens with thinking) of every answer, as billed."""
         self._arrived = threading.Event()
-        self._httpd = _Server(("127.0.0.1", 0), _Handler)
+        super().__init__(_Server, _Handler)
         self._httpd.standin = self
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True,
-                                        kwargs={"poll_interval": 0.05})
-
-    def __enter__(self) -> Self:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(timeout=5)
-
-    @property
-    def address(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
 
     @property
     def base_url(self) -> str:
@@ -157,7 +126,7 @@ class StandIn:
         steps in order; the last repeats. The latest matching script wins."""
         seq = list(steps) if isinstance(steps, list) else [steps]
         with self._lock:
-            self._scripts.append(_Script(model, seq, rubric, candidate))
+            self._scripts.append(Script(model, seq, rubric, candidate))
 
     def requests(self, model: str | None = None) -> list[dict[str, Any]]:
         with self._lock:

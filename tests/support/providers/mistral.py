@@ -25,8 +25,8 @@ from typing import Any
 
 import jsonschema
 
-from support.providers.base import Answer, Reply, StandIn
-from support.providers.openai_chat import chat_success, chat_text, tool_turns
+from support.providers.base import Answer, Reply
+from support.providers.openai_chat import ChatCompletions, chat_success, tool_turns
 
 SCHEMA = Path(__file__).resolve().parents[2] / "data" / "providers" / "mistral-chat-request.json"
 _CALL_ID = re.compile(r"[a-zA-Z0-9]{9}")
@@ -37,24 +37,15 @@ def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
 
 
-class MistralStandIn(StandIn):
+class MistralStandIn(ChatCompletions):
     family = "mistral"
     key_env = "MISTRAL_API_KEY"
     base_env = "MISTRAL_API_BASE"
-    base_path = "/v1"
     cut_reason = "length"
     """How a cut answer ends: `length` (max_tokens) or `model_length` (the context window)."""
 
-    def model_of(self, path: str, body: dict[str, Any]) -> str | None:
-        return str(body.get("model", "")) if path == "/v1/chat/completions" else None
-
-    def prompt_text(self, body: dict[str, Any]) -> str:
-        return chat_text(body)
-
     def check(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> list[str]:
-        out: list[str] = []
-        if headers.get("authorization") != f"Bearer {self.key}":
-            out.append("Unauthorized")
+        out = [] if self.keyed(headers) else ["Unauthorized"]
         out += [f"{'.'.join(map(str, e.absolute_path)) or 'body'}: {e.message}"[:300]
                 for e in _validator().iter_errors(body)]
         for m in body.get("messages") or []:

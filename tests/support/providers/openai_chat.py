@@ -91,10 +91,9 @@ def chat_success(model: str, answer: Answer, call_id: Any, *, refusal_field: boo
             "usage": usage}
 
 
-class OpenAIStandIn(StandIn):
-    family = "openai"
-    key_env = "OPENAI_API_KEY"
-    base_env = "OPENAI_BASE_URL"
+class ChatCompletions(StandIn):
+    """`POST /v1/chat/completions` with a bearer key: OpenAI's shape, which Mistral shares."""
+
     base_path = "/v1"
 
     def model_of(self, path: str, body: dict[str, Any]) -> str | None:
@@ -103,10 +102,17 @@ class OpenAIStandIn(StandIn):
     def prompt_text(self, body: dict[str, Any]) -> str:
         return chat_text(body)
 
+    def keyed(self, headers: dict[str, str]) -> bool:
+        return headers.get("authorization") == f"Bearer {self.key}"
+
+
+class OpenAIStandIn(ChatCompletions):
+    family = "openai"
+    key_env = "OPENAI_API_KEY"
+    base_env = "OPENAI_BASE_URL"
+
     def check(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> list[str]:
-        out: list[str] = []
-        if headers.get("authorization") != f"Bearer {self.key}":
-            out.append("Incorrect API key provided")
+        out = [] if self.keyed(headers) else ["Incorrect API key provided"]
         model = body.get("model")
         if not isinstance(model, str) or not model:
             out.append("you must provide a model parameter")
