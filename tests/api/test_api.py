@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -88,16 +87,6 @@ def test_run_inside_a_running_loop_says_to_await_arun() -> None:
 
     with pytest.raises(mcptest.UsageError, match=r"await mcptest\.arun"):
         asyncio.run(inside())
-
-
-def test_mcptest_run_stays_the_function_once_the_runner_subpackage_is_imported() -> None:
-    """`mcptest.run` (the subpackage of the runner) is imported by every run; the package
-    keeps the name for the API's function (mcptest/__init__.py)."""
-    from mcptest.api import run
-    from mcptest.run.runner import Runner
-
-    assert mcptest.run is run and callable(mcptest.run)
-    assert sys.modules["mcptest.run"].__name__ == "mcptest.run" and Runner is not None
 
 
 # ------------------------------------------------------------------ runs (the example server)
