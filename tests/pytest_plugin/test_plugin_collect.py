@@ -149,3 +149,10 @@ def test_the_session_cap_is_shared_by_the_files() -> None:
     state.spent = 0.25
     assert state.file_options().max_cost == 0.0
     assert PluginSession(options=Options()).file_options().max_cost is None
+
+
+def test_run_per_is_file_or_session(pytester: pytest.Pytester, session) -> None:
+    pytester.makefile(".yml", mcptest_ok=suite("x"))
+    result = session("-q", "-o", "mcptest_run_per=module")
+    assert result.ret != 0
+    assert "mcptest_run_per = 'module': write file or session" in result.stdout.str()

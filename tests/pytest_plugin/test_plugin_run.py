@@ -108,3 +108,21 @@ def test_an_internal_error_fails_every_item_of_the_file(pytester: pytest.Pyteste
     result.assert_outcomes(failed=2, deselected=1)
     result.stdout.fnmatch_lines(["internal error of mcptest while running mcptest_mixed.yml: "
                                  "InjectedFault: *(`mcptest run` would exit 70)"])
+
+
+@pytest.mark.parametrize(("per", "headers"), [
+    ("file", ["*mcptest: 1 of 1 tests from 1 file(s), 1 server(s)*"] * 2),
+    ("session", ["*mcptest: 2 of 2 tests from 2 file(s), 2 server(s)*"]),
+])
+def test_one_run_per_file_or_per_session(pytester: pytest.Pytester, session_process,
+                                         per: str, headers: list[str]) -> None:
+    pytester.makefile(".py", recorder=RECORDER)
+    pytester.makefile(".yml", mcptest_a=SERVER + "tools:\n" + judged_test("a"),
+                      mcptest_b=SERVER + "tools:\n" + judged_test("b"))
+    result = session_process("-o", f"mcptest_run_per={per}", "-o", "log_cli=true",
+                             "--log-cli-level=INFO")
+    result.assert_outcomes(passed=2)
+    runs = [line for line in result.outlines if "mcptest: " in line and " tests from " in line]
+    assert len(runs) == len(headers), runs
+    result.stdout.fnmatch_lines(headers)
+    assert sorted((pytester.path / "judged.txt").read_text(encoding="utf-8").split()) == ["a", "b"]

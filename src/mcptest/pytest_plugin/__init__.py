@@ -33,6 +33,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini(
         "mcptest_options", type="linelist", default=[],
         help="NAME=VALUE lines: options of `mcptest run` for every suite (max_cost = 0.10)")
+    parser.addini(
+        "mcptest_run_per", type="string", default="file",
+        help="file (default): one run per suite file, when its first item runs; session: one "
+             "run for every file's items, when the first runs (faster, cannot stop at -x)")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -4,8 +4,10 @@ Collecting loads the file and plans it as `mcptest run --with-evals` would: one 
 one per case of a `cases:` table, one per agent model or eval cell. The file runs once, when
 its first item runs, through the one pipeline entry with the items pytest kept (`-k`, `-m`,
 `--lf`): its servers start once, its judge calls go out in parallel under one budget, and each
-item then reports its own row. Tags become markers, failures read as mcptest's terminal report,
-and a test whose judge could not be reached (no key) is skipped with the reason.
+item then reports its own row. With `mcptest_run_per = session` one run takes every file's
+kept items at once (a `Batch` of the session instead of one per file). Tags become markers,
+failures read as mcptest's terminal report, and a test whose judge could not be reached (no
+key) is skipped with the reason.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -45,11 +48,11 @@ class TestFailed(Exception):
 
 
 class SuiteFile(pytest.File):
-    """One suite file: collected into items, run once for all of its items that pytest kept."""
+    """One suite file: collected into items, run once for all of its items that pytest kept
+    (or, with `mcptest_run_per = session`, with every other file's)."""
 
     plan: Plan | None = None
-    _report: Report | None = None
-    _fault: str | None = None
+    batch: Batch | None = None
 
     def collect(self) -> Iterator[SuiteItem]:
         options = plugin_session(self.config).options
@@ -66,32 +69,62 @@ class SuiteFile(pytest.File):
         return super().repr_failure(excinfo)
 
     def row(self, test_id: str) -> TestResult:
-        """The row of `test_id`, running the file first if it has not run yet."""
-        if self._report is None and self._fault is None:
+        """The row of `test_id`, running its batch first if it has not run yet."""
+        state = plugin_session(self.config)
+        if state.per_session:
+            if state.batch is None:
+                state.batch = Batch(_kept_files(self.session), "the session's suite files")
+            return state.batch.row(self.config, test_id)
+        if self.batch is None:
+            self.batch = Batch([self], self.path.name)
+        return self.batch.row(self.config, test_id)
+
+
+def _kept_files(session: pytest.Session) -> list[SuiteFile]:
+    """The suite files of the items pytest kept, in run order."""
+    files: dict[SuiteFile, None] = {}
+    for item in session.items:
+        if isinstance(item, SuiteItem) and isinstance(item.parent, SuiteFile):
+            files[item.parent] = None
+    return list(files)
+
+
+@dataclass
+class Batch:
+    """One pipeline run for the kept items of `files`, and what came of it."""
+
+    files: list[SuiteFile]
+    label: str
+    report: Report | None = None
+    fault: str | None = None
+
+    def row(self, config: pytest.Config, test_id: str) -> TestResult:
+        if self.report is None and self.fault is None:
             try:
-                self._report = self._run()
+                self.report = self._run(config)
             except McpTestError as e:  # e.g. an unpriced judge under max_cost
-                self._fault = f"mcptest could not run {self.path.name}: {e}"
+                self.fault = f"mcptest could not run {self.label}: {e}"
             else:
-                err = self._report.summary.internal_error
+                err = self.report.summary.internal_error
                 if err is not None:
-                    self._fault = (f"internal error of mcptest while running {self.path.name}: "
-                                   f"{err} (`mcptest run` would exit 70)")
-        if self._fault is not None:
-            raise TestFailed(self._fault)
-        assert self._report is not None
-        for t in self._report.tests:
+                    self.fault = (f"internal error of mcptest while running {self.label}: "
+                                  f"{err} (`mcptest run` would exit 70)")
+        if self.fault is not None:
+            raise TestFailed(self.fault)
+        assert self.report is not None
+        for t in self.report.tests:
             if t.id == test_id:
                 return t
         raise TestFailed(f"mcptest's report has no row for {test_id}")
 
-    def _run(self) -> Report:
-        state = plugin_session(self.config)
-        assert self.plan is not None
-        kept = {i.planned.id for i in self.session.items
-                if isinstance(i, SuiteItem) and i.parent is self}
-        plan = Plan(suites=self.plan.suites, selected_from=self.plan.selected_from,
-                    tests=tuple(t for t in self.plan.tests if t.id in kept))
+    def _run(self, config: pytest.Config) -> Report:
+        state = plugin_session(config)
+        plans = [f.plan for f in self.files if f.plan is not None]
+        kept = {i.planned.id for i in self.files[0].session.items
+                if isinstance(i, SuiteItem) and i.parent in self.files}
+        plan = Plan(suites=tuple(s for p in plans for s in p.suites),
+                    selected_from=sum(p.selected_from for p in plans),
+                    tests=tuple(t for p in plans for t in p.tests if t.id in kept))
         report = anyio.run(functools.partial(
             arun_report, plan, state.file_options(), dict(os.environ), log=LOG.info))
         state.spent += report.summary.cost_usd

@@ -2,19 +2,22 @@
 
 The options come from the ini's `mcptest_options` and `--mcptest NAME=VALUE`, by the Python names
 of `mcptest run`'s flags (`Options`). Selection is pytest's (`-k`, `-m`), and a baseline compares
-whole runs, so those options are refused here. `--max-cost` is one cap for the session: each
+whole runs, so those options are refused here. `max_cost` is one cap for the session: each
 file's run gets what the files before it left (docs/python.md, "pytest").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from mcptest.api.options import Options, options_of
 from mcptest.errors import UsageError
+
+if TYPE_CHECKING:
+    from mcptest.pytest_plugin.nodes import Batch
 
 SELECTION = ("filter", "tag", "skip_tag", "shard", "shard_weights")
 WHOLE_RUN = ("baseline", "baseline_note", "fail_on", "max_score_drop", "alpha")
@@ -25,6 +28,10 @@ class PluginSession:
     """One per pytest session (in `config.stash`): parsed once, spent as files run."""
 
     options: Options
+    per_session: bool = False
+    """`mcptest_run_per = session`: one run for every file's kept items (docs/python.md)."""
+    batch: Batch | None = None
+    """That one run, once it started."""
     spent: float = 0.0
     markers: set[str] = field(default_factory=set)
     """Tags registered as markers so far."""
@@ -43,7 +50,10 @@ _KEY = pytest.StashKey[PluginSession]()
 def plugin_session(config: pytest.Config) -> PluginSession:
     """The session's state, made on first use (a bad option is a `UsageError` then)."""
     if _KEY not in config.stash:
-        config.stash[_KEY] = PluginSession(options=_options(config))
+        per = config.getini("mcptest_run_per")
+        if per not in ("file", "session"):
+            raise UsageError(f"mcptest_run_per = {per!r}: write file or session")
+        config.stash[_KEY] = PluginSession(options=_options(config), per_session=per == "session")
     return config.stash[_KEY]
 
 
