@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from mcptest.lint import checks
+from mcptest.lint.elicitation_check import _secret_fields
 from mcptest.lint.injection import scan
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -78,3 +79,14 @@ def test_a_tool_sees_its_siblings_through_checks() -> None:
     found = checks.injections([mail, notes], set())
     assert [(r, s) for r, _, s, _ in found] == [("injection-shadowing-same-server", "add_note")]
     assert found[0][1] == "error"
+
+
+def test_secret_fields_are_told_by_name_title_or_description() -> None:
+    schema = {"properties": {
+        "display_name": {"type": "string", "title": "Display name"},
+        "max_tokens": {"type": "integer", "description": "How many tokens to keep"},
+        "k": {"type": "string", "description": "Your GitHub access token"},
+        "card": {"type": "string", "title": "Credit card number"},
+        "email": {"type": "string", "format": "email"}}}
+    assert _secret_fields(schema) == ["`k` ('Your GitHub access token')",
+                                      "`card` ('Credit card number')"]

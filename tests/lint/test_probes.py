@@ -115,3 +115,23 @@ def test_lint_era_must_name_a_server_of_the_suite(
     suite = write_suite(tmp_path, {"db": stand_in()}, "lint:\n  era: {dbb: modern}\n")
     assert main(["lint", str(suite)]) == 2
     assert "lint.era names `dbb`, which is not a server of this suite" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+@pytest.mark.parametrize(("flag", "fires"), [("--elicit-secret", True), ("--elicit-name", False)])
+def test_a_form_elicitation_asking_for_a_secret(
+    tmp_path: Path, era: str, flag: str, fires: bool,
+) -> None:
+    calls = ("lint:\n  call_tools: true\n"
+             "tools:\n  - {name: sign up, server: db, tool: sign_up}\n")
+    code, report = lint(write_suite(tmp_path, {"db": stand_in("--era", era, flag)}, calls),
+                        tmp_path)
+    hits = findings(report, "elicitation-secret")
+    assert len(hits) == (1 if fires else 0), report["lint"]["findings"]
+    if fires:
+        message = hits[0]["message"]
+        assert "asks for `password`, `api_key` (" in message
+        how = "pushed elicitation/create" if era == "legacy" else \
+            "inputRequests['signup'] of the tools/call result"
+        assert how in message and "'Finish signing up'" in message
+    assert code == (1 if fires else 0)

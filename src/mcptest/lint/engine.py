@@ -14,6 +14,7 @@ from typing import Any
 
 from mcptest import __version__
 from mcptest.lint import checks, probes
+from mcptest.lint.elicitation_check import elicitation_findings
 from mcptest.lint.era_probe import era_facts, era_findings
 from mcptest.lint.http_probes import bind_findings, origin_findings
 from mcptest.lint.provider_schemas import providers_of
@@ -115,6 +116,7 @@ async def lint_suite(loaded: LoadedSuite, env: Mapping[str, str], *, update: boo
             problems, checked = check_wire(found.wires[name], conn.protocol_version)
             out.checked += checked
             raw += [("wire-schema", "error", None, p) for p in problems]
+            raw += elicitation_findings(found.wires.get(name))
             spec = loaded.suite.servers[name]
             if isinstance(spec, RemoteServer):
                 raw += [*await origin_findings(name, spec, conn.protocol_version, env),

@@ -69,6 +69,10 @@ _LINT: list[Rule] = [
     Rule("http-bind-all", "Local HTTP server listens on every interface",
          "When running locally, a server should bind 127.0.0.1 only rather than 0.0.0.0 or "
          "::, so other machines on the network cannot reach it.", "warning"),
+    Rule("elicitation-secret", "Form elicitation asks for a secret",
+         "Servers must not use form-mode elicitation to ask for passwords, API keys, access "
+         "tokens or payment credentials: form answers pass through the client. URL mode is "
+         "meant for them.", "error"),
     Rule("list-order", "tools/list order is not stable",
          "Two `tools/list` calls returned the tools in different orders; the 2026-07-28 "
          "revision asks for a deterministic order (it keeps prompt caches warm).", "warning"),
