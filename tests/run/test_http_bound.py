@@ -11,14 +11,13 @@ The answers are generated piece by piece by a loopback server at test time
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from support.huge_http import HugeHttpServer
+from support.peak_rss import measured_mcptest, peak_mib
 
 pytestmark = pytest.mark.slow
 
@@ -36,16 +35,14 @@ def _run(tmp_path: Path, server: str, tests: list[tuple[str, str, dict[str, Any]
     suite = tmp_path / "suite.yml"
     suite.write_text(f"servers:\n  s: {server}\ntools:\n{body}", encoding="utf-8")
     out = tmp_path / "run.json"
-    proc = subprocess.Popen([sys.executable, "-m", "mcptest", "run", str(suite), "--reporter",
-                             "json", "--output", str(out)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path)
-    assert proc.stderr is not None
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
+    peak = tmp_path / "peak-kib"
+    proc = subprocess.run(measured_mcptest(peak, "run", str(suite), "--reporter", "json",
+                                           "--output", str(out)),
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path,
+                          check=False)
+    err = proc.stderr.decode(errors="replace")
     report = json.loads(out.read_text(encoding="utf-8"))
-    return proc.returncode, err, usage.ru_maxrss // 1024, {t["name"]: t for t in report["tests"]}
+    return proc.returncode, err, int(peak_mib(peak)), {t["name"]: t for t in report["tests"]}
 
 
 def _over(size: str, key_bound: int) -> str:

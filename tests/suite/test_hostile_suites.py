@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.peak_rss import measured_mcptest, peak_mib
 
 from mcptest.suite.yaml_bounds import MAX_FILE_BYTES, MAX_VALUES
 
@@ -26,35 +26,16 @@ HANG_GUARD_S = 30  # kills a hung child; not a speed target (bench/ measures spe
 HAS_PROC = Path("/proc/self/status").exists()
 
 
-# Runs `mcptest validate` and, however it ends, writes the process's own peak RSS (VmHWM, which
-# exec resets; `wait4`'s ru_maxrss would count the pages of the big pytest parent it forked from).
-pytestmark = pytest.mark.slow  # starts real servers or subprocesses
-
-MEASURED = """
-import runpy, sys
-
-out = sys.argv.pop(1)
-sys.argv[0] = "mcptest"
-try:
-    runpy.run_module("mcptest", run_name="__main__", alter_sys=True)
-finally:
-    with open("/proc/self/status") as status:
-        peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
-    with open(out, "w") as f:
-        f.write(peak)
-"""
-
-
 def _validate(path: Path | str, tmp: Path) -> tuple[int, str, str, float]:
     """Exit code, stdout, stderr and peak RSS (MiB) of one `mcptest validate PATH` process."""
     peak = tmp / "peak-kib"
     try:
-        r = subprocess.run([sys.executable, "-c", MEASURED, str(peak), "validate", str(path)],
+        r = subprocess.run(measured_mcptest(peak, "validate", str(path)),
                            capture_output=True, text=True, stdin=subprocess.DEVNULL,
                            timeout=HANG_GUARD_S)
     except subprocess.TimeoutExpired:
         pytest.fail(f"mcptest validate {path} hung")
-    rss = int(peak.read_text()) / 1024 if peak.exists() else 0.0
+    rss = peak_mib(peak)
     return r.returncode, r.stdout, r.stderr, rss
 
 
