@@ -6,6 +6,7 @@ misbehaves"). The startup timeout is a minute: reaching it would change the mess
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -45,3 +46,15 @@ def test_http(tmp_path: Path, transport: str) -> None:
         url = server.url if transport == "streamable-http" else server.sse_url
         _check(tmp_path, f"{{url: '{url}', transport: {transport}, protocol: legacy, "
                          "startup_timeout: 60s}")
+
+
+def test_a_listing_over_max_result_bytes_says_so(tmp_path: Path) -> None:
+    suite = tmp_path / "big.yml"
+    suite.write_text(f"servers:\n  s: {{command: [{json.dumps(sys.executable)}, "
+                     f"{json.dumps(str(DEEP))}, '60'], protocol: legacy, max_result_bytes: 1024, "
+                     "startup_timeout: 60s}\ntools:\n  - {name: deep, server: s, tool: deep}\n",
+                     encoding="utf-8")
+    r, _report = run_json(suite)
+    assert r.returncode == 3, r.stderr
+    assert re.search(r"protocol: the server's answer while listing tools cannot be read: it is "
+                     r"[\d,]+ bytes, over max_result_bytes \(1,024\)", r.stderr), r.stderr

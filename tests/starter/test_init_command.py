@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from support.servers import HTTP_TOKEN, everything_command, example_command, exa
 
 from mcptest.cli.main import main
 from mcptest.lint.error_text import STARTER_MESSAGE
+from mcptest.suite.load import load_suites
 from mcptest.suite.schema import SUITE_SCHEMA_ID
 
 pytestmark = pytest.mark.slow
@@ -122,4 +124,33 @@ def test_init_usage_errors(
     monkeypatch.chdir(tmp_path)
     assert main(["init", *argv]) == 2
     assert message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+MANY_TOOLS = Path(__file__).resolve().parents[1] / "data" / "hostile_servers" / "many_tools.py"
+
+
+def test_init_output_reads_back_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A tool named `1e3` and a string example `0o17`: quoted, so the suite loads and sends
+    the string (issue 25)."""
+    monkeypatch.chdir(tmp_path)
+    command = shlex.join([sys.executable, str(MANY_TOOLS), "2"])
+    assert main(["init", "--command", command]) == 0
+    (suite,) = load_suites([tmp_path / "mcptest.yml"], env={})
+    assert [(t.tool, t.args) for t in suite.suite.tools] == [
+        ("1e3", {"code": "0o17"}), ("tool_1", {"code": "0o17"})]
+
+
+def test_init_refuses_a_surface_too_large_for_one_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    command = shlex.join([sys.executable, str(MANY_TOOLS), "60000"])
+    assert main(["init", "--command", command]) == 2
+    err = capsys.readouterr().err
+    assert "error: the starter suite for 60,000 tool(s) would be larger than the 1,048,576 " \
+           "bytes a suite file may hold" in err
+    assert "Traceback" not in err
     assert list(tmp_path.iterdir()) == []

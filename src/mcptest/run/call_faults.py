@@ -29,7 +29,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR
 from pydantic import ValidationError
 
-from mcptest.run.bounded_stdio import HEAD_BYTES, TOO_LARGE_PREFIX, answer_id
+from mcptest.run.bounded_stdio import HEAD_BYTES, TOO_LARGE, TOO_LARGE_PREFIX, answer_id
 from mcptest.run.connect import HttpStatusLog, describe, one_line
 from mcptest.suite.models import RemoteServer, StdioServer
 
@@ -77,11 +77,16 @@ _JSON_FAULT = re.compile(r"Invalid JSON: [^\[\]]*? at line \d+ column \d+")
 
 
 def unreadable_error(cause: BaseException) -> str | None:
-    """The parser's positioned complaint when the SDK's HTTP transports could not parse an
-    answer (their PARSE_ERROR stands in for it); None for any other error."""
-    if not isinstance(cause, MCPError) or cause.code != PARSE_ERROR:
+    """Why an answer during startup could not be read: the parser's positioned complaint when
+    the SDK's HTTP transports could not parse it (their PARSE_ERROR stands in for it), or its
+    size past `max_result_bytes`; None for any other error."""
+    if not isinstance(cause, MCPError):
         return None
-    found = _JSON_FAULT.search(cause.error.message)
+    if cause.code == TOO_LARGE and cause.error.message.startswith(TOO_LARGE_PREFIX):
+        size, _, bound = cause.error.message.removeprefix(TOO_LARGE_PREFIX).partition(
+            " bytes is over the ")
+        return f"it is {size} bytes, over max_result_bytes ({bound.partition('-')[0]})"
+    found = _JSON_FAULT.search(cause.error.message) if cause.code == PARSE_ERROR else None
     return found.group(0) if found else None
 
 

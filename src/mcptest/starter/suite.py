@@ -6,15 +6,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import yaml
-
 from mcptest.lint.error_text import starter_check
 from mcptest.starter.arguments import arguments_for
 from mcptest.starter.discover import Catalog
 from mcptest.starter.surface import prompt_test, resource_test
+from mcptest.starter.yaml_out import depth, dump, fits
 from mcptest.suite.schema import SUITE_SCHEMA_ID
+from mcptest.suite.yaml_bounds import MAX_DEPTH
 
 TODO_TAG = "todo"
+TEST_DEPTH = 3
+"""Levels above a test's own values: the file's mapping, `tools:`, the test's mapping."""
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u0085]+")
 
 
@@ -72,10 +74,18 @@ def tool_test(server: str, tool: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     expect: list[dict[str, Any]] = [{"target": "result", "matcher": {
         "schema": {"type": "object", "properties": {"isError": {"const": False}}}}}]
     output = tool.get("outputSchema")
+    notes = review_notes(tool)
     if isinstance(output, dict) and output:
-        expect.append({"target": "result.structuredContent", "matcher": {"schema": output}})
+        if depth(output) <= MAX_DEPTH - TEST_DEPTH - 3:  # under expect[i].matcher.schema
+            expect.append({"target": "result.structuredContent", "matcher": {"schema": output}})
+        else:
+            notes.append("outputSchema nests too deep to copy into a suite file (mcptest lint "
+                         "checks it)")
+    if depth(args.values) > MAX_DEPTH - TEST_DEPTH - 1:  # an example nested past the bound
+        args = arguments_for({})
+        notes.append("its example arguments nest too deep for a suite file: set args")
     todo = [f"set {', '.join(args.todo)}"] if args.todo else []
-    todo += review_notes(tool)
+    todo += notes
     title = f"TODO {name}: {'; '.join(todo)}" if todo else f"{name} answers"
     test: dict[str, Any] = {"name": title, "server": server, "tool": name}
     if args.values:
@@ -84,13 +94,6 @@ def tool_test(server: str, tool: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         test["tags"] = [TODO_TAG]
     test["expect"] = expect
     return escape(test), bool(todo)
-
-
-class _Dumper(yaml.SafeDumper):
-    """Block style with list items indented under their key, as people write YAML."""
-
-    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
-        super().increase_indent(flow, False)
 
 
 def render_suite(
@@ -114,6 +117,7 @@ def render_suite(
         if prompt is not None:
             prompts.append(prompt)
             todo += has_todo
+    fits([*tests, *held], len(tools))  # before the whole file is written out: that is slow
     count = len(tests) + len(resources) + len(prompts)
     todo += len(held)
     head = [
@@ -134,7 +138,7 @@ def render_suite(
         data["resources"] = escape(resources)
     if prompts:
         data["prompts"] = escape(prompts)
-    body = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    body = dump(data)
     if held:
         body += _commented(held)
     return "\n".join(head) + "\n\n" + body, count, todo
@@ -143,7 +147,7 @@ def render_suite(
 def _commented(tests: list[dict[str, Any]]) -> str:
     """Tests of destructive tools as YAML comments: every line prefixed, so no server text can
     end the comment; uncommented, they go under `tools:`."""
-    text = yaml.dump(tests, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    text = dump(tests)
     lines = ["", "# Tools that declare themselves destructive (annotations.destructiveHint) are",
              "# not called by this starter suite. Their tests, to move under `tools:` once you",
              "# know what calling them does:"]

@@ -63,6 +63,10 @@ _Loader.add_implicit_resolver(_TAG + "int", _INT, list("-+0123456789"))
 _Loader.add_implicit_resolver(_TAG + "float", _FLOAT, list("-+.0123456789"))
 _Loader.add_constructor(_TAG + "int", _construct_int)
 _Loader.add_constructor(_TAG + "float", _construct_float)
+IMPLICIT_RESOLVERS: dict[Any, list[tuple[str, re.Pattern[str]]]] = (
+    _Loader.yaml_implicit_resolvers)
+"""How a plain scalar of a suite file gets its type, for writers of suites (`mcptest init`
+quotes every string one of these would re-type)."""
 
 
 def pack(line: int, column: int) -> int:

@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from mcptest.starter.discover import discover
     from mcptest.starter.suite import render_suite, server_key
     from mcptest.starter.workflow import WORKFLOW_PATH, render_workflow
+    from mcptest.starter.yaml_out import check_loads
     from mcptest.suite.load import load_suites
     from mcptest.suite.models import RemoteServer, StdioServer
 
@@ -91,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     key = args.name or server_key(catalog.server_name)
     source = f"--command {shlex.quote(args.command)}" if args.command else f"--url {args.url}"
     text, tests, todo = render_suite(key, spec, catalog, source)
+    check_loads(text, len(catalog.tools))  # SuiteTooLarge: a usage error, nothing written
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(text, encoding="utf-8")
     load_suites([output], env=env)  # what we wrote must load; a failure here is our bug
