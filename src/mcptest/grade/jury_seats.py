@@ -6,16 +6,18 @@ from the spares, and with `early_stop` asking in waves until the quorum is settl
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from mcptest.grade.decision import next_wave, settled
-from mcptest.grade.jury_ballots import ballots, rule_of, verdict_mode
+from mcptest.grade.jury_ballots import SeatLike, ballots, rule_of, verdict_mode
 from mcptest.grade.sampling import repeated_sampling
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
+from mcptest.report.judge_models import LostSeat
 from mcptest.suite.models import JudgeDefaults, Juror, LlmJurySpec
 
 if TYPE_CHECKING:
@@ -159,3 +161,31 @@ async def seat_jury(spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
                 seat.replacement_for, seat.juror, seat.outcomes = seat.juror.model, sub, outs
         seats += new
     return [seat for _, seat in sorted(seats, key=lambda x: x[0])], len(pending)
+
+
+def lost_seats(seats: Sequence[SeatLike]) -> tuple[list[LostSeat], str]:
+    """The seats lost to an error (a spare that failed too included) and the words that name
+    them: `2 of 3 jurors answered; gemini-2.5-pro: server error (503 …) after 4 tries`."""
+    lost = [LostSeat(model=s.juror.model if s.replacement_for is None
+                     else f"{s.juror.model} (for {s.replacement_for})",
+                     reason=next((o.message or "judge error" for o in reversed(s.outcomes)
+                                  if o.status == "judge_error"), "judge error"))
+            for s in seats
+            if s.outcomes and all(o.status == "judge_error" for o in s.outcomes)]
+    if not lost:
+        return lost, ""
+    answered = sum(1 for s in seats if any(o.status in ("verdict", "abstained")
+                                           for o in s.outcomes))
+    named = "; ".join(f"{x.model}: {x.reason}" for x in lost)
+    return lost, f"{answered} of {len(seats)} jurors answered; {named}"
+
+
+def seat_refusal(lost_text: str, strict: bool, require_judge: bool) -> str | None:
+    """Why a jury that lost a seat fails (`--require-judge`, `strict_panel`), else None."""
+    if not lost_text:
+        return None
+    if require_judge:
+        return f"judge required but unavailable: {lost_text}"
+    if strict:
+        return f"inconclusive: strict_panel needs every seat: {lost_text}"
+    return None

@@ -14,7 +14,7 @@ from mcptest.grade.aggregate import calls_per_grading, vote
 from mcptest.grade.decision import Decision, decide
 from mcptest.grade.jury import decision_analytics
 from mcptest.grade.jury_ballots import ballots, rule_of
-from mcptest.grade.jury_seats import LlmContext, seat_jury
+from mcptest.grade.jury_seats import LlmContext, lost_seats, seat_jury, seat_refusal
 from mcptest.grade.rows import assertion_result
 from mcptest.grade.verdict_jury import mode_jury
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
@@ -154,7 +154,8 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
                        f"{_unsent(errors[-1], engine)[1]}")
     analytics = decision_analytics(d, juror_models=[s.juror.model for s in seats],
                                    generator_model=ctx.generator_model, quorum=spec.quorum)
-    update: dict[str, Any] = {"deferred": len(missing)}
+    lost, lost_text = lost_seats(seats)
+    update: dict[str, Any] = {"deferred": len(missing), "seats": len(seats), "lost": lost}
     if analytics.passed_fraction != d.fraction and d.fraction is not None:
         update["passed_fraction"] = d.fraction
     if spec.early_stop:
@@ -163,13 +164,18 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
     tally = f"{d.passed_n}/{d.decisive} decisive jurors passed"
     if d.fraction is not None:
         tally += f" (fraction {d.fraction:.2f}, quorum {spec.quorum:.2f})"
-    if errors:
+    if lost_text:
+        tally += f"; {lost_text}"
+    elif errors:  # failed, then stood in for
         tally += f"; {len(errors)} judge error(s)"
     if unasked:
         tally += f"; early stop: settled by {len(seats)} of {len(spec.jurors)} jurors" + (
             f", {saved} call(s) saved" if saved else "")
     if missing and d.decisive >= (spec.min_jurors or 1):
         tally += f"; {len(missing)} juror(s) deferred; no vote of theirs could change the verdict"
+    refusal = seat_refusal(lost_text, spec.strict_panel, engine.options.require_judge)
+    if refusal is not None:
+        return _result(planned, "failed", start, outcomes, detail(analytics), refusal)
     if d.outcome == "inconclusive":
         need = spec.min_jurors or 1
         return _result(planned, "failed", start, outcomes, detail(analytics),

@@ -23,6 +23,7 @@ from mcptest.grade.jury_ballots import (
     rule_of,
     verdict_mode,
 )
+from mcptest.grade.jury_seats import lost_seats, seat_refusal
 from mcptest.grade.rows import assertion_result
 from mcptest.llm.contracts import JudgeOutcome
 from mcptest.llm.verdict_modes import VerdictMode
@@ -99,9 +100,15 @@ def mode_jury(planned: PlannedAssertion, spec: LlmJurySpec, seats: list[SeatLike
         return result("error", f"every juror failed mechanically; last: judge error "
                                f"({errors[-1].model}): {errors[-1].message}")
     values = [b.answer for b in cast if b.state == "answered" and b.answer is not None]
-    return _worded(d, spec, mode, values, note + (f"; {len(errors)} judge error(s)"
-                                                  if errors else ""),
-                   result, _analytics(d, seats, generator))
+    lost, lost_text = lost_seats(seats)
+    analytics = _analytics(d, seats, generator).model_copy(
+        update={"seats": len(seats), "lost": lost})
+    refusal = seat_refusal(lost_text, spec.strict_panel, engine.options.require_judge)
+    if refusal is not None:
+        return result("failed", refusal, analytics)
+    note += f"; {lost_text}" if lost_text else (f"; {len(errors)} judge error(s)"
+                                                 if errors else "")
+    return _worded(d, spec, mode, values, note, result, analytics)
 
 
 def _worded(d: Decision, spec: LlmJurySpec, mode: VerdictMode, values: list[Answer],

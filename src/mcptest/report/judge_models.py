@@ -39,6 +39,13 @@ class JudgeVote(Model):
     """A numeric juror's score in the jury's `score_range` (`score` is it scaled to 0..1)."""
 
 
+class LostSeat(Model):
+    """A juror seat that gave no answer because its calls failed (its stand-in's too)."""
+
+    model: str
+    reason: str
+
+
 class JuryAnalytics(Model):
     """Agreement and its reading (docs/§5.3), readable as `jury.*` targets."""
 
@@ -74,6 +81,12 @@ class JuryAnalytics(Model):
     deferred: int = 0
     """Jurors that could not be reached; the verdict stands only when their votes could not
     have changed it (docs/jury.md, "Partial juries")."""
+    seats: int | None = None
+    """Jurors asked; `decisive` of them the verdict and `agreement` rest on. None in reports
+    written before the field existed."""
+    lost: list[LostSeat] = Field(default_factory=list)
+    """Seats lost to an error, each with its reason: never silent (docs/jury.md, "Lost
+    seats")."""
 
 
 class CriterionResult(Model):

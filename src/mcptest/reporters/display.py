@@ -149,6 +149,32 @@ def is_escalated(judge: JudgeDetail | None) -> bool:
     return bool(judge and judge.jury and judge.jury.escalate)
 
 
+def has_lost_seat(judge: JudgeDetail | None) -> bool:
+    return bool(judge and judge.jury and judge.jury.lost)
+
+
+def lost_text(j: JuryAnalytics) -> str:
+    """`2 of 3 jurors answered; gemini-2.5-pro: server error (503 …)` (docs/jury.md)."""
+    seats = j.seats or 0
+    answered = seats - len(j.lost) - j.deferred
+    named = "; ".join(f"{x.model}: {x.reason}" for x in j.lost)
+    return f"{answered} of {seats} jurors answered; {named}"
+
+
+def rests_on(j: JuryAnalytics) -> str:
+    """` on 2 of 3 jurors` when the agreement rests on fewer jurors than sat."""
+    if j.seats is None or j.decisive >= j.seats:
+        return ""
+    return f" on {j.decisive} of {j.seats} jurors"
+
+
+def lost_seats(report: Report) -> list[tuple[TestResult, JuryAnalytics]]:
+    """Every jury of the run that lost a seat to an error, with its test."""
+    return [(t, d.jury) for t in report.tests
+            for d in [*(a.judge for a in t.assertions), t.judge]
+            if d is not None and d.jury is not None and d.jury.lost]
+
+
 @dataclass(frozen=True)
 class Finding:
     """One row of the review table: a non-passing assertion, an escalated jury or a test."""
@@ -163,8 +189,13 @@ class Finding:
         return self.assertion.judge if self.assertion else self.test.judge
 
     @property
+    def lost(self) -> bool:
+        """A seat of its jury was lost to an error: shown even when the jury passed."""
+        return has_lost_seat(self.judge)
+
+    @property
     def mark(self) -> str:
-        if self.status == "passed" and self.escalated:
+        if self.status == "passed" and (self.escalated or self.lost):
             return STATUS_MARK["escalated"]
         return STATUS_MARK[self.status]
 
@@ -218,6 +249,8 @@ class Finding:
         judge = self.judge
         if self.escalated and judge and judge.jury:
             text = f"{judge.jury.verdict}, escalated"
+        if self.lost and judge and judge.jury and lost_text(judge.jury) not in text:
+            text = f"{text}; {lost_text(judge.jury)}"
         return text
 
 
@@ -234,7 +267,8 @@ def test_findings(test: TestResult) -> list[Finding]:
         found.append(Finding(test, None, test.status, False))
     for a in test.assertions:
         escalated = is_escalated(a.judge)
-        if (a.status == "passed" or (weighted and test.status == "passed")) and not escalated:
+        if (a.status == "passed" or (weighted and test.status == "passed")) and not (
+                escalated or has_lost_seat(a.judge)):
             continue  # in a passing weighted test a failed check did not fail anything
         if a.status == "skipped" and hard and not escalated:
             continue  # a cascade skip behind a failure adds nothing to read

@@ -58,7 +58,8 @@ def _jury(judge: JudgeDetail) -> dict[str, Any] | None:
         "alpha": display.num(j.agreement), "passed": j.passed_jurors, "decisive": j.decisive,
         "quorum": None if j.panel else display.num(j.quorum), "verdict": j.verdict,
         "escalate": j.escalate,
-        "bias_warning": j.bias_warning,
+        "bias_warning": j.bias_warning, "rests_on": display.rests_on(j),
+        "lost": display.lost_text(j) if j.lost else None,
     }
 
 
@@ -167,6 +168,9 @@ def _header(report: Report) -> dict[str, Any]:
         ],
         "budget_stopped": s.budget_stopped, "budget_skips": budget_skips,
         "interrupted": s.interrupted,
+        "lost": [{"test": t.name, "text": display.lost_text(j)}
+                 for t, j in display.lost_seats(report)],
+        "lost_seats": sum(len(j.lost) for _, j in display.lost_seats(report)),
     }
 
 

@@ -81,9 +81,11 @@ def _judge(out: _Out, judge: JudgeDetail, depth: int) -> None:
         j = judge.jury
         band = out.paint(j.confidence or "n/a", j.confidence or "dim")
         review = ", " + out.paint("escalated for review", "low") if j.escalate else ""
+        lost = out.paint(f", {len(j.lost)} lost", "error") if j.lost else ""
         out.add(
-            f"jury: {band} · α {display.num(j.agreement)} · {j.passed_jurors}/{j.decisive} "
-            f"passed{f', {j.deferred} deferred' if j.deferred else ''}"
+            f"jury: {band} · α {display.num(j.agreement)}{display.rests_on(j)} · "
+            f"{j.passed_jurors}/{j.decisive} "
+            f"passed{f', {j.deferred} deferred' if j.deferred else ''}{lost}"
             f"{display.quorum_text(j)} · verdict {j.verdict}{review}",
             depth,
         )
@@ -216,6 +218,9 @@ def _summary(out: _Out, report: Report) -> None:
         for k, _, advice in gaps:
             if advice:
                 out.add(f"{k}: {advice}", 1)
+    for test, jury in display.lost_seats(report):  # never silent, even in a passing jury
+        out.add(out.paint(f"juror seat lost: {_safe(test.name, 120)}: "
+                          f"{_safe(display.lost_text(jury), 400)}", "error"))
     for warning in report.warnings:
         out.add(out.paint(f"warning: {_safe(warning)}", "medium"))
     if s.interrupted:

@@ -20,6 +20,7 @@ import attr
 import sarif_om as om
 
 from mcptest.report.models import Report, TestResult
+from mcptest.reporters import display
 from mcptest.reporters.sarif_lint import lint_parts
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -86,6 +87,10 @@ RULES: dict[str, tuple[str, str, Level]] = {
     "mcptest/jury-escalated": ("Jury escalated for human review", "The jurors' agreement "
                                "(Krippendorff's alpha) is low; the verdict stands but needs a "
                                "person to look.", "warning"),
+    "mcptest/jury-seat-lost": ("Jury decided without a seat lost to an error", "A juror's calls "
+                               "failed (and its stand-in's, if any): the verdict rests on the "
+                               "jurors that answered; `strict_panel` or --require-judge makes "
+                               "this a failure.", "warning"),
     "mcptest/not-yet-available": ("Feature not yet available", "The suite uses a feature the "
                                   "schema accepts but this runner cannot run yet; never a pass.",
                                   "warning"),
@@ -126,6 +131,11 @@ def _escalated(test: TestResult) -> bool:
     return any(j is not None and j.jury is not None and j.jury.escalate for j in judges)
 
 
+def _lost(test: TestResult) -> bool:
+    """A jury of the test lost a seat to an error (docs/jury.md, "Lost seats")."""
+    return any(display.has_lost_seat(j) for j in [test.judge, *(a.judge for a in test.assertions)])
+
+
 def _advisory(test: TestResult) -> bool:
     notes = [test.calibration, *(a.calibration for a in test.assertions)]
     return any(c is not None and c.advisory for c in notes)
@@ -156,7 +166,7 @@ def _rule_for(test: TestResult, not_ready: set[str], matcher: str | None) -> str
     if status == "flaky":
         return "mcptest/flaky"
     if status == "passed":
-        return "mcptest/jury-escalated"
+        return "mcptest/jury-seat-lost" if _lost(test) else "mcptest/jury-escalated"
     if gap == "budget":
         return "mcptest/budget"
     if status == "skipped":
@@ -179,20 +189,26 @@ def _rule_for(test: TestResult, not_ready: set[str], matcher: str | None) -> str
 def _finding(test: TestResult, not_ready: set[str]) -> Finding:
     decider = next((a for a in test.assertions if a.status == test.status), None)
     if test.status == "passed":
-        decider = next((a for a in test.assertions
-                        if a.judge and a.judge.jury and a.judge.jury.escalate), None)
+        decider = next((a for a in test.assertions if display.has_lost_seat(a.judge)), None) \
+            or next((a for a in test.assertions
+                     if a.judge and a.judge.jury and a.judge.jury.escalate), None)
     loc = decider.location if decider and decider.location else test.location
     rule = _rule_for(test, not_ready, decider.matcher if decider else None)
     level: Level = "error" if test.status in ("failed", "error") or (
         test.status == "flaky" and not (test.repeat and test.repeat.met)) else "warning"
     why = (decider.message or decider.user_message) if decider else None
     jury = decider.judge.jury if decider and decider.judge else None
-    if test.status == "passed" and jury is not None:
+    if test.status == "passed" and jury is not None and jury.lost:
+        why = f"the verdict '{jury.verdict}' rests on a partial jury: {display.lost_text(jury)}"
+    elif test.status == "passed" and jury is not None:
         agreement = "n/a" if jury.agreement is None else f"{jury.agreement:.2f}"
         why = (f"jury agreement {agreement} ({jury.confidence or 'n/a'} confidence); the verdict "
                f"'{jury.verdict}' stands but needs a person to look")
+    elif jury is not None and jury.lost and display.lost_text(jury) not in (why or ""):
+        why = f"{why}; {display.lost_text(jury)}"
     why = why or test.message or RULES.get(rule, _UNKNOWN_RULE)[0]
-    label = "escalated" if test.status == "passed" else test.status.replace("_", " ")
+    label = ("passed" if jury is not None and jury.lost else "escalated") \
+        if test.status == "passed" else test.status.replace("_", " ")
     cost = f" (judge cost ${test.cost_usd:.4f})" if test.cost_usd else ""
     message = f"{test.name} {label}: {why}{cost}"
     return Finding(test=test, rule=rule, level=level, file=loc.file, line=max(loc.line, 1),
@@ -204,7 +220,7 @@ def findings(report: Report) -> list[Finding]:
     """Every test worth a code-scanning alert, errors first, in report order within a level."""
     not_ready = {s.name for s in report.servers if s.status != "ready"}
     found = [_finding(t, not_ready) for t in report.tests
-             if t.status != "passed" or _escalated(t)]
+             if t.status != "passed" or _escalated(t) or _lost(t)]
     return sorted(found, key=lambda f: f.level != "error")
 
 
