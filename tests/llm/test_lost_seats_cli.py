@@ -95,3 +95,20 @@ def test_strict_panel_fails_a_jury_that_lost_a_seat(
     assert (a["status"], a["message"]) == (
         "failed", f"inconclusive: strict_panel needs every seat: {LOST}")
     assert rep["tests"][0]["gap"] == "judge-reliability"
+
+
+def test_an_eval_panel_names_its_lost_seat_too(tmp_path: Path, env: dict[str, str]) -> None:
+    suite = tmp_path / "panel.yml"
+    suite.write_text("""evals:
+  - name: release summary
+    prompt: "What changed?"
+    response: "checkout v2.31.4 shipped."
+    rubric: "Names the service and the tag."
+    judge: { panel: [claude-opus-4-7, gpt-4o, gemini-2.5-pro] }
+""", encoding="utf-8")
+    code, stdout, rep, md, _ = run(suite, tmp_path, env, "--with-evals")
+    assert code == ExitCode.OK, stdout
+    row = rep["tests"][0]
+    assert row["judge"]["jury"]["lost"][0]["model"] == "gemini-2.5-pro"
+    assert LOST in row["message"] and f"juror seat lost: release summary: {LOST}" in stdout
+    assert "⚠️ 1 juror seat(s) lost" in md

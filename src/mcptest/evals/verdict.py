@@ -27,6 +27,7 @@ from mcptest.grade.decision import decide
 from mcptest.grade.jury import decision_analytics
 from mcptest.grade.sampling import repeated_sampling
 from mcptest.llm.engine import JudgeEngine
+from mcptest.report.judge_models import LostSeat, lost_words
 from mcptest.report.models import CriterionResult, JudgeDetail, Status
 from mcptest.suite.models import EvalJudge, JudgeDefaults
 
@@ -226,6 +227,18 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
         analytics = analytics.model_copy(update={"panel": True})
     if any(s.state != "scored" for s in done):
         why += f"; {sum(1 for s in done if s.state != 'scored')} sample(s) without a verdict"
+    lost = [LostSeat(model=s.model or "(default)", reason=s.why) for s in done
+            if s.state == "error"]
+    if lost:  # never silent (docs/jury.md, "Lost seats")
+        text = lost_words(sum(1 for s in done if s.state in ("scored", "inconclusive")),
+                          len(done), lost)
+        analytics = analytics.model_copy(update={"seats": len(done), "lost": lost})
+        if require:
+            return "failed", f"judge required but unavailable: {text}", mean, analytics
+        if judge is not None and judge.strict_panel:
+            return ("failed", f"inconclusive: strict_panel needs every seat: {text}", mean,
+                    analytics)
+        why += f"; {text}"
     if missing:
         why += (f" ({len(missing)} deferred; no verdict of theirs could change the outcome)")
         analytics = analytics.model_copy(update={"deferred": len(missing)})

@@ -17,7 +17,7 @@ from mcptest.grade.jury_ballots import SeatLike, ballots, rule_of, verdict_mode
 from mcptest.grade.sampling import repeated_sampling
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
-from mcptest.report.judge_models import LostSeat
+from mcptest.report.judge_models import LostSeat, lost_words
 from mcptest.suite.models import JudgeDefaults, Juror, LlmJurySpec
 
 if TYPE_CHECKING:
@@ -176,8 +176,7 @@ def lost_seats(seats: Sequence[SeatLike]) -> tuple[list[LostSeat], str]:
         return lost, ""
     answered = sum(1 for s in seats if any(o.status in ("verdict", "abstained")
                                            for o in s.outcomes))
-    named = "; ".join(f"{x.model}: {x.reason}" for x in lost)
-    return lost, f"{answered} of {len(seats)} jurors answered; {named}"
+    return lost, lost_words(answered, len(seats), lost)
 
 
 def seat_refusal(lost_text: str, strict: bool, require_judge: bool) -> str | None:

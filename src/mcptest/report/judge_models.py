@@ -46,6 +46,13 @@ class LostSeat(Model):
     reason: str
 
 
+def lost_words(answered: int, seats: int, lost: list[LostSeat]) -> str:
+    """`2 of 3 jurors answered; gemini-2.5-pro: server error (503 …)`: how every report names
+    the seats a jury lost (docs/jury.md, "Lost seats")."""
+    named = "; ".join(f"{x.model}: {x.reason}" for x in lost)
+    return f"{answered} of {seats} jurors answered; {named}"
+
+
 class JuryAnalytics(Model):
     """Agreement and its reading (docs/§5.3), readable as `jury.*` targets."""
 

@@ -21,6 +21,7 @@ from mcptest.report.models import (
     Status,
     TestResult,
 )
+from mcptest.reporters.seats import has_lost_seat, lost_text
 from mcptest.reporters.weights import weight_text
 
 STATUS_ORDER: tuple[Status, ...] = (
@@ -147,32 +148,6 @@ def gap_rows(report: Report) -> list[tuple[str, int, str | None]]:
 
 def is_escalated(judge: JudgeDetail | None) -> bool:
     return bool(judge and judge.jury and judge.jury.escalate)
-
-
-def has_lost_seat(judge: JudgeDetail | None) -> bool:
-    return bool(judge and judge.jury and judge.jury.lost)
-
-
-def lost_text(j: JuryAnalytics) -> str:
-    """`2 of 3 jurors answered; gemini-2.5-pro: server error (503 …)` (docs/jury.md)."""
-    seats = j.seats or 0
-    answered = seats - len(j.lost) - j.deferred
-    named = "; ".join(f"{x.model}: {x.reason}" for x in j.lost)
-    return f"{answered} of {seats} jurors answered; {named}"
-
-
-def rests_on(j: JuryAnalytics) -> str:
-    """` on 2 of 3 jurors` when the agreement rests on fewer jurors than sat."""
-    if j.seats is None or j.decisive >= j.seats:
-        return ""
-    return f" on {j.decisive} of {j.seats} jurors"
-
-
-def lost_seats(report: Report) -> list[tuple[TestResult, JuryAnalytics]]:
-    """Every jury of the run that lost a seat to an error, with its test."""
-    return [(t, d.jury) for t in report.tests
-            for d in [*(a.judge for a in t.assertions), t.judge]
-            if d is not None and d.jury is not None and d.jury.lost]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from mcptest.report.models import JudgeDetail, JudgeVote, Report, TestResult
-from mcptest.reporters import display
+from mcptest.reporters import display, seats
 from mcptest.reporters.diff_markdown import FULL_CLOSE, FULL_OPEN, diff_block
 from mcptest.reporters.escape import md_block, md_code, md_comment_value, md_inline, md_title
 from mcptest.reporters.lint_markdown import lint_block
@@ -58,8 +58,8 @@ def _jury(judge: JudgeDetail) -> dict[str, Any] | None:
         "alpha": display.num(j.agreement), "passed": j.passed_jurors, "decisive": j.decisive,
         "quorum": None if j.panel else display.num(j.quorum), "verdict": j.verdict,
         "escalate": j.escalate,
-        "bias_warning": j.bias_warning, "rests_on": display.rests_on(j),
-        "lost": display.lost_text(j) if j.lost else None,
+        "bias_warning": j.bias_warning, "rests_on": seats.rests_on(j),
+        "lost": seats.lost_text(j) if j.lost else None,
     }
 
 
@@ -168,9 +168,9 @@ def _header(report: Report) -> dict[str, Any]:
         ],
         "budget_stopped": s.budget_stopped, "budget_skips": budget_skips,
         "interrupted": s.interrupted,
-        "lost": [{"test": t.name, "text": display.lost_text(j)}
-                 for t, j in display.lost_seats(report)],
-        "lost_seats": sum(len(j.lost) for _, j in display.lost_seats(report)),
+        "lost": [{"test": t.name, "text": seats.lost_text(j)}
+                 for t, j in seats.lost_seats(report)],
+        "lost_seats": sum(len(j.lost) for _, j in seats.lost_seats(report)),
     }
 
 

@@ -13,7 +13,7 @@ from mcptest.report.models import (
     Report,
     TestResult,
 )
-from mcptest.reporters import display
+from mcptest.reporters import display, seats
 from mcptest.reporters.comparison import LEADING, summary_line
 from mcptest.reporters.escape import shorten, terminal
 from mcptest.reporters.repeats_display import pass_at_k_text
@@ -83,7 +83,7 @@ def _judge(out: _Out, judge: JudgeDetail, depth: int) -> None:
         review = ", " + out.paint("escalated for review", "low") if j.escalate else ""
         lost = out.paint(f", {len(j.lost)} lost", "error") if j.lost else ""
         out.add(
-            f"jury: {band} · α {display.num(j.agreement)}{display.rests_on(j)} · "
+            f"jury: {band} · α {display.num(j.agreement)}{seats.rests_on(j)} · "
             f"{j.passed_jurors}/{j.decisive} "
             f"passed{f', {j.deferred} deferred' if j.deferred else ''}{lost}"
             f"{display.quorum_text(j)} · verdict {j.verdict}{review}",
@@ -218,9 +218,9 @@ def _summary(out: _Out, report: Report) -> None:
         for k, _, advice in gaps:
             if advice:
                 out.add(f"{k}: {advice}", 1)
-    for test, jury in display.lost_seats(report):  # never silent, even in a passing jury
+    for test, jury in seats.lost_seats(report):  # never silent, even in a passing jury
         out.add(out.paint(f"juror seat lost: {_safe(test.name, 120)}: "
-                          f"{_safe(display.lost_text(jury), 400)}", "error"))
+                          f"{_safe(seats.lost_text(jury), 400)}", "error"))
     for warning in report.warnings:
         out.add(out.paint(f"warning: {_safe(warning)}", "medium"))
     if s.interrupted:

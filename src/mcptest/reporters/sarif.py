@@ -20,7 +20,7 @@ import attr
 import sarif_om as om
 
 from mcptest.report.models import Report, TestResult
-from mcptest.reporters import display
+from mcptest.reporters import seats
 from mcptest.reporters.sarif_lint import lint_parts
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -133,7 +133,7 @@ def _escalated(test: TestResult) -> bool:
 
 def _lost(test: TestResult) -> bool:
     """A jury of the test lost a seat to an error (docs/jury.md, "Lost seats")."""
-    return any(display.has_lost_seat(j) for j in [test.judge, *(a.judge for a in test.assertions)])
+    return any(seats.has_lost_seat(j) for j in [test.judge, *(a.judge for a in test.assertions)])
 
 
 def _advisory(test: TestResult) -> bool:
@@ -189,7 +189,7 @@ def _rule_for(test: TestResult, not_ready: set[str], matcher: str | None) -> str
 def _finding(test: TestResult, not_ready: set[str]) -> Finding:
     decider = next((a for a in test.assertions if a.status == test.status), None)
     if test.status == "passed":
-        decider = next((a for a in test.assertions if display.has_lost_seat(a.judge)), None) \
+        decider = next((a for a in test.assertions if seats.has_lost_seat(a.judge)), None) \
             or next((a for a in test.assertions
                      if a.judge and a.judge.jury and a.judge.jury.escalate), None)
     loc = decider.location if decider and decider.location else test.location
@@ -199,13 +199,13 @@ def _finding(test: TestResult, not_ready: set[str]) -> Finding:
     why = (decider.message or decider.user_message) if decider else None
     jury = decider.judge.jury if decider and decider.judge else None
     if test.status == "passed" and jury is not None and jury.lost:
-        why = f"the verdict '{jury.verdict}' rests on a partial jury: {display.lost_text(jury)}"
+        why = f"the verdict '{jury.verdict}' rests on a partial jury: {seats.lost_text(jury)}"
     elif test.status == "passed" and jury is not None:
         agreement = "n/a" if jury.agreement is None else f"{jury.agreement:.2f}"
         why = (f"jury agreement {agreement} ({jury.confidence or 'n/a'} confidence); the verdict "
                f"'{jury.verdict}' stands but needs a person to look")
-    elif jury is not None and jury.lost and display.lost_text(jury) not in (why or ""):
-        why = f"{why}; {display.lost_text(jury)}"
+    elif jury is not None and jury.lost and seats.lost_text(jury) not in (why or ""):
+        why = f"{why}; {seats.lost_text(jury)}"
     why = why or test.message or RULES.get(rule, _UNKNOWN_RULE)[0]
     label = ("passed" if jury is not None and jury.lost else "escalated") \
         if test.status == "passed" else test.status.replace("_", " ")
