@@ -101,3 +101,6 @@ def test_a_temperature_the_provider_refuses_is_a_load_error_at_its_key(tmp_path:
     lines = [x for x in r.stderr.splitlines() if "temperature 1.2" in x]
     assert len(lines) == 1 and f"{path}:15:" in lines[0] and "llm-jury.temperature" in lines[0]
     assert "outside what anthropic accepts (0..1) for `claude-haiku-4-5`" in lines[0]
+    checked = mcptest("validate", path, env={"ANTHROPIC_API_KEY": "k"})  # load time, no run
+    assert checked.returncode == ExitCode.USAGE_ERROR
+    assert lines[0].removeprefix("error: ") in checked.stderr

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mcptest.errors import SuiteError
 from mcptest.llm.providers import PROVIDERS, ambiguity, temperature_range
-from mcptest.plan import Plan
 from mcptest.suite.load import LoadedSuite
 from mcptest.suite.models import Assertion, LlmJudgeMatcher, LlmJuryMatcher, Suite
 from mcptest.suite.positions import KeyPath, format_path
+
+if TYPE_CHECKING:
+    from mcptest.plan import Plan
 
 _KINDS = ("tools", "resources", "prompts", "lists", "agents")
 
@@ -107,12 +110,17 @@ def _errors(loaded: LoadedSuite, gateway: bool, keyed: bool) -> Iterator[SuiteEr
                 format_path(seat.temperature_path))
 
 
-def model_errors(plan: Plan, env: Mapping[str, str]) -> list[SuiteError]:
-    """Every ambiguous model name and out-of-range temperature of the plan's suites, once."""
+def suite_model_errors(loaded: LoadedSuite, env: Mapping[str, str]) -> list[SuiteError]:
+    """Every ambiguous model name and out-of-range temperature of one suite, once each
+    (`mcptest validate` asks too: it is kept light, so nothing here imports the plan)."""
     gateway = bool(env.get("MCPTEST_JUDGE_BASE_URL"))
     keyed = any(env.get(k) for p in PROVIDERS.values() for k in p.keys)
     found: dict[tuple[str, str], SuiteError] = {}
-    for loaded in plan.suites:
-        for e in _errors(loaded, gateway, keyed):
-            found.setdefault((str(e.pos), e.message), e)
+    for e in _errors(loaded, gateway, keyed):
+        found.setdefault((str(e.pos), e.message), e)
     return list(found.values())
+
+
+def model_errors(plan: Plan, env: Mapping[str, str]) -> list[SuiteError]:
+    """`suite_model_errors` of every suite of the plan."""
+    return [e for loaded in plan.suites for e in suite_model_errors(loaded, env)]

@@ -29,6 +29,7 @@ def _count(n: int, word: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mcptest.judging.model_checks import suite_model_errors
     from mcptest.suite.advice import load_warnings
     from mcptest.suite.load import load_suite
 
@@ -37,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
     for path in suite_files(args):
         try:
             loaded = load_suite(path, env=env)
+            if errors := suite_model_errors(loaded, env):  # names a provider would refuse
+                raise SuiteErrors(errors)
         except SuiteErrors as e:
             failed = True
             for error in e.errors:
