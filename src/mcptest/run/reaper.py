@@ -93,22 +93,18 @@ def stop_tree(grace: float) -> None:
     `grace` seconds, until none is left."""
     me = os.getpid()
     told: set[int] = set()
-    deadline = time.monotonic() + grace
-    while time.monotonic() < deadline:
+    kill_at = time.monotonic() + grace
+    give_up = kill_at + KILL_WAIT_S
+    while (now := time.monotonic()) < give_up:
         _reap()
         alive = descendants(me)
         if not alive:
             return
-        _signal([p for p in alive if p not in told], signal.SIGTERM)
-        told.update(alive)
-        time.sleep(POLL_S)
-    deadline = time.monotonic() + KILL_WAIT_S
-    while time.monotonic() < deadline:
-        _reap()
-        alive = descendants(me)
-        if not alive:
-            return
-        _signal(alive, signal.SIGKILL)
+        if now < kill_at:
+            _signal([p for p in alive if p not in told], signal.SIGTERM)
+            told.update(alive)
+        else:
+            _signal(alive, signal.SIGKILL)
         time.sleep(POLL_S)
 
 

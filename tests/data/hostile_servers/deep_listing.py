@@ -7,28 +7,17 @@ more: the answer can never be read (tests/run/test_deep_listing.py).
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
-
-def reply(msg_id: Any, result: Any) -> None:
-    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg_id, "result": result}) + "\n")
-    sys.stdout.flush()
+from stdio_loop import serve
 
 
 def main() -> None:
-    depth = int(sys.argv[1])
     schema: dict[str, Any] = {"type": "string"}
-    for _ in range(depth):
+    for _ in range(int(sys.argv[1])):
         schema = {"type": "object", "properties": {"a": schema}}
-    for line in sys.stdin:
-        msg = json.loads(line)
-        if msg.get("method") == "initialize":
-            reply(msg["id"], {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-                              "serverInfo": {"name": "deep-listing", "version": "0.0.1"}})
-        elif msg.get("method") == "tools/list":
-            reply(msg["id"], {"tools": [{"name": "deep", "inputSchema": schema}]})
+    serve("deep-listing", [{"name": "deep", "inputSchema": schema}])
 
 
 if __name__ == "__main__":
