@@ -26,3 +26,10 @@ class Location(Model):
     """Suite file path as given on the command line (repo-relative in CI)."""
     line: int = Field(ge=1)
     column: int = Field(default=1, ge=1)
+
+
+class Interval(Model):
+    """A 95% interval: Wilson's for a rate, a seeded bootstrap for kappa and alpha."""
+
+    low: float
+    high: float
