@@ -136,7 +136,8 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
         interrupted=interrupted, internal_error=fault,
         shard=ShardInfo(index=plan.shard[0], count=plan.shard[1], plan=list(plan.unsharded))
         if plan.shard is not None else None,
-        warnings=[w for s in plan.suites for w in load_warnings(s)])
+        warnings=[w for s in plan.suites for w in load_warnings(s)]
+        + (judging.calibration.warnings() if judging is not None else []))
     return RunOutcome(report, secrets, trace)
 
 

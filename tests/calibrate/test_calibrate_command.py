@@ -222,14 +222,14 @@ def test_the_cli_flag_reaches_the_gate(example: Path, js: JudgeServer) -> None:
     assert "judge-calibration" in required.stdout
 
 
-def test_a_jury_is_measured_per_juror_and_the_juror_that_lowers_agreement_is_named(
-        tmp_path: Path, example: Path, js: JudgeServer, gateway: dict[str, str],
-        capsys: pytest.CaptureFixture[str]) -> None:
+def _jury_suite(tmp_path: Path, example: Path, extra: str) -> Path:
+    """A three-juror `llm-jury` over the example server's release note; `extra`: one more key
+    of the jury."""
     suite = tmp_path / "jury.yml"
+    server = json.dumps(str(example.parent / "server" / "example_server.py"))
     suite.write_text(f"""servers:
   ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(example.parent / "server" /
-                                                         "example_server.py"))}]
+    command: [{json.dumps(sys.executable)}, {server}]
 tools:
   - name: note
     server: ex
@@ -240,9 +240,16 @@ tools:
         matcher:
           llm-jury:
             rubric: Is it a deployment note?
-            quorum: 0.6
             jurors: [{{model: juror-a}}, {{model: juror-b}}, {{model: juror-c}}]
+            {extra}
 """, encoding="utf-8")
+    return suite
+
+
+def test_a_jury_is_measured_per_juror_and_the_juror_that_lowers_agreement_is_named(
+        tmp_path: Path, example: Path, js: JudgeServer, gateway: dict[str, str],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    suite = _jury_suite(tmp_path, example, "quorum: 0.6")
     wrong = {"juror-a": set(), "juror-b": {10, 11}, "juror-c": {10, 11, 12, 13, 14, 15}}
     lines = []
     for i in range(20):
@@ -308,3 +315,81 @@ evals:
     row = report["tests"][0]
     assert row["status"] == "failed" and row["calibration"]["state"] == "calibrated"
     assert row["gap"] == "judgment" and report["summary"]["uncalibrated"] == 0
+
+
+@pytest.mark.parametrize(("gate", "state"), [("estimate", "calibrated"),
+                                             ("lower_bound", "below-floor")])
+def test_the_floor_can_hold_the_lower_bound_of_kappa(
+        tmp_path: Path, example: Path, js: JudgeServer, gateway: dict[str, str], gate: str,
+        state: str) -> None:
+    """Issue 26, problem 3: kappa 0.75 on 50 labels clears a 0.6 floor as a point estimate, but
+    its 95% interval reaches well below it; `min_agreement_on: lower_bound` holds the floor
+    against that lower end, and the record, the terminal and the run show the interval."""
+    suite = example / "mcptest.yml"
+    suite.write_text(suite.read_text().replace(
+        "min_labels: 20", f"min_labels: 20\n              min_agreement_on: {gate}"),
+        encoding="utf-8")
+    labels = _synthetic(tmp_path, js, {1, 2, 3, 31, 32, 33})  # 3 false fails, 3 false passes
+    run = mcptest("calibrate", suite, "--labels", labels, "--out",
+                  example / "release-note.calibration.json", "--no-cache",
+                  env=js.gateway_env())
+    assert run.returncode == 0, run.stderr
+    v = json.loads((example / "release-note.calibration.json").read_text())["verdict"]
+    assert v["kappa"] == pytest.approx(0.75)
+    low, high = v["kappa_ci95"]["low"], v["kappa_ci95"]["high"]
+    assert low < 0.6 < 0.75 < high <= 1.0
+    assert 0 < v["kappa_below_floor"] < 0.5  # resamples below the suite's 0.6 floor
+    assert v["accuracy_ci95"]["low"] < 44 / 50 < v["accuracy_ci95"]["high"]
+    assert f"0.750 [{low:.3f}, {high:.3f}]" in run.stdout
+    js.script("release-judge", Verdict(score=0.9), candidate=SERVER_OUTPUT)
+    _, report = _report(example, js)
+    note = report["tests"][0]["assertions"][0]["calibration"]
+    assert note["state"] == state and note["kappa_ci95"]["low"] == low
+    if gate == "lower_bound":
+        assert "lower end of its 95% interval" in note["reason"]
+
+
+def test_near_duplicate_jurors_are_flagged_in_the_record_and_the_comment(
+        tmp_path: Path, example: Path, js: JudgeServer, gateway: dict[str, str]) -> None:
+    """Issue 26, problem 4: juror-b makes exactly juror-a's mistakes. The record names the pair,
+    gives their error correlation and what the jury is worth, and a run gated by the record
+    carries the warning into the PR comment."""
+    suite = _jury_suite(tmp_path, example, "calibration: {file: jury.calibration.json, "
+                                           "min_labels: 20, min_agreement: 0.3}")
+    wrong = {"juror-a": {0, 5, 10, 15, 20, 25, 30, 35}, "juror-b": {0, 5, 10, 15, 20, 25, 30, 35},
+             "juror-c": {2, 13, 27, 38}}
+    lines = []
+    for i in range(40):
+        human_pass = i % 2 == 0
+        for model, misses in wrong.items():
+            passes = human_pass != (i in misses)
+            js.script(model, Verdict(score=0.9 if passes else 0.1), candidate=f"#D{i:02d}#")
+        lines.append(json.dumps({"candidate": f"#D{i:02d}#",
+                                 "human": "pass" if human_pass else "fail"}))
+    labels = tmp_path / "jury.jsonl"
+    labels.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    run = mcptest("calibrate", suite, "--labels", labels, "--no-cache", env=js.gateway_env())
+    assert run.returncode == 0, run.stderr
+    record = json.loads((tmp_path / "jury.calibration.json").read_text())
+    pairs = {tuple(p["jurors"]): p for p in record["error_correlation"]}
+    assert pairs[("juror-a", "juror-b")]["correlation"] == 1.0
+    assert pairs[("juror-a", "juror-b")]["both_wrong"] == 8
+    assert abs(pairs[("juror-a", "juror-c")]["correlation"]) < 0.3
+    assert record["effective_jurors"] == pytest.approx(1.8, abs=0.05)
+    assert len(record["warnings"]) == 1
+    assert "jurors juror-a and juror-b are near-duplicates" in record["warnings"][0]
+    assert "⚠ jurors juror-a and juror-b are near-duplicates" in run.stdout
+    assert "Effective number of independent jurors: 1.8" in run.stdout
+    for model in wrong:
+        js.script(model, Verdict(score=0.9))
+    out = tmp_path / "run.md"
+    done = mcptest("run", suite, "--no-cache", "--reporter", "md", "--output", out,
+                   env=js.gateway_env())
+    assert done.returncode == ExitCode.OK, done.stdout + done.stderr
+    comment = out.read_text(encoding="utf-8")
+    assert "calibration record jury.calibration.json" in comment  # its colon is escaped
+    assert "jurors juror-a and juror-b are near-duplicates" in comment
+    report = json.loads(mcptest("run", suite, "--no-cache", "--reporter", "json",
+                                env=js.gateway_env()).stdout)
+    note = report["tests"][0]["assertions"][0]["calibration"]
+    assert note["effective_jurors"] == record["effective_jurors"] and note["warnings"]

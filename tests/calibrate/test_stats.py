@@ -32,8 +32,8 @@ def test_alpha_with_the_humans_as_a_coder_equals_the_krippendorff_package(
         data: list[tuple[bool, bool]]) -> None:
     human, judge = [float(x) for x, _ in data], [float(y) for _, y in data]
     ours = alpha(human, judge)
-    if len(set(human) | set(judge)) < 2:
-        assert ours is None
+    if len(set(human) | set(judge)) < 2:  # everyone agrees on everything: 1.0, as in a jury
+        assert ours == 1.0                 # and a run (docs/jury.md, "Edge rules")
         return
     ref = krippendorff.alpha(reliability_data=np.array([human, judge]),
                              level_of_measurement="nominal")

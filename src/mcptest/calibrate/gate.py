@@ -55,6 +55,12 @@ class CalibrationGating:
                 self._records[path] = f"unreadable: {e}"
         return self._records[path]
 
+    def warnings(self) -> list[str]:
+        """What the records read so far warn about (near-duplicate jurors), one line each, for
+        the run's warnings: the PR comment shows them even when every verdict passed."""
+        return [f"calibration record {path.name}: {w}" for path, found in self._records.items()
+                if not isinstance(found, str) for w in found.warnings]
+
     def note(self, test: PlannedTest, planned: PlannedAssertion | None
              ) -> CalibrationNote | None:
         """The calibration of a judged assertion, or of an eval row (`planned` None)."""
@@ -83,6 +89,14 @@ class CalibrationGating:
             kappa = "undefined" if v.kappa is None else f"{v.kappa:.3f}"
             return _note(gate, "below-floor", found,
                          f"kappa {kappa} < min_agreement {gate.min_agreement:g}")
+        if gate.min_agreement_on == "lower_bound":
+            low = v.kappa_ci95.low if v.kappa_ci95 is not None else None
+            if low is None or low < gate.min_agreement:
+                shown = "undefined" if low is None else f"{low:.3f}"
+                return _note(gate, "below-floor", found,
+                             f"kappa {v.kappa:.3f}, but the lower end of its 95% interval "
+                             f"{shown} < min_agreement {gate.min_agreement:g} "
+                             f"(min_agreement_on: lower_bound; more labels narrow it)")
         return _note(gate, "calibrated", found, None)
 
     def _decide(self, note: CalibrationNote, status: Status, message: str | None
@@ -129,6 +143,9 @@ def _note(gate: CalibrationGate, state: CalibrationState, record: CalibrationRec
     return CalibrationNote(
         state=state, advisory=False, record=gate.file, reason=reason or _REASONS[state],
         labels=v.labels if v else None, kappa=v.kappa if v else None,
+        kappa_ci95=v.kappa_ci95 if v else None, min_agreement_on=gate.min_agreement_on,
+        effective_jurors=record.effective_jurors if record is not None else None,
+        warnings=list(record.warnings) if record is not None else [],
         alpha=v.alpha if v else None, accuracy=v.accuracy if v else None,
         false_pass_rate=v.false_pass.rate if v else None,
         false_fail_rate=v.false_fail.rate if v else None,

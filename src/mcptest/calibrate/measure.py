@@ -14,12 +14,14 @@ from datetime import UTC, datetime
 
 import anyio
 
+from mcptest.calibrate.correlation import effective_jurors, error_correlations, near_duplicates
 from mcptest.calibrate.labels import Label
 from mcptest.calibrate.record import CalibrationRecord, Disagreement
-from mcptest.calibrate.stats import alpha, cohen_kappa, figures
+from mcptest.calibrate.stats import alpha, alpha_interval, cohen_kappa, figures
 from mcptest.calibrate.target import Target, eval_matrix_model, eval_rubric
 from mcptest.evals.verdict import judge_eval
-from mcptest.grade.aggregate import weighted_quorum
+from mcptest.grade.decision import Ballot, decide
+from mcptest.grade.jury_ballots import rule_of
 from mcptest.grade.llm_matchers import LlmContext, judge_assertion, jury_assertion
 from mcptest.llm.engine import JudgeEngine
 from mcptest.report.models import AssertionResult, JudgeDetail, Status
@@ -97,13 +99,14 @@ def _lowering(target: Target, human: list[bool], seats: dict[str, list[bool | No
     if not isinstance(m, LlmJuryMatcher) or len(seats) < 2 or full is None:
         return []
     weights = {j.model: j.weight for j in m.llm_jury.jurors}
+    rule = rule_of(m.llm_jury.model_copy(update={"verdict_kind": None}), False)
     out: list[str] = []
     for left_out in seats:
         verdicts: list[bool | None] = []
         for i in range(len(human)):
-            heads = [(weights.get(k, 1.0), bool(v[i])) for k, v in seats.items()
-                     if k != left_out and v[i] is not None]
-            verdicts.append(weighted_quorum(heads, m.llm_jury.quorum).met if heads else None)
+            d = decide([Ballot(weight=weights.get(k, 1.0), passed=v[i]) for k, v in seats.items()
+                        if k != left_out and v[i] is not None], rule)
+            verdicts.append(d.passed if d.outcome in ("passed", "failed") else None)
         pairs = [(h, v) for h, v in zip(human, verdicts, strict=True) if v is not None]
         kappa = cohen_kappa([h for h, _ in pairs], [v for _, v in pairs])
         if kappa is not None and kappa > full + 1e-12:
@@ -117,9 +120,10 @@ def build_record(target: Target, labels: Sequence[Label], judged: Sequence[Judge
     human = [label.passed(threshold) for label in labels]
     human_scores = [label.score for label in labels]
     scored = all(s is not None for s in human_scores)
+    floor = target.gate.min_agreement if target.gate is not None else None
     verdict = figures(human, [j.verdict for j in judged],
                       human_scores if scored else None,
-                      [j.score for j in judged] if scored else None)
+                      [j.score for j in judged] if scored else None, floor)
     seats: dict[str, list[bool | None]] = {}
     seat_scores: dict[str, list[float | None]] = {}
     for i, j in enumerate(judged):
@@ -136,13 +140,18 @@ def build_record(target: Target, labels: Sequence[Label], judged: Sequence[Judge
         for i, (label, j) in enumerate(zip(labels, judged, strict=True))
         if j.verdict is not None and j.verdict != human[i]]
     is_jury = target.identity.kind == "llm-jury" or len(set(target.identity.models)) > 1
+    pairs = error_correlations(human, seats) if is_jury else []
+    worth = effective_jurors(len(seats), pairs) if is_jury else None
+    coders: list[list[float | None]] = [[float(h) for h in human],
+              *[[None if v is None else float(v) for v in vs] for vs in seats.values()]]
     return CalibrationRecord(
         identity=target.identity, identity_hash=target.identity.hash, labels_file=labels_file,
         created_at=datetime.now(UTC).isoformat(timespec="seconds"), labels=len(labels),
         unjudged=sum(1 for j in judged if j.verdict is None), verdict=verdict,
         jurors=jurors if is_jury else {},
-        panel_alpha=alpha([float(h) for h in human],
-                          *[[None if v is None else float(v) for v in vs]
-                            for vs in seats.values()]) if is_jury else None,
+        panel_alpha=alpha(*coders) if is_jury else None,
+        panel_alpha_ci95=alpha_interval(*coders) if is_jury else None,
+        error_correlation=pairs, effective_jurors=worth,
+        warnings=near_duplicates(pairs, worth, len(seats)),
         lowers_agreement=_lowering(target, human, seats, verdict.kappa),
         disagreements=disagreements)

@@ -15,8 +15,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from mcptest.calibrate.correlation import ErrorCorrelation
 from mcptest.calibrate.stats import Figures
 from mcptest.llm.prompt import PROMPT_VERSION
+from mcptest.report.base import Interval
 from mcptest.suite.models import JudgeDefaults, LlmJudgeSpec, LlmJurySpec
 
 RECORD_VERSION = 1
@@ -85,6 +87,13 @@ class CalibrationRecord(_Model):
     """Per juror of a jury, keyed by model."""
     panel_alpha: float | None = None
     """Alpha of the pass/fail verdicts with the humans and every juror as coders."""
+    panel_alpha_ci95: Interval | None = None
+    error_correlation: list[ErrorCorrelation] = Field(default_factory=list)
+    """Per pair of jurors: how their errors against the human labels go together."""
+    effective_jurors: float | None = None
+    """n / (1 + (n − 1)·ρ̄): what the jury is worth in independent jurors."""
+    warnings: list[str] = Field(default_factory=list)
+    """Near-duplicate jurors (docs/calibration.md)."""
     lowers_agreement: list[str] = Field(default_factory=list)
     """Jurors without whom the jury's kappa with the humans would be higher."""
     disagreements: list[Disagreement] = Field(default_factory=list)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from mcptest.calibrate.record import CalibrationRecord
 from mcptest.calibrate.stats import Figures, Rate
+from mcptest.report.base import Interval
 from mcptest.reporters.escape import md_inline, shorten, terminal
 
 Escape = Callable[[object, int], str]
@@ -33,9 +34,33 @@ def _rate(r: Rate) -> str:
     return f"{r.rate:.1%} ({r.hits}/{r.of}){ci}"
 
 
+def _ci(i: Interval | None) -> str:
+    return "" if i is None else f" [{i.low:.3f}, {i.high:.3f}]"
+
+
 def _figure_row(name: str, f: Figures) -> str:
-    return (f"| {name} | {f.labels} | {_num(f.kappa)} | {_num(f.alpha)} | {_num(f.accuracy)} | "
+    return (f"| {name} | {f.labels} | {_num(f.kappa)}{_ci(f.kappa_ci95)} | "
+            f"{_num(f.alpha)}{_ci(f.alpha_ci95)} | {_num(f.accuracy)}{_ci(f.accuracy_ci95)} | "
             f"{_rate(f.false_pass)} | {_rate(f.false_fail)} |")
+
+
+def _jurors(record: CalibrationRecord, esc: Escape) -> list[str]:
+    """Whether the jurors err together: the pairwise error correlations, what the jury is worth
+    in independent jurors, and a warning per near-duplicate pair."""
+    if not record.error_correlation:
+        return []
+    lines = ["## Jurors that make the same mistakes", "",
+             "| jurors | labels | errors | both wrong | error correlation |",
+             "|---|---|---|---|---|"]
+    lines += [f"| `{esc(p.jurors[0], 80)}` · `{esc(p.jurors[1], 80)}` | {p.labels} | "
+              f"{p.errors[0]}, {p.errors[1]} | {p.both_wrong} | {_num(p.correlation)} |"
+              for p in record.error_correlation]
+    n = len(record.jurors)
+    worth = ("n/a (no pair of jurors both erred and got some right)"
+             if record.effective_jurors is None else f"{record.effective_jurors:.2f} of {n}")
+    lines += ["", f"Effective number of independent jurors: {worth}", ""]
+    lines += [f"⚠ {esc(w, 400)}" for w in record.warnings]
+    return lines + ([""] if record.warnings else [])
 
 
 def render_markdown(record: CalibrationRecord, esc: Escape = md_inline) -> str:
@@ -61,20 +86,25 @@ def render_markdown(record: CalibrationRecord, esc: Escape = md_inline) -> str:
         "",
         "## Agreement with the humans",
         "",
-        "| coder | labels | Cohen's κ | Krippendorff's α | accuracy | false pass [95% CI] "
-        "| false fail [95% CI] |",
+        "| coder | labels | Cohen's κ [95% CI] | Krippendorff's α [95% CI] | accuracy [95% CI] "
+        "| false pass [95% CI] | false fail [95% CI] |",
         "|---|---|---|---|---|---|---|",
         _figure_row("verdict" if ident.kind == "llm-judge" else "jury verdict", v),
         *(_figure_row(f"`{esc(m, 80)}`", f) for m, f in record.jurors.items()),
         "",
     ]
+    if v.kappa_below_floor is not None:
+        lines += [f"{v.kappa_below_floor:.0%} of 2,000 resamples of the labels give a κ below "
+                  "the gate's floor.", ""]
     if record.panel_alpha is not None:
-        lines += [f"α with the humans and every juror as coders: {_num(record.panel_alpha)}", ""]
+        lines += [f"α with the humans and every juror as coders: {_num(record.panel_alpha)}"
+                  f"{_ci(record.panel_alpha_ci95)}", ""]
     if v.score_alpha is not None:
         lines += [f"α of the scores (interval), humans vs judge: {_num(v.score_alpha)}", ""]
     for model in record.lowers_agreement:
         lines += [f"⚠ juror `{esc(model, 80)}` lowers the jury's agreement with the "
                   "humans: without it κ would be higher.", ""]
+    lines += _jurors(record, esc)
     lines += [f"## Disagreements ({len(record.disagreements)})", ""]
     if record.disagreements:
         lines += ["| label | candidate | human | judge | score | reason |",

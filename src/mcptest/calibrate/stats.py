@@ -1,10 +1,12 @@
-"""Agreement of a judge with humans: Cohen's kappa, Krippendorff's alpha, error rates.
+"""Agreement of a judge with humans: Cohen's kappa, Krippendorff's alpha, error rates, each with
+its 95% interval (docs/calibration.md).
 
 No runtime dependency of mcptest provides these (scipy, scikit-learn and statsmodels are not
-runtime dependencies, and the `krippendorff` package is dev-only), so Cohen's kappa and the
-Wilson interval are the few lines of textbook arithmetic below; alpha reuses the project's own
-implementation in `mcptest.grade.agreement`. The tests check kappa against scikit-learn's
-`cohen_kappa_score` and alpha against the `krippendorff` package (docs/calibration.md).
+runtime dependencies, and the `krippendorff` package is dev-only), so Cohen's kappa is the few
+lines of textbook arithmetic below, the intervals are `mcptest.stats.intervals` (Wilson's for
+rates, a seeded percentile bootstrap over the labels for kappa and alpha), and alpha reuses the
+project's own implementation in `mcptest.grade.agreement`. The tests check kappa against
+scikit-learn's `cohen_kappa_score` and alpha against the `krippendorff` package.
 """
 
 from __future__ import annotations
@@ -16,16 +18,8 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from mcptest.grade.agreement import krippendorff_alpha_interval
-
-Z95 = 1.959963984540054
-"""The two-sided 95% quantile of the standard normal distribution."""
-
-
-class Interval(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    low: float
-    high: float
+from mcptest.report.base import Interval
+from mcptest.stats import intervals
 
 
 class Rate(BaseModel):
@@ -60,11 +54,19 @@ class Figures(BaseModel):
     labels: int
     """Labels with a verdict from this coder (abstentions and errors left out)."""
     kappa: float | None
+    kappa_ci95: Interval | None = None
+    """Percentile bootstrap over the labels (2,000 resamples, seeded): the same record gives
+    the same interval on every machine."""
+    kappa_below_floor: float | None = None
+    """The share of those resamples whose kappa falls below the gate's floor (when known)."""
     alpha: float | None
     """Krippendorff's alpha of the pass/fail verdicts, humans as one more coder."""
+    alpha_ci95: Interval | None = None
     score_alpha: float | None = None
     """Alpha of the scores (interval), when the humans gave scores."""
     accuracy: float | None
+    accuracy_ci95: Interval | None = None
+    """Wilson 95% interval of the accuracy."""
     false_pass: Rate
     false_fail: Rate
     confusion: Confusion
@@ -87,15 +89,14 @@ def cohen_kappa(a: Sequence[bool], b: Sequence[bool]) -> float | None:
     return (observed - expected) / (1.0 - expected)
 
 
-def wilson(hits: int, of: int, z: float = Z95) -> Interval | None:
-    """Wilson score interval of a proportion; sound at 0 and 1 and for small samples."""
-    if of == 0:
-        return None
-    p = hits / of
-    denominator = 1.0 + z * z / of
-    centre = (p + z * z / (2 * of)) / denominator
-    half = z * math.sqrt(p * (1 - p) / of + z * z / (4 * of * of)) / denominator
-    return Interval(low=max(0.0, centre - half), high=min(1.0, centre + half))
+def wilson(hits: int, of: int) -> Interval | None:
+    """Wilson score interval of a proportion (`stats.intervals.wilson`) as a report field."""
+    ends = intervals.wilson(hits, of)
+    return None if ends is None else Interval(low=ends[0], high=ends[1])
+
+
+def interval(ends: tuple[float, float] | None) -> Interval | None:
+    return None if ends is None else Interval(low=round(ends[0], 6), high=round(ends[1], 6))
 
 
 def rate(hits: int, of: int) -> Rate:
@@ -106,15 +107,45 @@ def alpha(*coders: Sequence[float | None]) -> float | None:
     """Krippendorff's alpha (interval) with each sequence one coder over the same units.
 
     On pass/fail coded 1/0 the interval metric equals the nominal one (δ² is 1 for any
-    disagreement), so this is the nominal alpha of the verdicts too.
+    disagreement), so this is the nominal alpha of the verdicts too. When every paired value
+    is the same (everyone agrees on every label) it is 1.0, as for a jury and a run
+    (docs/jury.md, "Edge rules"); None when no label was rated by two coders.
     """
-    return krippendorff_alpha_interval([list(c) for c in coders])
+    found = krippendorff_alpha_interval([list(c) for c in coders])
+    if found is not None:
+        return found
+    paired = [u for u in zip(*coders, strict=True) if sum(v is not None for v in u) >= 2]
+    return 1.0 if paired else None
+
+
+def kappa_interval(hs: Sequence[bool], js: Sequence[bool]) -> Interval | None:
+    """The bootstrap interval of kappa over the (human, judge) pairs."""
+    pairs = list(zip(hs, js, strict=True))
+    return interval(intervals.bootstrap(
+        pairs, lambda s: cohen_kappa([h for h, _ in s], [j for _, j in s])))
+
+
+def share_below(hs: Sequence[bool], js: Sequence[bool], floor: float) -> float | None:
+    """How often a resample of the labels gives a kappa below `floor`."""
+    pairs = list(zip(hs, js, strict=True))
+    found = intervals.share_below(
+        pairs, lambda s: cohen_kappa([h for h, _ in s], [j for _, j in s]), floor)
+    return None if found is None else round(found, 4)
+
+
+def alpha_interval(*coders: Sequence[float | None]) -> Interval | None:
+    """The bootstrap interval of `alpha` over the labels (units)."""
+    units = list(zip(*coders, strict=True))
+    return interval(intervals.bootstrap(
+        units, lambda s: alpha(*(list(c) for c in zip(*s, strict=True)))))
 
 
 def figures(human: Sequence[bool], judge: Sequence[bool | None],
             human_scores: Sequence[float | None] | None = None,
-            judge_scores: Sequence[float | None] | None = None) -> Figures:
-    """Agreement of one coder with the humans over the labels it gave a verdict on."""
+            judge_scores: Sequence[float | None] | None = None,
+            floor: float | None = None) -> Figures:
+    """Agreement of one coder with the humans over the labels it gave a verdict on; `floor`:
+    the gate's kappa floor, to say how often a resample falls below it."""
     pairs = [(h, j) for h, j in zip(human, judge, strict=True) if j is not None]
     hs = [h for h, _ in pairs]
     js = [j for _, j in pairs]
@@ -126,11 +157,14 @@ def figures(human: Sequence[bool], judge: Sequence[bool | None],
     score_alpha = None
     if human_scores is not None and judge_scores is not None:
         score_alpha = alpha(human_scores, judge_scores)
+    coded = ([float(h) for h in human], [None if j is None else float(j) for j in judge])
     return Figures(
-        labels=n, kappa=cohen_kappa(hs, js),
-        alpha=alpha([float(h) for h in human], [None if j is None else float(j) for j in judge]),
+        labels=n, kappa=cohen_kappa(hs, js), kappa_ci95=kappa_interval(hs, js),
+        kappa_below_floor=None if floor is None else share_below(hs, js, floor),
+        alpha=alpha(*coded), alpha_ci95=alpha_interval(*coded),
         score_alpha=score_alpha,
         accuracy=(both_pass + both_fail) / n if n else None,
+        accuracy_ci95=wilson(both_pass + both_fail, n),
         false_pass=rate(false_pass, false_pass + both_fail),
         false_fail=rate(false_fail, false_fail + both_pass),
         confusion=Confusion(both_pass=both_pass, both_fail=both_fail, false_pass=false_pass,

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from mcptest.report.base import Confidence, Count, Millis, Model, Usd
+from mcptest.report.base import Confidence, Count, Interval, Millis, Model, Usd
 
 
 class JudgeVote(Model):
@@ -160,6 +160,13 @@ class CalibrationNote(Model):
     reason: str | None = None
     labels: int | None = None
     kappa: float | None = None
+    kappa_ci95: Interval | None = None
+    """The record's 95% bootstrap interval of kappa."""
+    min_agreement_on: Literal["estimate", "lower_bound"] = "estimate"
+    effective_jurors: float | None = None
+    """A jury: what it is worth in independent jurors (docs/calibration.md)."""
+    warnings: list[str] = Field(default_factory=list)
+    """Near-duplicate jurors, from the record."""
     alpha: float | None = None
     accuracy: float | None = None
     false_pass_rate: float | None = None
