@@ -6,7 +6,7 @@ import enum
 
 
 class ExitCode(enum.IntEnum):
-    #: Every test passed (deferred judge assertions count as passed).
+    #: Nothing failed (a deferred judge assertion does not fail the run, nor counts as a pass).
     OK = 0
     #: A test failed or errored.
     TESTS_FAILED = 1

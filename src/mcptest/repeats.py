@@ -15,8 +15,8 @@ from dataclasses import replace
 
 import anyio
 
-from mcptest.grade.repeats import RepeatOptions, merge_repetitions
-from mcptest.judging.judging import label_agreement, score_agreement
+from mcptest.grade.repeats import GateOn, RepeatOptions, merge_repetitions
+from mcptest.judging.judging import agreements
 from mcptest.judging.projection import project
 from mcptest.pipeline import RunOptions, RunOutcome, arun_plan
 from mcptest.plan import Plan, PlannedTest
@@ -31,6 +31,10 @@ def _times(t: PlannedTest, options: RepeatOptions) -> int:
 def _min_rate(t: PlannedTest, options: RepeatOptions) -> float:
     own = t.spec.min_pass_rate
     return own if own is not None else options.min_pass_rate
+
+
+def _gate_on(t: PlannedTest, options: RepeatOptions) -> GateOn:
+    return t.spec.min_pass_rate_on or options.min_pass_rate_on
 
 
 def _ks(t: PlannedTest, options: RepeatOptions) -> tuple[int, ...]:
@@ -95,7 +99,8 @@ def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,
     tests = []
     for p in plan.tests:
         reps = rows[p.id]
-        tests.append(merge_repetitions(reps, _min_rate(p, repeat), _ks(p, repeat))
+        tests.append(merge_repetitions(reps, _min_rate(p, repeat), _ks(p, repeat),
+                                       _gate_on(p, repeat))
                      if _times(p, repeat) > 1 else reps[0])
     s = [r.summary for r in reports]
     first = reports[0]
@@ -110,7 +115,7 @@ def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,
             projected_calls=sum(x.projected_judge_calls for x in s),
             cost_bound_usd=first.summary.cost_bound_usd,
             # every repetition's juries are units of the run's agreement, not the first's only
-            run_agreement=score_agreement(tests), run_agreement_labels=label_agreement(tests)),
+            **agreements(tests)),
         interrupted=next((x.interrupted for x in s if x.interrupted), None),
         internal_error=next((x.internal_error for x in s if x.internal_error), None),
         warnings=[w for r in reports for w in r.warnings], shard=first.shard)

@@ -66,12 +66,15 @@ def test_pass_rate_and_pass_at_k_of_repeated_agents(tmp_path: Path, js: JudgeSer
     assert (second["repeat"]["runs"], second["repeat"]["passed"]) == (4, 1)
     assert second["repeat"]["pass_at_k"] == [{"k": 1, "value": 0.25}, {"k": 4, "value": 1.0}]
 
-    assert "passed 2/5 · pass rate 0.40 · pass@1 0.40 · pass@2 0.70 · pass@3 0.90" in done.stdout
-    assert "passed 1/4 · pass rate 0.25 · pass@1 0.25 · pass@4 1.00" in done.stdout
+    # the pass rate with its Wilson 95% interval (2 of 5: [0.12, 0.77]; 1 of 4: [0.05, 0.70])
+    assert ("passed 2/5 · pass rate 0.40 [0.12, 0.77] · pass@1 0.40 · pass@2 0.70 · "
+            "pass@3 0.90") in done.stdout
+    assert "passed 1/4 · pass rate 0.25 [0.05, 0.70] · pass@1 0.25 · pass@4 1.00" in done.stdout
     md = (tmp_path / "r.md").read_text()
-    assert "| test | runs | passed | pass rate | pass@1 | pass@2 | pass@3 | pass@4 |" in md
-    assert "| sums | 5 | 2 | 0.40 | 0.40 | 0.70 | 0.90 |  |" in md
-    assert "| sums again | 4 | 1 | 0.25 | 0.25 |  |  | 1.00 |" in md
+    assert ("| test | runs | scored | passed | pass rate [95% CI] | pass@1 | pass@2 | pass@3 | "
+            "pass@4 |") in md
+    assert "| sums | 5 | 5 | 2 | 0.40 [0.12, 0.77] | 0.40 | 0.70 | 0.90 |  |" in md
+    assert "| sums again | 4 | 4 | 1 | 0.25 [0.05, 0.70] | 0.25 |  |  | 1.00 |" in md
 
 
 def test_a_k_above_the_repeat_count_is_a_load_error(tmp_path: Path) -> None:

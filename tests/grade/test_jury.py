@@ -412,3 +412,21 @@ def test_run_agreement_is_raw_and_uses_spec_rules() -> None:
     assert run_agreement([[[0.6], [0.6]], [[0.6], [0.6]]]) == 1.0
     assert run_agreement([]) is None
     assert run_agreement([[[0.9]], [[0.1]]]) is None
+
+
+def test_the_run_alpha_bootstrap_sums_give_the_textbook_alpha() -> None:
+    """The run-level interval resamples juries by their sums; on the whole run those sums give
+    exactly `run_agreement`, and the all-agree rule holds (docs/jury.md, "Run-level agreement")."""
+    from mcptest.grade.run_alpha import _alpha, _unit, run_alpha
+
+    rng = random.Random(5)
+    for _ in range(50):
+        per = [[[rng.random()] for _ in range(rng.randint(2, 4))] for _ in range(rng.randint(2, 9))]
+        sums = [_unit([row[0] for row in jury]) for jury in per]
+        n, total, squares, within = (sum(c) for c in zip(*sums, strict=True))
+        assert _alpha(n, total, squares, within) == pytest.approx(run_agreement(per), abs=1e-9)
+    same = run_alpha([[[0.6], [0.6]], [[0.3], [0.3]]])
+    assert same is not None
+    assert (same.alpha, same.juries, same.unanimous, same.band) == (1.0, 2, 2, "high")
+    lone = run_alpha([[[0.6], [0.7]]])
+    assert lone is not None and lone.ci95 is None  # one jury: nothing to resample

@@ -26,6 +26,7 @@ from mcptest.report.models import (
     TestResult,
     ToolInfo,
 )
+from mcptest.report.scores import measured
 
 SECRET = "sk-test-SECRET123456789"
 """The token `hostile_report()` leaks; no rendered output may contain it after redaction."""
@@ -236,7 +237,8 @@ def _report(tests: list[TestResult], servers: list[ServerReport], **summary: Any
     return Report(
         tool=ToolInfo(version="0.1.0"), started_at="2026-11-22T02:00:00Z",
         finished_at="2026-11-22T02:00:09Z", suites=suites, servers=servers, tests=tests,
-        summary=Summary(counts=_counts(tests), gaps=_gaps(tests), **summary),
+        summary=Summary(counts=_counts(tests), gaps=_gaps(tests),
+                        not_measured=sum(1 for t in tests if not measured(t)), **summary),
     )
 
 

@@ -38,8 +38,10 @@ class BaselineChoice:
     """One line: where the baseline came from and how stale it is, or why there is none."""
 
     def arguments(self, fail_on: str) -> list[str]:
+        """`--baseline` and `--fail-on` for `mcptest run`; without a baseline only
+        `not-measured` applies (`regressed` needs one)."""
         if self.path is None:
-            return []
+            return ["--fail-on", "not-measured"] if "not-measured" in fail_on else []
         return ["--baseline", self.path, "--baseline-note", self.note or "",
                 "--fail-on", fail_on]
 

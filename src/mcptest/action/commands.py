@@ -114,7 +114,7 @@ def annotations_for(
 
     Failures and errors are errors; skips, not-yet-available and escalated jury verdicts that
     passed are warnings (a person should look); deferred judges (no key, e.g. on a fork PR) are
-    notices, since they count as passed.
+    notices, since they do not fail the run.
     """
     kept: list[Annotation] = []
     left: dict[str, int] = {}

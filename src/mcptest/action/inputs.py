@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcptest.api.options import parse_fail_on
 from mcptest.errors import UsageError
 
 CommentMode = Literal["update", "recreate", "off"]
@@ -56,7 +57,8 @@ class ActionInputs(BaseModel):
     baseline: str = ""
     """`auto`, a report path, or "" (docs/baseline.md)."""
     baseline_artifact: str = "mcptest-report"
-    fail_on: Literal["regressed", "any-failure"] = "any-failure"
+    fail_on: str = "any-failure"
+    """`any-failure` or `regressed`, and/or `not-measured` (comma-separated)."""
 
     @property
     def wants_comment(self) -> bool:
@@ -167,9 +169,11 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         if "\n" in value or "\x00" in value:
             raise UsageError(f"input '{name}' must be a single path")
 
-    fail_on = _raw(env, "fail-on") or "any-failure"
-    if fail_on not in ("regressed", "any-failure"):
-        raise UsageError(f"input 'fail-on' must be regressed or any-failure, got {fail_on!r}")
+    fail_on = ",".join(split_list(_raw(env, "fail-on"))) or "any-failure"
+    try:
+        parse_fail_on(fail_on)
+    except ValueError as e:
+        raise UsageError(f"input 'fail-on' {e}") from None
 
     shard_reports = split_list(_raw(env, "shard-reports"))
     check_mode(env, mode, shard_reports)

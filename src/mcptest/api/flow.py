@@ -57,13 +57,15 @@ def load_baseline(options: Options) -> Report | None:
 
 
 def apply_baseline(report: Report, old: Report | None, options: Options) -> Report:
-    """The run compared with its baseline, when there is one."""
-    from mcptest.compare.attach import with_baseline
+    """The run compared with its baseline, when there is one, and gated by `--fail-on`."""
+    from mcptest.compare.attach import with_baseline, with_fail_on_not_measured
 
-    if old is None:
-        return report
-    return with_baseline(report, old, options.comparison, source=str(options.baseline),
-                         note=options.baseline_note or None)
+    if old is not None:
+        report = with_baseline(report, old, options.comparison, source=str(options.baseline),
+                               note=options.baseline_note or None)
+    if options.comparison.fail_on_not_measured:
+        report = with_fail_on_not_measured(report)
+    return report
 
 
 async def arun_report(plan: Plan, options: Options, env: Mapping[str, str], *,

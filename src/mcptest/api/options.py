@@ -23,7 +23,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from mcptest.compare.classify import DEFAULT_ALPHA, CompareOptions
+from mcptest.compare.classify import DEFAULT_ALPHA, CompareOptions, FailOn
 from mcptest.errors import UsageError
 from mcptest.grade.repeats import RepeatOptions
 from mcptest.plan import parse_shard
@@ -64,13 +64,26 @@ class Options(BaseModel):
     # repeats
     repeat: int = Field(default=1, ge=1, le=100)
     min_pass_rate: float = Field(default=1.0, ge=0, le=1)
+    min_pass_rate_on: Literal["estimate", "lower_bound"] = "estimate"
+    """Hold `min_pass_rate` against the pass rate, or the lower end of its Wilson interval."""
     cache_repeats: bool = False
     # baseline
     baseline: Path | None = None
     baseline_note: str | None = None
-    fail_on: Literal["regressed", "any-failure"] = "any-failure"
+    fail_on: str = "any-failure"
+    """`any-failure` or `regressed`, and/or `not-measured`, comma-separated."""
     max_score_drop: float | None = Field(default=None, ge=0, le=1)
     alpha: float = Field(default=DEFAULT_ALPHA, ge=0, le=1)
+    """q: the false discovery rate across the rows tested against the baseline."""
+
+    @field_validator("fail_on")
+    @classmethod
+    def _fail_on(cls, v: str) -> str:
+        try:
+            parse_fail_on(v)
+        except ValueError as e:
+            raise PydanticCustomError("option", str(e)) from None
+        return v
 
     @field_validator("concurrency")
     @classmethod
@@ -102,7 +115,8 @@ class Options(BaseModel):
     @model_validator(mode="after")
     def _needs_baseline(self) -> Options:
         if self.baseline is None and (
-                self.fail_on != "any-failure" or self.max_score_drop is not None):
+                parse_fail_on(self.fail_on)[0] != "any-failure"
+                or self.max_score_drop is not None):
             raise PydanticCustomError(
                 "option", "fail_on='regressed' and max_score_drop need a baseline")
         return self
@@ -119,16 +133,29 @@ class Options(BaseModel):
     @property
     def repeats(self) -> RepeatOptions:
         return RepeatOptions(repeat=self.repeat, min_pass_rate=self.min_pass_rate,
+                             min_pass_rate_on=self.min_pass_rate_on,
                              cache_repeats=self.cache_repeats)
 
     @property
     def comparison(self) -> CompareOptions:
-        return CompareOptions(alpha=self.alpha, fail_on=self.fail_on,
+        fail_on, not_measured = parse_fail_on(self.fail_on)
+        return CompareOptions(alpha=self.alpha, fail_on=fail_on,
+                              fail_on_not_measured=not_measured,
                               max_score_drop=self.max_score_drop)
 
     @property
     def shard_pair(self) -> tuple[int, int] | None:
         return parse_shard(self.shard) if self.shard is not None else None
+
+
+def parse_fail_on(value: str) -> tuple[FailOn, bool]:
+    """`--fail-on`: (`any-failure` or `regressed`, whether `not-measured` is named)."""
+    items = {x.strip() for x in value.split(",") if x.strip()}
+    unknown = items - {"any-failure", "regressed", "not-measured"}
+    if unknown or not items or {"any-failure", "regressed"} <= items:
+        raise ValueError("must be any-failure or regressed, and/or not-measured "
+                         f"(comma-separated), got {value!r}")
+    return ("regressed" if "regressed" in items else "any-failure"), "not-measured" in items
 
 
 def _message(err: Any, cli: bool) -> str:

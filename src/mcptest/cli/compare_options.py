@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from mcptest.compare.classify import DEFAULT_ALPHA, CompareOptions
+from mcptest.errors import UsageError
 
 
 def _bounded(parse: Callable[[str], float], low: float, high: float, what: str
@@ -29,12 +30,15 @@ _count = _bounded(int, 1, 100, "a whole number")
 
 def add_compare_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("baseline comparison")
-    g.add_argument("--fail-on", choices=["regressed", "any-failure"], default="any-failure",
-                   help="exit 1 on any failing test (default), or only on regressions")
+    g.add_argument("--fail-on", default="any-failure", metavar="WHAT",
+                   help="exit 1 on any failing test (any-failure, the default), or only on "
+                        "regressions (regressed); add not-measured (comma-separated) to also "
+                        "fail on a row none of whose runs produced a verdict")
     g.add_argument("--max-score-drop", type=_rate, metavar="X",
                    help="also fail when a row's judged score fell by more than X (0..1)")
-    g.add_argument("--alpha", type=_rate, default=DEFAULT_ALPHA,
-                   help=f"significance level of the regression test (default {DEFAULT_ALPHA})")
+    g.add_argument("--alpha", "--q", dest="alpha", type=_rate, default=DEFAULT_ALPHA,
+                   help="q, the false discovery rate across the rows tested for a regression "
+                        f"(Benjamini-Hochberg; default {DEFAULT_ALPHA})")
 
 
 def add_run_compare_arguments(p: argparse.ArgumentParser) -> None:
@@ -43,7 +47,11 @@ def add_run_compare_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--repeat", type=_count, default=1, metavar="N",
                    help="run each test N times (a test's own `repeat:` wins)")
     g.add_argument("--min-pass-rate", type=_rate, default=1.0, metavar="X",
-                   help="share of repetitions that must pass (default 1.0)")
+                   help="share of scored repetitions that must pass (default 1.0)")
+    g.add_argument("--min-pass-rate-on", choices=["estimate", "lower_bound"],
+                   default="estimate",
+                   help="hold --min-pass-rate against the pass rate (default) or the lower end "
+                        "of its Wilson 95%% interval")
     g.add_argument("--cache-repeats", action="store_true",
                    help="let repetitions after the first read the judge cache")
     p.add_argument("--baseline", type=Path, metavar="REPORT",
@@ -54,5 +62,12 @@ def add_run_compare_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def compare_options(args: argparse.Namespace) -> CompareOptions:
-    return CompareOptions(alpha=args.alpha, fail_on=args.fail_on,
+    """`mcptest diff`'s comparison (`run` and `eval` read theirs from `Options`)."""
+    from mcptest.api.options import parse_fail_on
+
+    try:
+        fail_on, not_measured = parse_fail_on(args.fail_on)
+    except ValueError as e:
+        raise UsageError(f"--fail-on {e}") from None
+    return CompareOptions(alpha=args.alpha, fail_on=fail_on, fail_on_not_measured=not_measured,
                           max_score_drop=args.max_score_drop)

@@ -3,8 +3,10 @@
 `--fail-on any-failure` (the default) keeps today's exit code and adds the score gate;
 `--fail-on regressed` turns "tests failed" into a pass unless some row regressed or fell past
 `max_score_drop`, so a pull request is blocked by what it broke, not by what was already
-broken on the base branch (docs/baseline.md). Other exit codes (server not ready, budget,
-interrupted, internal error) are kept as they are: they are not verdicts about the change.
+broken on the base branch (docs/baseline.md). `--fail-on not-measured` (with either, with or
+without a baseline) also fails a run with a row none of whose runs produced a verdict. Other exit
+codes (server not ready, budget, interrupted, internal error) are kept as they are: they are not
+verdicts about the change.
 """
 
 from __future__ import annotations
@@ -12,6 +14,13 @@ from __future__ import annotations
 from mcptest.compare.classify import CompareOptions, compare_reports
 from mcptest.report.build import gated_exit_code, recomputed
 from mcptest.report.models import Report, RowComparison
+
+
+def with_fail_on_not_measured(report: Report) -> Report:
+    """`--fail-on not-measured`: the run fails (exit 1) when a row measured nothing, where it
+    would have passed; the summary keeps the gate so a report read back says the same."""
+    summary = report.summary.model_copy(update={"fail_on_not_measured": True})
+    return recomputed(report.model_copy(update={"summary": summary}))
 
 
 def with_baseline(new: Report, old: Report, options: CompareOptions, *, source: str,

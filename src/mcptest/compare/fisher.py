@@ -32,3 +32,17 @@ def fisher_greater(a: int, b: int, c: int, d: int) -> float:
 def worse(old_passed: int, old_runs: int, new_passed: int, new_runs: int) -> float:
     """p-value of "the new run passes less often than the baseline"."""
     return fisher_greater(old_passed, old_runs - old_passed, new_passed, new_runs - new_passed)
+
+
+def repeats_to_detect(old_rate: float, new_rate: float, q: float, most: int = 100) -> int | None:
+    """The fewest repetitions per side at which a drop from `old_rate` to `new_rate` (the pass
+    counts rounded from the rates) would be significant below `q` on its own; None when even
+    `most` (the largest `repeat:`) would not do. A row compared with many others needs at least
+    this many (Benjamini–Hochberg asks more of all but its smallest p-value)."""
+    if new_rate >= old_rate:
+        return None
+    for n in range(2, most + 1):
+        a, c = round(old_rate * n), round(new_rate * n)
+        if c < a and worse(a, n, c, n) < q:
+            return n
+    return None

@@ -1,4 +1,8 @@
-"""What one report row measured, read the same way on both sides of a comparison."""
+"""What one report row measured, read the same way on both sides of a comparison.
+
+Only scored runs count (docs/baseline.md, "Repeats"): a deferred, skipped or not-yet-available
+run is neither a pass nor a fail, so a row none of whose runs was scored measured nothing.
+"""
 
 from __future__ import annotations
 
@@ -10,30 +14,52 @@ from mcptest.report.scores import row_score
 
 Outcome = Literal["pass", "fail", "flaky", "none"]
 _OUTCOME: dict[str, Outcome] = {
-    "passed": "pass", "deferred": "pass", "failed": "fail", "error": "fail", "flaky": "flaky",
+    "passed": "pass", "deferred": "none", "failed": "fail", "error": "fail", "flaky": "flaky",
     "skipped": "none", "not_yet_available": "none",
 }
+_JUDGED = ("llm-judge", "llm-jury", "eval.rubric", "custom-judge")
+_MECHANICAL = ("transport", "protocol", "tool-error", "shape", "environment", "budget")
 
 
 @dataclass(frozen=True)
 class Measure:
     outcome: Outcome
     passed: int
-    """Passing runs (repetitions, or 1/0 for a single run)."""
+    """Passing scored runs (repetitions, or 1/0 for a single run)."""
     runs: int
+    """Scored runs: the pass rate's denominator."""
     score: float | None
     cost_usd: float | None
     """None when the cost is unknown."""
 
 
 def measure(t: TestResult) -> Measure:
-    outcome = _OUTCOME[t.status]
     if t.repeat is not None:
-        passed, runs = t.repeat.passed, t.repeat.runs
+        passed, runs = t.repeat.passed, t.repeat.measured
+        outcome = _OUTCOME[t.status] if runs else "none"
     else:
+        outcome = _OUTCOME[t.status]
         passed, runs = int(outcome == "pass"), int(outcome != "none")
     return Measure(outcome=outcome, passed=passed, runs=runs, score=row_score(t),
                    cost_usd=t.cost_usd if t.cost_known else None)
+
+
+def measured(t: TestResult) -> bool:
+    """Whether some run of the row produced a verdict (else it is "not measured")."""
+    return measure(t).runs > 0
+
+
+def judged(t: TestResult) -> bool:
+    """Whether the row's failure rests on a model's answer (a judge's verdict, an eval, an
+    agent's run): then one run of it is a sample, not a verdict. A failure of the server, the
+    transport or a deterministic check is not (docs/baseline.md, "When is it a regression")."""
+    if t.kind in ("eval", "agent"):  # a model's answer, whatever check it then failed
+        return t.gap not in ("transport", "protocol", "environment", "budget")
+    if t.gap in _MECHANICAL:
+        return False
+    failing = [a for a in t.assertions if a.status in ("failed", "error")]
+    return bool(failing) and all(a.matcher in _JUDGED or a.target.startswith("jury.")
+                                 for a in failing)
 
 
 def report_cost(report: Report) -> float | None:

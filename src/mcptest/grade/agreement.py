@@ -163,7 +163,7 @@ def confidence_band(alpha: float | None) -> Confidence:
     return "low"
 
 
-def _juror_means(matrix: Sequence[Sequence[Rating]]) -> list[float]:
+def juror_means(matrix: Sequence[Sequence[Rating]]) -> list[float]:
     """The jurors' ratings of one assertion: each juror's mean over its present unit ratings."""
     means: list[float] = []
     for row in matrix:
@@ -184,7 +184,7 @@ def run_agreement(per_assertion_ratings: Sequence[Sequence[Sequence[Rating]]]) -
     apply (one pairable assertion → the uniform-prior variant; all identical → 1.0). The value
     is raw so that systematic disagreement across a run shows as a negative number.
     """
-    units = [means for means in map(_juror_means, per_assertion_ratings) if len(means) >= 2]
+    units = [means for means in map(juror_means, per_assertion_ratings) if len(means) >= 2]
     return _agreement(units)[1]
 
 

@@ -14,8 +14,8 @@ from typing import Any
 from mcptest.calibrate.gate import CalibrationGating
 from mcptest.errors import SuiteError, SuiteErrors
 from mcptest.grade.aggregate import plurality
-from mcptest.grade.agreement import run_agreement
 from mcptest.grade.agreement_nominal import run_label_agreement
+from mcptest.grade.run_alpha import RunAlpha, run_alpha
 from mcptest.judging.graders import grader_for
 from mcptest.judging.model_checks import model_errors
 from mcptest.judging.projection import has_agent_rows, needs_litellm, plan_calls, project_calls
@@ -23,7 +23,7 @@ from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.engine import JudgeEngine
 from mcptest.plan import Plan, PlannedAssertion, PlannedTest
 from mcptest.report.build import JudgeTotals
-from mcptest.report.models import AssertionResult, TestResult
+from mcptest.report.models import AssertionResult, Interval, RunAgreement, TestResult
 from mcptest.report.redact import redact_value
 from mcptest.suite.models import JudgeDefaults
 
@@ -90,8 +90,7 @@ class Judging:
             budget_stopped=stats.budget_stopped,
             projected_calls=self.projection.calls,
             cost_bound_usd=self.projection.cost_bound_usd,
-            run_agreement=score_agreement(tests),
-            run_agreement_labels=label_agreement(tests),
+            **agreements(tests),
         )
 
 
@@ -100,7 +99,18 @@ def _every_run(tests: list[TestResult]) -> list[TestResult]:
     return [r for t in tests for r in (t.repetitions or [t])]
 
 
-def score_agreement(tests: list[TestResult]) -> float | None:
+def agreements(tests: list[TestResult]) -> dict[str, Any]:
+    """The run's agreement fields of `JudgeTotals`: the scores' alpha with its band, counts and
+    interval, and the labels' alpha."""
+    found = score_agreement(tests)
+    detail = None if found is None else RunAgreement(
+        band=found.band, juries=found.juries, unanimous=found.unanimous,
+        ci95=None if found.ci95 is None else Interval(low=found.ci95[0], high=found.ci95[1]))
+    return {"run_agreement": None if found is None else found.alpha,
+            "run_agreement_detail": detail, "run_agreement_labels": label_agreement(tests)}
+
+
+def score_agreement(tests: list[TestResult]) -> RunAlpha | None:
     """Alpha across every jury, eval jury and panel of the run: one unit per assertion or eval
     row, one row per juror seat (docs/jury.md, "Run-level agreement")."""
     per_assertion: list[list[list[float | None]]] = []
@@ -123,7 +133,7 @@ def score_agreement(tests: list[TestResult]) -> float | None:
                     gradings.setdefault((v.model, v.repetition), []).append(v.score)
             if gradings:
                 per_assertion.append([[statistics.fmean(g)] for g in gradings.values()])
-    return run_agreement(per_assertion) if per_assertion else None
+    return run_alpha(per_assertion)
 
 
 def label_agreement(tests: list[TestResult]) -> float | None:

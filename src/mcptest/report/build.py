@@ -12,12 +12,14 @@ from mcptest.report.models import (
     Counts,
     LintFinding,
     Report,
+    RunAgreement,
     ServerReport,
     ShardInfo,
     Summary,
     TestResult,
     ToolInfo,
 )
+from mcptest.report.scores import measured
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,7 @@ class JudgeTotals:
     projected_calls: int = 0
     cost_bound_usd: float | None = None
     run_agreement: float | None = None
+    run_agreement_detail: RunAgreement | None = None
     run_agreement_labels: float | None = None
 
 
@@ -91,8 +94,15 @@ def lint_exit_code(findings: list[LintFinding], errors: list[str]) -> int:
 
 
 def blocking(comparison: Comparison) -> bool:
-    """Some row regressed, or its judged score fell past the gate."""
-    return any(r.change == "regressed" or r.gated for r in comparison.rows)
+    """Some row regressed, or its judged score fell past the gate, or (`--fail-on
+    not-measured`) measured nothing."""
+    return any(r.change == "regressed" or r.gated or (
+        comparison.fail_on_not_measured and r.change == "not_measured") for r in comparison.rows)
+
+
+def not_measured(tests: list[TestResult]) -> int:
+    """Rows none of whose runs produced a verdict."""
+    return sum(1 for t in tests if not measured(t))
 
 
 def gated_exit_code(code: int, comparison: Comparison) -> int:
@@ -123,9 +133,12 @@ def recomputed(report: Report) -> Report:
             code = lint_exit_code(report.lint.findings, [])
     if report.comparison is not None:
         code = gated_exit_code(code, report.comparison)
+    if s.fail_on_not_measured and code == ExitCode.OK and not_measured(tests):
+        code = ExitCode.TESTS_FAILED
     gaps = Counter(t.gap for t in tests if t.gap)
     summary = s.model_copy(update={
         "counts": count(tests), "exit_code": int(code), "deferred_judges": deferred_judges(tests),
+        "not_measured": not_measured(tests),
         "gaps": dict(sorted(gaps.items(), key=lambda kv: (-kv[1], kv[0]))),
         "uncalibrated": uncalibrated(tests)})
     return report.model_copy(update={"summary": summary})
@@ -171,10 +184,12 @@ def build_report(
         judge_calls=judge.calls,
         cache_hits=judge.cache_hits,
         deferred_judges=deferred_judges(tests),
+        not_measured=not_measured(tests),
         projected_judge_calls=judge.projected_calls,
         cost_bound_usd=judge.cost_bound_usd,
         gaps=dict(sorted(gaps.items(), key=lambda kv: (-kv[1], kv[0]))),
         run_agreement=judge.run_agreement,
+        run_agreement_detail=judge.run_agreement_detail,
         run_agreement_labels=judge.run_agreement_labels,
         uncalibrated=uncalibrated(tests),
         interrupted=interrupted,

@@ -12,6 +12,7 @@ from pydantic import Field, model_validator
 
 from mcptest.report.base import Confidence as Confidence
 from mcptest.report.base import Count, Millis, Rate, Usd
+from mcptest.report.base import Interval as Interval
 from mcptest.report.base import Location as Location
 from mcptest.report.base import Model as Model
 from mcptest.report.judge_models import CalibrationNote as CalibrationNote
@@ -24,6 +25,9 @@ from mcptest.report.judge_models import TreeStep as TreeStep
 from mcptest.report.lint_models import LintFinding as LintFinding
 from mcptest.report.lint_models import LintRuleInfo as LintRuleInfo
 from mcptest.report.lint_models import LintSection as LintSection
+from mcptest.report.measures import PassAtK as PassAtK
+from mcptest.report.measures import RepeatStats as RepeatStats
+from mcptest.report.measures import RunAgreement as RunAgreement
 
 REPORT_VERSION = 1
 MAX_SHARDS = 256
@@ -32,13 +36,14 @@ MAX_SHARDS = 256
 Status = Literal[
     "passed", "failed", "error", "skipped", "deferred", "not_yet_available", "flaky",
 ]
-"""`deferred`: a judge could not be reached (no key); counts as passed unless --require-judge.
+"""`deferred`: a judge could not be reached (no key); not measured: it does not fail the run
+unless --require-judge (or --fail-on not-measured), and never counts as a pass.
 `flaky`: the repetitions of a repeated test disagreed; `repeat.met` says whether its pass rate
 reached `min_pass_rate` (docs/baseline.md)."""
 
 Change = Literal[
     "regressed", "fixed", "still_failing", "newly_flaky", "new", "removed", "changed",
-    "unchanged", "insufficient_data",
+    "unchanged", "insufficient_data", "unconfirmed", "not_measured",
 ]
 """How a row compares with the baseline's row of the same id (docs/baseline.md)."""
 
@@ -92,38 +97,6 @@ class WeightedScore(Model):
     threshold: float
     best: float | None = None
     """The highest score still possible when some assertions were not scored."""
-
-
-class PassAtK(Model):
-    """The unbiased pass@k estimate of a repeated test: 1 - C(n-c, k) / C(n, k), the chance that
-    at least one of k runs drawn from its n passes (docs/agents.md, "Repeats and pass@k")."""
-
-    k: int = Field(ge=1)
-    value: Rate
-
-
-class RepeatStats(Model):
-    """A repeated test: its pass count and rate, and the spread of its judged score."""
-
-    runs: Count
-    passed: Count
-    pass_rate: Rate
-    min_pass_rate: Rate
-    met: bool
-    """`pass_rate >= min_pass_rate`: the verdict under repeats."""
-    score_mean: float | None = None
-    score_min: float | None = None
-    score_max: float | None = None
-    score_stdev: float | None = None
-    """Sample standard deviation; None with fewer than two scores."""
-    pass_at_k: list[PassAtK] | None = None
-    """pass@k for the k the test asks for (agent tests: 1 and the run count), each k ≤ runs."""
-
-    @model_validator(mode="after")
-    def _passed_within_runs(self) -> RepeatStats:
-        if self.passed > self.runs:
-            raise ValueError("more repetitions passed than ran (passed > runs)")
-        return self
 
 
 class TestResult(Model):
@@ -184,7 +157,16 @@ class RowComparison(Model):
     old_pass_rate: Rate | None = None
     new_pass_rate: Rate | None = None
     p_value: Rate | None = None
-    """One-sided Fisher exact test on pass counts, when both sides were repeated."""
+    """One-sided Fisher exact test on pass counts, when either side was repeated."""
+    p_adjusted: Rate | None = None
+    """`p_value` adjusted by Benjamini–Hochberg over every tested row (docs/baseline.md): the
+    row is `regressed` (or `fixed`) when it is at most the comparison's q (`alpha`)."""
+    old_scored: Count | None = None
+    new_scored: Count | None = None
+    """Runs each side's pass rate is over (runs that produced a verdict)."""
+    repeats_needed: Count | None = None
+    """`unconfirmed` and `insufficient_data`: repetitions on each side at which a drop the size
+    of the one observed would be significant at q on its own; None past 100."""
     score_delta: float | None = None
     old_cost_usd: Usd | None = None
     new_cost_usd: Usd | None = None
@@ -204,7 +186,13 @@ class Comparison(Model):
     note: str | None = None
     """One line for the reader (how stale the baseline is, why there is none)."""
     alpha: Rate
+    """q, the false discovery rate across the tested rows (Benjamini–Hochberg); with one
+    tested row it is the plain significance level of Fisher's test."""
+    tested: Count = 0
+    """Rows whose pass counts were tested (either side repeated, both sides scored)."""
     fail_on: Literal["regressed", "any-failure"]
+    fail_on_not_measured: bool = False
+    """`--fail-on not-measured`: a row with no scored run fails the gate."""
     max_score_drop: Rate | None = None
     counts: dict[str, Count] = Field(default_factory=dict)
     rows: list[RowComparison] = Field(default_factory=list)
@@ -256,6 +244,11 @@ class Summary(Model):
     deferred_judges: Count = 0
     """Judge votes that could not be sent because the judge was unreachable (jurors included),
     whether or not their assertion was decided without them."""
+    not_measured: Count = 0
+    """Rows none of whose runs produced a verdict (deferred, skipped, not yet available): never
+    counted as passes (docs/baseline.md, "Repeats")."""
+    fail_on_not_measured: bool = False
+    """`--fail-on not-measured`: such a row fails the run (exit 1)."""
     projected_judge_calls: Count = 0
     cost_bound_usd: Usd | None = None
     gaps: dict[GapCategory, Count] = Field(default_factory=dict)
@@ -263,6 +256,8 @@ class Summary(Model):
     """Judged verdicts that were advisory: their judge has no valid calibration record."""
     run_agreement: float | None = None
     """Krippendorff's alpha across all jury assertions of the run (units = assertions)."""
+    run_agreement_detail: RunAgreement | None = None
+    """Its band, counts and interval."""
     run_agreement_labels: float | None = None
     """Alpha (nominal) across the labeled juries of the run; `run_agreement` (interval) leaves
     them out (docs/jury.md, "Verdict modes")."""

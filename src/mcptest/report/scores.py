@@ -14,3 +14,14 @@ def row_score(t: TestResult) -> float | None:
         return t.judge.score
     scores = [a.judge.score for a in t.assertions if a.judge and a.judge.score is not None]
     return sum(scores) / len(scores) if scores else None
+
+
+_UNSCORED = ("deferred", "skipped", "not_yet_available")
+
+
+def measured(t: TestResult) -> bool:
+    """Some run of the row produced a verdict (passed, failed or errored); a row none of whose
+    runs did (a deferred judge, a skip) is "not measured" (docs/baseline.md, "Repeats")."""
+    if t.repeat is not None:
+        return t.repeat.measured > 0
+    return t.status not in _UNSCORED

@@ -8,6 +8,8 @@ from mcptest.report.models import Comparison
 LEADING = (
     ("regressed", "❌", "Regressed"), ("newly_flaky", "🎲", "Newly flaky"),
     ("fixed", "✅", "Fixed"), ("changed", "✏️", "Changed (not comparable)"),
+    ("not_measured", "∅", "Not measured (no run produced a verdict)"),
+    ("unconfirmed", "❓", "Changed, unconfirmed (one judged run a side)"),
     ("insufficient_data", "❔", "Dropped, not significant (insufficient data)"),
     ("new", "🆕", "New"), ("removed", "➖", "Removed"), ("still_failing", "🔁", "Still failing"),
 )
@@ -25,6 +27,14 @@ def signed_money(usd: float | None) -> str:
 def summary_line(c: Comparison) -> str:
     n = c.counts
     bits = [f"{n.get(key, 0)} {label.split(' (')[0].lower()}" for key, _, label in LEADING[:4]]
+    bits += [f"{n[key]} {label.split(' (')[0].lower()}" for key, _, label in LEADING[4:6]
+             if n.get(key)]
     cost = (f"cost {money(c.new_cost_usd)} vs {money(c.old_cost_usd)} "
             f"({signed_money(c.cost_delta_usd)})")
-    return ", ".join(bits) + f"; {cost}"
+    return ", ".join(bits) + f"; {tested_line(c)}; {cost}"
+
+
+def tested_line(c: Comparison) -> str:
+    """How many rows were tested for a regression, and at what false discovery rate."""
+    return (f"{c.tested} row(s) tested at q = {c.alpha:g} (Benjamini–Hochberg across rows; "
+            "only scored runs count)")

@@ -14,10 +14,24 @@ MAX_ROWS_PER_CLASS = 20
 
 
 def _rate(r: RowComparison) -> str:
+    if r.change == "not_measured":
+        return f"0 of the new run's runs scored (was {_share(r.old_pass_rate, r.old_scored)})"
     if r.old_pass_rate is None or r.new_pass_rate is None:
         return ""
     p = f", p = {r.p_value:.3f}" if r.p_value is not None else ""
-    return f"{r.old_pass_rate:.0%} → {r.new_pass_rate:.0%}{p}"
+    if r.p_adjusted is not None:
+        p += f" (adjusted {r.p_adjusted:.3f})"
+    need = "" if r.change not in ("unconfirmed", "insufficient_data", "newly_flaky") else (
+        f"; repeat {r.repeats_needed}× a side to detect a drop this size"
+        if r.repeats_needed is not None else "; more than 100 repeats a side to detect it")
+    return (f"{_share(r.old_pass_rate, r.old_scored)} → {_share(r.new_pass_rate, r.new_scored)}"
+            f"{p}{need}")
+
+
+def _share(rate: float | None, scored: int | None) -> str:
+    if rate is None:
+        return "not measured"
+    return f"{rate:.0%}" + (f" of {scored}" if scored is not None and scored > 1 else "")
 
 
 def _row(r: RowComparison) -> str:

@@ -19,6 +19,7 @@ from mcptest.report.models import (
     JuryAnalytics,
     Report,
     Status,
+    Summary,
     TestResult,
 )
 from mcptest.reporters.seats import has_lost_seat, lost_text
@@ -101,19 +102,35 @@ def num(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
+def run_agreement_text(s: Summary) -> str:
+    """`run agreement α 0.00 (low; 60 juries, 59 unanimous; 95% CI 0.00–1.00)`."""
+    text = f"run agreement α {num(s.run_agreement)}"
+    d = s.run_agreement_detail
+    if d is None:
+        return text
+    ci = "" if d.ci95 is None else f"; 95% CI {d.ci95.low:.2f}–{d.ci95.high:.2f}"
+    return f"{text} ({d.band}; {d.juries} juries, {d.unanimous} unanimous{ci})"
+
+
 def calibration_text(c: CalibrationNote | None) -> str:
     """One line on how far a judged verdict can be trusted (docs/calibration.md)."""
     if c is None:
         return ""
+    dupes = ""
+    if c.warnings:
+        worth = "" if c.effective_jurors is None else (
+            f", the jury is worth {c.effective_jurors:.1f} independent jurors")
+        dupes = f" · ⚠ {len(c.warnings)} pair(s) of near-duplicate jurors{worth}"
     if c.state == "calibrated":
-        figures = [f"κ {num(c.kappa)}", f"α {num(c.alpha)}", f"{c.labels} labels"]
+        ci = "" if c.kappa_ci95 is None else f" [{c.kappa_ci95.low:.2f}, {c.kappa_ci95.high:.2f}]"
+        figures = [f"κ {num(c.kappa)}{ci}", f"α {num(c.alpha)}", f"{c.labels} labels"]
         if c.false_fail_rate is not None:
             figures.append(f"false-fail {c.false_fail_rate:.0%}")
         if c.false_pass_rate is not None:
             figures.append(f"false-pass {c.false_pass_rate:.0%}")
-        return "calibrated: " + " · ".join(figures)
+        return "calibrated: " + " · ".join(figures) + dupes
     mode = "advisory" if c.advisory else "enforced"
-    return f"uncalibrated ({c.state}, {mode}): {c.reason or c.state}"
+    return f"uncalibrated ({c.state}, {mode}): {c.reason or c.state}{dupes}"
 
 
 def duration(ms: float) -> str:

@@ -17,6 +17,7 @@ from markupsafe import Markup
 from mcptest.report.models import Report, TestResult
 from mcptest.reporters import display
 from mcptest.reporters.escape import shorten, strip_controls
+from mcptest.reporters.repeats_display import repeat_text
 from mcptest.reporters.templating import environment
 from mcptest.reporters.verdict_text import mode_line, vote_answer
 
@@ -96,5 +97,7 @@ def render(report: Report) -> str:
         duration=display.duration,
         value_text=display.value_text,
         calibration_text=display.calibration_text,
+        run_agreement_text=display.run_agreement_text,
+        repeat_text=repeat_text,
         pretty_json=_pretty_json,
     )

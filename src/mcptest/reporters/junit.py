@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
 from mcptest.report.models import JudgeDetail, JudgeVote, Report, Summary, TestResult
+from mcptest.reporters.repeats_display import counted_text
 
 _XML_FORBIDDEN = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -131,7 +132,7 @@ def _properties(
         if t.cache_hits:
             prop(f"{t.name}.cache_hits", t.cache_hits)
         if t.repeat is not None:
-            prop(f"{t.name}.pass_rate", f"{t.repeat.passed}/{t.repeat.runs}")
+            prop(f"{t.name}.pass_rate", counted_text(t.repeat).removeprefix("passed "))
         if t.baseline is not None:
             prop(f"{t.name}.baseline", t.baseline.change)
         for judge in _judges(t):
@@ -156,7 +157,7 @@ def _notes(tests: Iterable[TestResult]) -> str:
     for t in tests:
         if t.status == "deferred":
             why = t.message or "no judge available"
-            notes.append(f"DEFERRED {t.name}: {why} (counted as passed)")
+            notes.append(f"DEFERRED {t.name}: {why} (not measured: not a pass, not a failure)")
         if any(j.jury is not None and j.jury.escalate for j in _judges(t)):
             notes.append(f"ESCALATED {t.name}: the jury's agreement is low; review by hand")
         if t.cache_hits:

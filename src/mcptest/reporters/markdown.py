@@ -183,7 +183,7 @@ def _footer(report: Report) -> dict[str, Any]:
         "projected": s.projected_judge_calls,
         "bound": display.cost(s.cost_bound_usd) if s.cost_bound_usd is not None else "",
         "cost": display.cost_line(report),
-        "run_alpha": display.num(s.run_agreement) if s.run_agreement is not None else "",
+        "run_alpha": display.run_agreement_text(s) if s.run_agreement is not None else "",
         "duration": display.duration(s.duration_ms), "exit_code": s.exit_code,
         "exit_meaning": display.exit_meaning(s.exit_code), "version": report.tool.version,
         "gaps": [f"{k} {v}" for k, v, _ in gaps],

@@ -16,7 +16,7 @@ from mcptest.report.models import (
 from mcptest.reporters import display, seats
 from mcptest.reporters.comparison import LEADING, summary_line
 from mcptest.reporters.escape import shorten, terminal
-from mcptest.reporters.repeats_display import pass_at_k_text
+from mcptest.reporters.repeats_display import repeat_text
 from mcptest.reporters.verdict_text import mode_line, vote_answer
 from mcptest.reporters.weights import weight_text, weighted_text
 
@@ -158,8 +158,8 @@ def _test(out: _Out, test: TestResult) -> None:
     out.add(f"{out.paint(_WORD[test.status], test.status)} {_safe(test.name, 200)}  "
             f"{out.paint(_where(test), 'dim')}{_score(test)}  "
             f"{display.duration(test.duration_ms)}{cost}{cached}")
-    if test.repeat is not None and test.repeat.pass_at_k:
-        out.add(pass_at_k_text(test.repeat), 1)
+    if test.repeat is not None:
+        out.add(repeat_text(test.repeat), 1)
     # a pass decided without a deferred judge says so, with the votes, as a jury row does
     partial = test.judge is not None and any(v.deferred for v in test.judge.votes)
     if test.status != "passed" or partial:
@@ -208,8 +208,7 @@ def _summary(out: _Out, report: Report) -> None:
             f"call(s) · cost {display.cost_line(report)}{stopped}")
     review = display.to_review(report)
     if review or s.run_agreement is not None:
-        out.add(f"{review} to review (escalated juries) · run agreement α "
-                f"{display.num(s.run_agreement)}")
+        out.add(f"{review} to review (escalated juries) · {display.run_agreement_text(s)}")
     if s.run_agreement_labels is not None:
         out.add(f"run agreement on labels α (nominal) {display.num(s.run_agreement_labels)}")
     gaps = display.gap_rows(report)

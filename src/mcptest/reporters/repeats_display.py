@@ -1,7 +1,8 @@
-"""How a repeated test's pass rate and pass@k read in the console and the PR comment.
+"""How a repeated test's pass rate, its interval and pass@k read in the console and the PR
+comment (docs/baseline.md, "Repeats"; docs/agents.md, "Repeats and pass@k").
 
-Only rows that carry pass@k are shown (agent tests, and any test with `pass_at_k:`; docs/agents.md,
-"Repeats and pass@k"); other repeated rows keep their `flaky` message and the JSON report.
+Only scored runs count: a row says "k of n scored" when some runs gave no verdict, and "not
+measured" when none did; the pass rate carries its Wilson 95% interval.
 """
 
 from __future__ import annotations
@@ -13,26 +14,50 @@ from mcptest.reporters.escape import md_inline
 MAX_ROWS = 20
 
 
-def pass_at_k_text(stats: RepeatStats) -> str:
-    """`passed 2/5 · pass rate 0.40 · pass@1 0.40 · pass@5 1.00`."""
-    parts = [f"passed {stats.passed}/{stats.runs}", f"pass rate {stats.pass_rate:.2f}"]
+def _ci(stats: RepeatStats) -> str:
+    ci = stats.pass_rate_ci95
+    return "" if ci is None else f" [{ci.low:.2f}, {ci.high:.2f}]"
+
+
+def counted_text(stats: RepeatStats) -> str:
+    """`passed 2/5`, or `passed 2/3 scored of 5 runs`, or `not measured: 0 of 5 runs scored`."""
+    if stats.measured == 0:
+        return f"not measured: 0 of {stats.runs} runs scored"
+    text = f"passed {stats.passed}/{stats.measured}"
+    return text if stats.measured == stats.runs else f"{text} scored of {stats.runs} runs"
+
+
+def repeat_text(stats: RepeatStats) -> str:
+    """`passed 2/5 · pass rate 0.40 [0.12, 0.77] · pass@1 0.40 · pass@5 1.00`, the interval
+    being Wilson's 95%; the score's spread says how many runs it is over when not all."""
+    parts = [counted_text(stats)]
+    if stats.pass_rate is not None:
+        parts.append(f"pass rate {stats.pass_rate:.2f}{_ci(stats)}"
+                     + (" (gated on its lower bound)"
+                        if stats.min_pass_rate_on == "lower_bound" else ""))
     parts += [f"pass@{p.k} {p.value:.2f}" for p in stats.pass_at_k or []]
+    if stats.score_mean is not None and stats.score_runs < stats.runs:
+        parts.append(f"score mean {stats.score_mean:.2f} over {stats.score_runs} of "
+                     f"{stats.runs} runs")
     return " · ".join(parts)
 
 
 def repeats_block(report: Report) -> str:
-    """`### Repeats`: one table row per test with pass@k, or "" when there is none."""
-    shown = [(t.name, t.repeat) for t in report.tests if t.repeat and t.repeat.pass_at_k]
+    """`### Repeats`: one table row per repeated test, or "" when there is none."""
+    shown = [(t.name, t.repeat) for t in report.tests if t.repeat]
     if not shown:
         return ""
     ks = sorted({p.k for _, stats in shown for p in stats.pass_at_k or []})
     rows = ["### Repeats", "",
-            "| test | runs | passed | pass rate | " + " | ".join(f"pass@{k}" for k in ks) + " |",
-            "|---|---|---|---|" + "---|" * len(ks)]
+            "| test | runs | scored | passed | pass rate [95% CI] | "
+            + "".join(f"pass@{k} | " for k in ks),
+            "|---|---|---|---|---|" + "---|" * len(ks)]
     for name, stats in shown[:MAX_ROWS]:
         at = {p.k: f"{p.value:.2f}" for p in stats.pass_at_k or []}
-        rows.append(f"| {md_inline(name, 120)} | {stats.runs} | {stats.passed} | "
-                    f"{stats.pass_rate:.2f} | " + " | ".join(at.get(k, "") for k in ks) + " |")
+        rate = ("not measured" if stats.pass_rate is None
+                else f"{stats.pass_rate:.2f}{_ci(stats)}")
+        rows.append(f"| {md_inline(name, 120)} | {stats.runs} | {stats.measured} | "
+                    f"{stats.passed} | {rate} | " + "".join(f"{at.get(k, '')} | " for k in ks))
     if len(shown) > MAX_ROWS:
         rows += ["", f"{len(shown) - MAX_ROWS} more repeated test(s) in the JSON report."]
     return "\n".join(rows) + "\n\n"

@@ -83,7 +83,8 @@ RULES: dict[str, tuple[str, str, Level]] = {
     "mcptest/skipped": ("Test skipped", "The test or its deciding assertion was skipped.",
                         "warning"),
     "mcptest/judge-deferred": ("Judge deferred", "No judge API key or gateway was available; the "
-                               "assertion counts as passed unless `--require-judge`.", "warning"),
+                               "assertion is not measured: never a pass, a failure only "
+                               "under `--require-judge`.", "warning"),
     "mcptest/jury-escalated": ("Jury escalated for human review", "The jurors' agreement "
                                "(Krippendorff's alpha) is low; the verdict stands but needs a "
                                "person to look.", "warning"),
@@ -98,6 +99,7 @@ RULES: dict[str, tuple[str, str, Level]] = {
 BASELINE_STATE: dict[str, str] = {
     "regressed": "new", "new": "new", "newly_flaky": "new", "still_failing": "unchanged",
     "unchanged": "unchanged", "insufficient_data": "unchanged", "changed": "updated",
+    "unconfirmed": "unchanged", "not_measured": "unchanged",
 }
 """SARIF `baselineState` of a result from its row's change (docs/baseline.md): a regression is
 `new` to code scanning, an old failure `unchanged`, a redefined test `updated`."""

@@ -1,6 +1,7 @@
 """`tap`: TAP version 14, one test point per test, YAML diagnostics for every non-pass.
 
-Status mapping: passed → `ok`; deferred → `ok` with a diagnostic note (it counts as passed);
+Status mapping: passed → `ok`; deferred → `ok` with a diagnostic note (it does not fail the run,
+but it is not a pass either);
 flaky → `ok` when its pass rate met `min_pass_rate`, else `not ok`, with its pass count;
 failed/error → `not ok`; skipped → `ok … # SKIP reason`; not_yet_available → `not ok … # TODO
 reason` (never a pass, never a failure). YAML values are JSON scalars and flow collections, which

@@ -23,12 +23,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Renders NEW with its comparison; exits as `--fail-on` says of NEW against OLD."""
-    from mcptest.compare.attach import with_baseline
+    from mcptest.compare.attach import with_baseline, with_fail_on_not_measured
     from mcptest.report.io import read_report
 
     check_outputs([(args.format, args.output)], [Path(args.old), Path(args.new)],
                   input_kind="a report being read")
     old, new = read_report(args.old), read_report(args.new)
-    report = with_baseline(new, old, compare_options(args), source=str(args.old))
+    options = compare_options(args)
+    report = with_baseline(new, old, options, source=str(args.old))
+    if options.fail_on_not_measured:
+        report = with_fail_on_not_measured(report)
     write_reports(report, [(args.format, args.output)])
     return report.summary.exit_code

@@ -8,7 +8,7 @@ from pathlib import Path
 from mcptest.cli.output import write_reports
 from mcptest.cli.output_paths import check_outputs
 from mcptest.errors import UsageError
-from mcptest.judging.judging import label_agreement, score_agreement
+from mcptest.judging.judging import agreements
 from mcptest.report.build import JudgeTotals, build_report
 from mcptest.report.models import Report, ServerReport, TestResult
 from mcptest.reporters import REPORTERS
@@ -104,8 +104,7 @@ def run(args: argparse.Namespace) -> int:
             max_cost_usd=sum(caps) if caps else None,
             budget_stopped=any(r.summary.budget_stopped for r in reports),
             projected_calls=sum(r.summary.projected_judge_calls for r in reports),
-            run_agreement=score_agreement(tests),
-            run_agreement_labels=label_agreement(tests),
+            **agreements(tests),
         ),
         warnings=[w for r in reports for w in r.warnings],
     )

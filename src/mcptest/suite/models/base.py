@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -31,6 +31,12 @@ class CasePolicy(Strict):
     min_pass_rate: float | None = Field(
         default=None, ge=0, le=1,
         description="Share of repetitions that must pass (default 1.0, or --min-pass-rate).")
+    min_pass_rate_on: Literal["estimate", "lower_bound"] | None = Field(
+        default=None,
+        description="Hold min_pass_rate against the pass rate itself (`estimate`, the default, "
+                    "or --min-pass-rate-on) or against the lower end of its Wilson 95% "
+                    "interval (`lower_bound`): then a test must show its rate, not just reach "
+                    "it once.")
     max_score_drop: float | None = Field(
         default=None, ge=0, le=1,
         description="Against a baseline: fail when the judged score fell by more than this.")
