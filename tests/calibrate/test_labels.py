@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,33 @@ def test_jsonl_mistakes_name_their_line(tmp_path: Path) -> None:
 def test_a_missing_file_is_an_error_not_a_traceback(tmp_path: Path) -> None:
     [message] = errors(tmp_path / "nope.yaml")
     assert "cannot read labels file" in message
+
+
+def test_a_label_id_twice_is_refused_at_the_second(tmp_path: Path) -> None:
+    path = tmp_path / "labels.jsonl"
+    path.write_text('{"id": "a", "candidate": "x", "human": "pass"}\n'
+                    '{"id": "b", "candidate": "y", "human": "fail"}\n'
+                    '{"id": "a", "candidate": "z", "human": "fail"}\n', encoding="utf-8")
+    assert errors(path) == [
+        f"{path}:3:1: labels[2].id: the same id as labels[0]; label ids are unique"]
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ('{"candidate": ' + "[" * 5000 + "]" * 5000 + ', "human": "pass"}',
+     ":2:78: nesting is too deep (more than 64 levels"),
+    ('{"candidate": "x", "human": NaN}', ":2:29: NaN and Infinity are not JSON numbers"),
+])
+def test_a_hostile_jsonl_line_is_refused_before_it_is_parsed(tmp_path: Path, line: str,
+                                                             expected: str) -> None:
+    path = tmp_path / "labels.jsonl"
+    path.write_text('{"candidate": "a", "human": "pass"}\n' + line + "\n", encoding="utf-8")
+    [message] = errors(path)
+    assert message.startswith(f"{path}{expected}")
+
+
+def test_a_fifo_is_refused_without_reading_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "labels.jsonl"
+    os.mkfifo(fifo)
+    [message] = errors(fifo)
+    assert message == (f"{fifo}:1:1: cannot read labels file: not a regular file (a device, "
+                       "FIFO or socket); give a labels file")

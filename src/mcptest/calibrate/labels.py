@@ -2,7 +2,9 @@
 
 YAML (`labels: [...]`) goes through the suite loader's position machinery, so a malformed file
 is reported at file:line:col with its key like a suite; JSONL (one label object per line) is
-reported at its line.
+reported at its line. The file is read as every file read back is (`mcptest.readback`): a
+regular file of at most `MAX_LABELS_BYTES`, a JSONL file's nesting, values and numbers checked
+on its bytes before a line is parsed; two labels with one `id` are refused.
 """
 
 from __future__ import annotations
@@ -13,10 +15,17 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator
 
-from mcptest.errors import SourcePos, SuiteError, SuiteErrors
+from mcptest.errors import ReadBackError, SourcePos, SuiteError, SuiteErrors
+from mcptest.readback.files import FileRefused, decode_utf8, read_regular, size_text
+from mcptest.readback.json_bounds import JsonLimits, check_json
 from mcptest.suite.models import Strict
 from mcptest.suite.positions import Positions, pack, parse_yaml
 from mcptest.suite.validation import suite_errors
+from mcptest.suite.yaml_bounds import MAX_DEPTH, MAX_VALUES
+
+MAX_LABELS_BYTES = 16 << 20
+"""A labels file larger than this is refused (10,000 labels of 1 KB each fit)."""
+LIMITS = JsonLimits(MAX_DEPTH, MAX_VALUES)
 
 
 class Label(Strict):
@@ -67,15 +76,42 @@ def _jsonl(text: str, file: str) -> tuple[dict[str, Any], Positions]:
     return {"labels": labels}, positions
 
 
+def _text(path: Path, jsonl: bool) -> str:
+    shown = str(path)
+    try:
+        raw = read_regular(path, shown, max_bytes=MAX_LABELS_BYTES, kind="a labels file")
+        if jsonl:
+            check_json(raw, shown, LIMITS)
+        return decode_utf8(raw, shown)
+    except FileRefused as e:
+        what = (f"larger than {size_text(MAX_LABELS_BYTES)}" if e.too_large else e.message)
+        raise SuiteError(f"cannot read labels file: {what}", SourcePos(shown, 1, 1)) from None
+    except ReadBackError as e:
+        raise SuiteError(e.message, SourcePos(shown, e.line or 1, e.column or 1)) from None
+
+
+def _duplicates(labels: list[Label], positions: Positions) -> list[SuiteError]:
+    """Two labels with one id would be counted twice: the second is an error."""
+    first: dict[str, int] = {}
+    errors = []
+    for k, label in enumerate(labels):
+        if label.id is None:
+            continue
+        if label.id in first:
+            errors.append(SuiteError(f"the same id as labels[{first[label.id]}]; label ids are "
+                                     "unique", positions.value(("labels", k)),
+                                     f"labels[{k}].id"))
+        else:
+            first[label.id] = k
+    return errors
+
+
 def load_labels(path: Path) -> list[Label]:
     """The labels of one file; `SuiteErrors` (exit 2) naming file:line:col and key if bad."""
+    jsonl = path.suffix in (".jsonl", ".ndjson")
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise SuiteErrors([SuiteError(f"cannot read labels file: {e.strerror}",
-                                      SourcePos(str(path), 1, 1))]) from None
-    try:
-        if path.suffix in (".jsonl", ".ndjson"):
+        text = _text(path, jsonl)
+        if jsonl:
             data, positions = _jsonl(text, str(path))
             errors: list[SuiteError] = []
         else:
@@ -86,6 +122,7 @@ def load_labels(path: Path) -> list[Label]:
         parsed = LabelsFile.model_validate(data)
     except ValidationError as e:
         raise SuiteErrors([*errors, *suite_errors(e, data, positions, LabelsFile)]) from None
+    errors += _duplicates(parsed.labels, positions)
     if errors:
         raise SuiteErrors(errors)
     return parsed.labels

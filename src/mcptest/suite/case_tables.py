@@ -2,8 +2,10 @@
 value, so a bad case points at its own line and column (docs/suites.md#tables-of-cases).
 
 CSV cells are text, except a cell whose whole text is JSON (`3`, `2.5`, `true`, `null`,
-`[1, 2]`, `{"a": 1}`, `"quoted"`), which takes that value; `007` stays text (JSON has no
-leading zeros).
+`[1, 2]`, `{"a": 1}`, `"quoted"`), which takes that value; `007` and `-Infinity` stay text (JSON
+has neither). A table read from a file is read back as every such file is (`mcptest.readback`):
+a JSON cell or a JSON Lines file is checked on its bytes (nesting, values, numbers out of range)
+before it is parsed, and refused at its line and column.
 """
 
 from __future__ import annotations
@@ -17,14 +19,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mcptest.errors import SourcePos, SuiteError
+from mcptest.errors import ReadBackError, SourcePos, SuiteError
+from mcptest.readback.json_bounds import JsonLimits, check_json
 from mcptest.suite.interpolate import NAME
 from mcptest.suite.positions import KeyPath, Positions, format_path, parse_yaml_list
+from mcptest.suite.yaml_bounds import MAX_DEPTH, MAX_VALUES
 
 MAX_CASES = 100_000
 """Cases in one table (docs/suites.md, Limits): each becomes a test, validated and planned."""
 Reader = Callable[[Path, str], str]
 """Reads a file as the suite loader does (bounded, regular files only): path, shown name."""
+LIMITS = JsonLimits(MAX_DEPTH, MAX_VALUES)
 
 
 def _posix(p: Path) -> str:
@@ -61,14 +66,19 @@ class Table:
     failed: bool = False
 
 
-def _cell_value(text: str) -> Any:
+def _cell_value(text: str, pos: SourcePos) -> Any:
+    """The cell's JSON value, or its text; `SuiteError` when its JSON breaks a bound."""
     stripped = text.strip()
-    if stripped[:1] in '-0123456789tfn[{"':
-        try:
-            return json.loads(stripped)
-        except ValueError:
-            pass
-    return text
+    if stripped[:1] not in '-0123456789tfn[{"' or stripped.lstrip("-").startswith("Infinity"):
+        return text
+    try:
+        check_json(stripped.encode("utf-8"), pos.file, LIMITS)
+    except ReadBackError as e:
+        raise SuiteError(f"this cell's JSON: {e.message}", pos) from None
+    try:
+        return json.loads(stripped)
+    except ValueError:
+        return text
 
 
 def _cell_columns(line: str) -> list[int]:
@@ -140,8 +150,13 @@ class _TableReader:
                     self.error(f"this row has {len(row)} cells; the header names "
                                f"{len(header)} ({', '.join(header)})", cells[0])
                     continue
-                out.append(({h: _cell_value(c) for h, c in zip(header, row, strict=True)},
-                            cells[0], dict(zip(header, cells, strict=True))))
+                try:
+                    values = {h: _cell_value(c, p) for h, c, p in zip(header, row, cells,
+                                                                       strict=True)}
+                except SuiteError as e:
+                    self.errors.append(e)
+                    continue
+                out.append((values, cells[0], dict(zip(header, cells, strict=True))))
         except csv.Error as e:
             self.error(f"invalid CSV: {e}", SourcePos(file, reader.line_num or 1, 1))
             return []
@@ -153,6 +168,11 @@ class _TableReader:
     def jsonl(self, text: str, file: str) -> list[tuple[dict[str, Any], SourcePos,
                                                        dict[str, SourcePos]]]:
         out: list[tuple[dict[str, Any], SourcePos, dict[str, SourcePos]]] = []
+        try:
+            check_json(text.encode("utf-8"), file, LIMITS)
+        except ReadBackError as e:
+            self.error(e.message, SourcePos(file, e.line or 1, e.column or 1))
+            return out
         for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
