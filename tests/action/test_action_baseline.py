@@ -15,6 +15,7 @@ from support.action_env import PR, TOKEN, Runner
 from support.github_server import GitHubServer
 
 from mcptest.action.main import run_action
+from mcptest.reporters.escape import md_inline
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 SERVER = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
@@ -118,9 +119,9 @@ def test_no_baseline_behaves_as_today_and_says_so_in_one_line(runner: Runner) ->
                         "2026-11-20T10:05:00Z")  # a commit not on the base branch's history
         code, _, body = act(runner, gh)
     assert code == 1  # the failing test fails the run, as without a baseline
-    line = (f"> no baseline: no complete `mcptest-report` artifact on the merge-base "
+    note = (f"no baseline: no complete `mcptest-report` artifact on the merge-base "
             f"{MERGE_BASE[:7]} or the 3 commit(s) of main before it")
-    assert body.splitlines()[1] == line
+    assert body.splitlines()[1] == f"> {md_inline(note)}"  # inert: the note may quote a path
     assert "Compared with the baseline" not in body
 
 

@@ -23,6 +23,7 @@ from mcptest.action.baseline_api import BaselineApiError, GitHubBaselineApi
 from mcptest.errors import ReportError, UsageError
 from mcptest.report.io import read_report
 from mcptest.report.models import Report
+from mcptest.reporters.escape import md_inline
 
 MAX_WALK = 20
 """Commits of the base branch looked at, the merge-base first."""
@@ -46,13 +47,14 @@ class BaselineChoice:
                 "--fail-on", fail_on]
 
     def annotate(self, markdown: str) -> str:
-        """The comment with the one "no baseline" line after its marker."""
+        """The comment with the one "no baseline" line after its marker (inert markdown)."""
         if self.path is not None or not self.note:
             return markdown
+        line = md_inline(self.note, 1000)
         head, sep, rest = markdown.partition("\n")
         if not head.startswith("<!--"):
-            return f"> {self.note}\n\n{markdown}"
-        return f"{head}{sep}> {self.note}\n\n{rest}"
+            return f"> {line}\n\n{markdown}"
+        return f"{head}{sep}> {line}\n\n{rest}"
 
 
 def incomplete(report: Report) -> str | None:

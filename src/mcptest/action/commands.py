@@ -159,3 +159,12 @@ def stop_commands(stream: TextIO) -> Iterator[str]:
         stream.flush()
         stream.write(f"::{token}::\n")
         stream.flush()
+
+
+def log(stream: TextIO, *lines: str) -> None:
+    """Plain log lines (a baseline note, a command line, a URL): inside a stop-commands block,
+    since any of them may carry text read from a file or an API (docs/action.md, "What the log
+    shows"); only the Action's own workflow commands are printed outside one."""
+    with stop_commands(stream):
+        for line in lines:
+            stream.write(line + "\n")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from mcptest.action.baseline import BaselineChoice, resolve_baseline
-from mcptest.action.commands import annotations_for, command
+from mcptest.action.commands import annotations_for, command, log
 from mcptest.action.comment import compose_body, marker, post_sticky_comment, pr_number
 from mcptest.action.groups import write_server_groups
 from mcptest.action.inputs import ActionInputs, read_inputs
@@ -139,7 +139,7 @@ def _tracking_issue(inputs: ActionInputs, env: Mapping[str, str], exit_code: int
     if result.warning:
         out.write(command("warning", result.warning, title="mcptest: tracking issue") + "\n")
     elif result.action != "none":
-        out.write(f"tracking issue {result.action}: {result.url}\n")
+        log(out, f"tracking issue {result.action}: {result.url}")
     return (result.url or "") if result.action in ("opened", "updated") else ""
 
 
@@ -151,9 +151,8 @@ def _run_suites(inputs: ActionInputs, suites: list[str], baseline: BaselineChoic
     argv = cli_arguments(inputs, suites, report_json, sarif, out) + baseline.arguments(
         inputs.fail_on)
     argv += shard_weights_arguments(inputs.shard_weights, workdir, out)
-    if baseline.note:
-        out.write(f"mcptest: {baseline.note}\n")
-    out.write(f"mcptest {' '.join(argv)}\n")
+    log(out, *([f"mcptest: {baseline.note}"] if baseline.note else []),
+        f"mcptest {' '.join(argv)}")
     exit_code = run_cli(cli, argv, workdir, env, out)
     report = load_report(workdir / report_json, out)
     lint_sarif = ""
@@ -161,7 +160,7 @@ def _run_suites(inputs: ActionInputs, suites: list[str], baseline: BaselineChoic
         lint_argv = lint_arguments(suites, inputs.output_dir, sarif is not None)
         for stale in (LINT_JSON, LINT_SARIF):
             (workdir / inputs.output_dir / stale).unlink(missing_ok=True)
-        out.write(f"mcptest {' '.join(lint_argv)}\n")
+        log(out, f"mcptest {' '.join(lint_argv)}")
         exit_code = combined_exit(exit_code, run_cli(cli, lint_argv, workdir, env, out))
         report = merge_lint(report, load_report(workdir / inputs.output_dir / LINT_JSON, out))
         if (workdir / inputs.output_dir / LINT_SARIF).is_file():
@@ -225,9 +224,9 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
         kept, left = annotations_for(report, inputs.working_directory)
         for annotation in kept:
             out.write(annotation.render() + "\n")
-        for level, count in left.items():
-            out.write(f"{count} more {level}-level result(s) not annotated "
-                      "(GitHub shows 10 per level); see the summary.\n")
+        if left:
+            log(out, *(f"{count} more {level}-level result(s) not annotated (GitHub shows 10 "
+                       "per level); see the summary." for level, count in left.items()))
 
     comment_url = ""
     number = pr_number(env.get("GITHUB_EVENT_PATH"))
@@ -243,7 +242,7 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
         if result.warning:
             out.write(command("warning", result.warning, title="mcptest: PR comment") + "\n")
         else:
-            out.write(f"PR comment {result.action}: {result.url}\n")
+            log(out, f"PR comment {result.action}: {result.url}")
         comment_url = result.url or ""
 
     issue_url = _tracking_issue(inputs, env, exit_code, markdown, out)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from mcptest.action.commands import command
+from mcptest.action.commands import command, log
 from mcptest.action.process import load_report
 from mcptest.action.summary import escape_cell, reporter_available
 from mcptest.exit_codes import ExitCode
@@ -30,7 +30,7 @@ def shard_weights_arguments(path: str, workdir: Path, out: TextIO) -> list[str]:
     if not path:
         return []
     if not (workdir / path).is_file():
-        out.write(f"mcptest: no shard weights yet ({path} not found); shards are dealt by count\n")
+        log(out, f"mcptest: no shard weights yet ({path} not found); shards are dealt by count")
         return []
     return ["--shard-weights", path]
 
@@ -72,7 +72,7 @@ def merge_shards(patterns: list[str], workdir: Path, report_json: str,
         out.write(command("error", error, title="mcptest: merge") + "\n")
         return code, None, merge_failed_markdown(code, [error], patterns)
     argv = ["merge", *files, "--output", report_json]
-    out.write(f"mcptest {' '.join(argv)}\n")
+    log(out, f"mcptest {' '.join(argv)}")
     said: list[str] = []
     code = run(argv, said)
     report = load_report(workdir / report_json, out)
@@ -86,7 +86,7 @@ def merge_shards(patterns: list[str], workdir: Path, report_json: str,
     shown = [("pretty", "")] if reporter_available("pretty") else []
     for fmt, path in shown + renders + extras:
         argv = ["report", report_json, "--format", fmt] + (["--output", path] if path else [])
-        out.write(f"mcptest {' '.join(argv)}\n")
+        log(out, f"mcptest {' '.join(argv)}")
         if run(argv) != 0:
             out.write(command("warning", f"could not write the {fmt} report") + "\n")
     return code, report, None

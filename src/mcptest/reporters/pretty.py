@@ -55,7 +55,7 @@ def _safe(value: object, limit: int | None = _TEXT_LIMIT) -> str:
 
 
 def _where(test: TestResult) -> str:
-    return f"{test.location.file}:{test.location.line}"
+    return _safe(f"{test.location.file}:{test.location.line}", 160)
 
 
 def _vote_line(out: _Out, vote: JudgeVote) -> str:
@@ -109,7 +109,7 @@ def _judge(out: _Out, judge: JudgeDetail, depth: int) -> None:
 
 
 def _assertion(out: _Out, a: AssertionResult, depth: int) -> None:
-    where = f" ({a.location.file}:{a.location.line})" if a.location else ""
+    where = f" ({_safe(f'{a.location.file}:{a.location.line}', 160)})" if a.location else ""
     weight = f" · {weight_text(a)}" if a.weight is not None else ""
     out.add(f"#{a.index} {_safe(a.target, 120)} · {_safe(a.matcher, 40)} · "
             f"{out.paint(display.STATUS_LABEL[a.status], a.status)}{weight}"
@@ -213,10 +213,10 @@ def _summary(out: _Out, report: Report) -> None:
         out.add(f"run agreement on labels α (nominal) {display.num(s.run_agreement_labels)}")
     gaps = display.gap_rows(report)
     if gaps:
-        out.add("gaps: " + ", ".join(f"{k} {v}" for k, v, _ in gaps))
+        out.add("gaps: " + ", ".join(f"{_safe(k, 60)} {v}" for k, v, _ in gaps))
         for k, _, advice in gaps:
             if advice:
-                out.add(f"{k}: {advice}", 1)
+                out.add(f"{_safe(k, 60)}: {advice}", 1)
     for test, jury in seats.lost_seats(report):  # never silent, even in a passing jury
         out.add(out.paint(f"juror seat lost: {_safe(test.name, 120)}: "
                           f"{_safe(seats.lost_text(jury), 400)}", "error"))

@@ -1,13 +1,16 @@
 """Show surface changes as text, Markdown or JSON, and decide whether they fail.
 
 Breaking changes come first, then additive ones, then other contract changes, then the
-description channel (docs/lint.md#surface).
+description channel (docs/lint.md#surface). Names and descriptions come from a server or from a
+snapshot file read back: the text format escapes them for the terminal, the Markdown one makes
+them inert (`mcptest.reporters.escape`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from mcptest.reporters.escape import md_code, md_inline, terminal
 from mcptest.surface.diff import Change
 
 ORDER = {"breaking": 0, "additive": 1, "changed": 2}
@@ -55,14 +58,10 @@ def changes_text(changes: list[Change]) -> str:
     lines = [f"surface: {_counts(changes)}"]
     for c in ordered(changes):
         label = "description" if c.channel == "description" else c.severity
-        lines.append(f"  {label:<11} {c.kind:<24} {c.server}: {c.message}")
+        lines.append(f"  {label:<11} {c.kind:<24} {terminal(c.server)}: {terminal(c.message)}")
         if c.detail:
-            lines.append(f"  {'':<11} {'':<24} {c.detail}")
+            lines.append(f"  {'':<11} {'':<24} {terminal(c.detail)}")
     return "\n".join(lines) + "\n"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ").replace("`", "'")
 
 
 def changes_markdown(changes: list[Change]) -> str:
@@ -73,6 +72,6 @@ def changes_markdown(changes: list[Change]) -> str:
     icon = {"breaking": "❌", "additive": "➕", "changed": "✏️"}
     for c in ordered(changes):
         mark = "📝" if c.channel == "description" else icon[c.severity]
-        what = _cell(c.message) + (f"<br>`{_cell(c.detail)}`" if c.detail else "")
-        rows.append(f"| {mark} | {c.kind} | {_cell(c.server)} | {what} |")
+        what = md_inline(c.message, 400) + (f"<br>{md_code(c.detail, 400)}" if c.detail else "")
+        rows.append(f"| {mark} | {c.kind} | {md_inline(c.server, 80)} | {what} |")
     return "\n".join(rows) + "\n"
