@@ -138,8 +138,8 @@ def test_baseline_path_input_uses_the_file_and_refuses_an_incomplete_one(
         (runner.workspace / "base.json").write_bytes(z.read("mcptest.json"))
     with GitHubServer(token=TOKEN) as gh:
         code, log, body = act(runner, gh)
-    assert "no baseline: base.json is from an incomplete run (the budget cap stopped the run)" \
-        in body
+    assert md_inline("no baseline: base.json is from an incomplete run (the budget cap stopped "
+                     "the run)") in body
     runner.inputs(baseline="missing.json")
     with GitHubServer(token=TOKEN) as gh:
         code, log, _ = act(runner, gh)
