@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "src")]
 
 import yaml  # noqa: E402
+from support.github_events import pull_request_event  # noqa: E402
 from support.github_server import GitHubServer  # noqa: E402
 from support.judge_server import JudgeServer, Verdict  # noqa: E402
 
@@ -162,7 +163,7 @@ def merge_run(docker: str, image: str, base: Path) -> None:
     posts the one comment and exits with the merged run's code. A pull request of its own."""
     ws, pr = base / "workspace", PR + 1
     (base / "workflow" / "event.json").write_text(json.dumps(
-        {"action": "opened", "number": pr, "pull_request": {"number": pr}}))
+        pull_request_event(pr, action="opened")))
     (ws / "suites" / "example.yml").write_text(SUITE.format(expected=6))  # `adds` fails
     with GitHubServer(token=TOKEN) as gh:
         shards = [action_run(docker, image, base, gh.url, suites="suites/*.yml", shard=f"{i}/2",
@@ -208,7 +209,7 @@ def main() -> int:
                         ignore=shutil.ignore_patterns("__pycache__"))
         (ws / "suites").mkdir()
         (base / "workflow" / "event.json").write_text(json.dumps(
-            {"action": "opened", "number": PR, "pull_request": {"number": PR}}))
+            pull_request_event(PR, action="opened")))
         (base / "file_commands" / "set_output").touch()
         (base / "file_commands" / "step_summary").touch()
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from support.action_env import PR, TOKEN, Runner
+from support.github_events import pull_request_event
 from support.github_server import GitHubServer
 
 from mcptest.action.main import run_action
@@ -56,9 +57,7 @@ def base_report(runner: Runner, flag: str = "on", **summary: object) -> bytes:
 
 def pr_runner(runner: Runner, **inputs: str) -> Runner:
     (runner.workspace / "mcptest.yml").write_text(SUITE, encoding="utf-8")
-    Path(runner.env["GITHUB_EVENT_PATH"]).write_text(json.dumps({
-        "number": PR, "pull_request": {"number": PR, "base": {"ref": "main", "sha": "f" * 40},
-                                       "head": {"ref": "feature", "sha": "e" * 40}}}))
+    Path(runner.env["GITHUB_EVENT_PATH"]).write_text(json.dumps(pull_request_event(PR)))
     runner.inputs(suites="mcptest.yml", **inputs)
     runner.env["FLAG"] = "off"  # this PR breaks `flag is on`
     return runner

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from reports import make_report
 from support.action_env import PR, TOKEN, Runner
+from support.github_events import push_event
 from support.github_server import GitHubServer
 
 from mcptest.action.main import run_action
@@ -139,7 +140,7 @@ def test_passing_run_with_fork_token_still_passes(runner: Runner) -> None:
 
 
 def test_no_pr_means_no_comment(runner: Runner) -> None:
-    Path(runner.env["GITHUB_EVENT_PATH"]).write_text(json.dumps({"ref": "refs/heads/main"}))
+    Path(runner.env["GITHUB_EVENT_PATH"]).write_text(json.dumps(push_event()))
     scenario(runner, "suite.json", 0, make_report(["passed"]).model_dump(mode="json"))
     runner.inputs(suites="suite.json")
     with GitHubServer(token=TOKEN) as gh:

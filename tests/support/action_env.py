@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcptest.action.outputs import parse_outputs
+from support.github_events import pull_request_event
 
 PR = 7
 REPO = "octo/repo"
@@ -41,8 +42,7 @@ def new_runner(root: Path) -> Runner:
     workspace.mkdir()
     files.mkdir()
     event = root / "event.json"
-    event.write_text(json.dumps({"action": "synchronize", "number": PR,
-                                 "pull_request": {"number": PR, "head": {"ref": "feature"}}}))
+    event.write_text(json.dumps(pull_request_event(PR)))
     (files / "output").touch()
     (files / "summary.md").touch()
     env = {

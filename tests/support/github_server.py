@@ -16,8 +16,14 @@ Endpoints: `GET /user`, `GET|POST /repos/{o}/{r}/issues/{n}/comments` (listing i
 PR's token; `prefix="/api/v3"` serves under a path like GitHub Enterprise Server does. Comments
 and issues live in memory; `seed()` adds a comment and `seed_issue()` an issue (or a pull request,
 which GitHub's issue listing also returns) as another user; `issues()` lists them.
-The compare, commits, artifacts and artifact download endpoints a baseline is found through
-are in `github_baseline.py` (`gh.baseline`).
+The compare, commits, artifacts, workflow run and artifact download endpoints a baseline is
+found through are in `github_baseline.py` (`gh.baseline`).
+
+It speaks only what GitHub's published description allows (`github_openapi.py`): every request
+it receives and every answer it sends (its payload completed to the operation's schema first)
+is validated against `@octokit/openapi`; what does not validate is collected in `violations`,
+and leaving the `with` block fails the test that caused it. Signed storage (`/blob/…`) is not
+part of the REST API and is not checked.
 """
 
 from __future__ import annotations
@@ -26,12 +32,20 @@ import copy
 import json
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from support.github_baseline import BaselineState, route, unauthenticated
+from support.github_baseline import BaselineState, Blob, route, unauthenticated
+from support.github_openapi import (
+    operation_schema,
+    request_violation,
+    response_violation,
+    rest_description,
+    shaped,
+)
 
 _LIST = re.compile(r"^/repos/([^/]+)/([^/]+)/issues/(\d+)/comments$")
 _ONE = re.compile(r"^/repos/([^/]+)/([^/]+)/issues/comments/(\d+)$")
@@ -52,8 +66,9 @@ class _State:
     issues: dict[int, dict[str, Any]] = field(default_factory=dict)
     next_id: int = 1000
     next_issue: int = 100
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    lock: threading.RLock = field(default_factory=threading.RLock)  # _send takes it too
     baseline: BaselineState = field(default_factory=BaselineState)
+    violations: list[str] = field(default_factory=list)
 
 
 class GitHubServer:
@@ -62,6 +77,7 @@ class GitHubServer:
     def __init__(self, token: str = "t0ken", login: str = "github-actions[bot]",
                  *, actions_token: bool = True, read_only: bool = False, port: int = 0,
                  prefix: str = "") -> None:
+        rest_description()  # loaded (or the test skipped) before anything is served
         self.state = _State(token, login, actions_token, read_only, prefix.rstrip("/"))
         handler = type("Handler", (_Handler,), {"state": self.state})
         self._httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
@@ -77,9 +93,17 @@ class GitHubServer:
         self._thread.start()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, *exc: object) -> None:
         self._httpd.shutdown()
         self._httpd.server_close()
+        if kind is None and self.state.violations:
+            raise AssertionError("GitHub's description does not allow what the stand-in "
+                                 "received or sent:\n" + "\n".join(self.state.violations))
+
+    @property
+    def violations(self) -> list[str]:
+        with self.state.lock:
+            return list(self.state.violations)
 
     @property
     def baseline(self) -> BaselineState:
@@ -155,43 +179,73 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: tests read `requests` instead."""
 
+    _api: tuple[str, str, str] | None = None
+    """(method, path, query) of the REST request being answered (None: not the REST API)."""
+
     def _send(self, status: int, payload: Any = None,
               headers: dict[str, str] | None = None) -> None:
+        headers = {"Content-Type": "application/json; charset=utf-8", **(headers or {})}
+        if self._api is not None and payload is not None:
+            schema = operation_schema(self._api[0], self._api[1], status)
+            payload = payload if schema is None else shaped(schema, payload)
         data = b"" if payload is None else json.dumps(payload).encode()
+        if self._api is not None:
+            method, path, query = self._api
+            if why := response_violation(method, path, query, status, data, headers):
+                with self.state.lock:
+                    self.state.violations.append(why)
         self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
         self.send_header("Content-Length", str(len(data)))
-        for key, value in (headers or {}).items():
+        for key, value in headers.items():
             self.send_header(key, value)
         self.end_headers()
         self.wfile.write(data)
 
-    def _send_bytes(self, status: int, data: bytes) -> None:
-        self.send_response(status)
+    def _send_blob(self, blob: Blob) -> None:
+        """Signed storage: the bytes at once, or one every `drip_s` seconds until the client
+        hangs up (storage that never quite stops)."""
+        self.send_response(200 if blob.data else 404)
         self.send_header("Content-Type", "application/zip")
-        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Content-Length", str(len(blob.data)))
         self.end_headers()
-        self.wfile.write(data)
+        try:
+            if blob.drip_s is None:
+                self.wfile.write(blob.data)
+                return
+            for k in range(len(blob.data)):
+                self.wfile.write(blob.data[k:k + 1])
+                self.wfile.flush()
+                time.sleep(blob.drip_s)  # the slowness is the behaviour under test
+        except (BrokenPipeError, ConnectionResetError):
+            return
 
-    def _body(self) -> dict[str, Any]:
+    def _body(self) -> tuple[dict[str, Any], bytes]:
         length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b"{}"
+        raw = self.rfile.read(length) if length else b""
         parsed = json.loads(raw or b"{}")
-        return parsed if isinstance(parsed, dict) else {}
+        return (parsed if isinstance(parsed, dict) else {}), raw
 
     def _handle(self, method: str) -> None:
         state = self.state
+        self._api = None
         parts = urlsplit(self.path)
         if not parts.path.startswith(state.prefix + "/"):
             return self._send(404, {"message": "Not Found"})
         parts = parts._replace(path=parts.path.removeprefix(state.prefix))
-        body = self._body() if method in ("POST", "PATCH") else {}
+        body, raw = self._body() if method in ("POST", "PATCH") else ({}, b"")
         with state.lock:
             state.requests.append((method, self.path))
             if body:
                 state.bodies.append(body)
         if blob := unauthenticated(state.baseline, parts.path, self.headers.get("Authorization")):
-            return self._send_bytes(*blob)
+            return self._send_blob(blob)
+        self._api = (method, parts.path, parts.query)
+        if why := request_violation(method, parts.path, parts.query, dict(self.headers),
+                                    raw or None):
+            with state.lock:
+                state.violations.append(why)
+            self._api = None  # answered, not routed: the request is what failed
+            return self._send(400, {"message": "Invalid request (see the stand-in's violations)"})
         if self.headers.get("Authorization") != f"Bearer {state.token}":
             return self._send(401, {"message": "Bad credentials"})
         if found := route(state.baseline, parts.path, parse_qs(parts.query),
@@ -299,6 +353,9 @@ class _Handler(BaseHTTPRequestHandler):
         self._handle("DELETE")
 
 
-def _public(comment: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in comment.items() if not k.startswith("_")}
+def _public(item: dict[str, Any]) -> dict[str, Any]:
+    """A comment or issue as the API shows it: an open issue has no `state_reason` (the
+    description's enum has no null, though the field is nullable)."""
+    return {k: v for k, v in item.items() if not k.startswith("_")
+            and not (k == "state_reason" and v is None)}
 

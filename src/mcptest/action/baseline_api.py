@@ -1,40 +1,61 @@
 """The GitHub REST calls that find a baseline report: merge-base, base-branch history, workflow
-artifacts and their zip download (docs/baseline.md, "How `baseline: auto` finds a report").
+artifacts, the runs that made them, and their zip download (docs/baseline.md, "How
+`baseline: auto` finds a report" and "Which artifacts are trusted").
 
 The token goes to `GITHUB_API_URL` only: an artifact download answers with a redirect to signed
-storage, which is fetched without it. Downloads are bounded, and a zip is read in memory, only
-its one JSON report, never extracted to disk.
+storage, which is fetched without it. Every answer is read as a stream and bounded: API answers
+to `MAX_API_BYTES`, an artifact's zip to `MAX_ZIP_BYTES` (into a temporary file, never
+extracted), all of it within `DEADLINE_S` (checked between reads; one read waits at most
+`READ_TIMEOUT_S`, so a server that sends a byte now and then is cut off at the deadline). The
+report inside is decompressed block by block into the report reader, which bounds it however
+large the zip's directory says it is. Error messages are safe to print: no token, no body, no
+text of the artifact.
 """
 
 from __future__ import annotations
 
-import io
+import json
+import tempfile
+import time
 import zipfile
-from typing import Any
+import zlib
+from collections.abc import Iterator
+from typing import IO, Any
 
 import httpx
 
-from mcptest.errors import ReportError
-from mcptest.report.io import parse_report
+from mcptest.errors import ReadBackError
+from mcptest.readback.files import BLOCK
+from mcptest.report.io import MAX_REPORT_BYTES, report_from_blocks
 from mcptest.report.models import Report
 
-MAX_ZIP_BYTES = 64 * 1024 * 1024
-"""A bigger artifact is refused (a report of 5,000 tests is a few MB)."""
-MAX_REPORT_BYTES = 256 * 1024 * 1024
+MAX_ZIP_BYTES = 64 << 20
+"""A bigger artifact is refused (a report of 10,000 tests zips to a few MB)."""
+MAX_API_BYTES = 16 << 20
+DEADLINE_S = 120.0
+"""The whole search for a baseline, downloads included."""
+READ_TIMEOUT_S = 30.0
 REPORT_FILE = "mcptest.json"
+TRUSTED_EVENTS = ("push", "schedule")
+_REDIRECTS = (301, 302, 303, 307, 308)
 
 
 class BaselineApiError(Exception):
-    """An API call failed; the message is safe to print (no token, no body)."""
+    """An API call or a download failed; the message is safe to print (no token, no body)."""
 
 
 class GitHubBaselineApi:
-    def __init__(self, api_url: str, token: str, repository: str, timeout: float = 30.0) -> None:
+    def __init__(self, api_url: str, token: str, repository: str, *,
+                 deadline_s: float = DEADLINE_S, read_timeout_s: float = READ_TIMEOUT_S) -> None:
         self.repository = repository
+        self.deadline = time.monotonic() + deadline_s
+        self.timeout = httpx.Timeout(read_timeout_s)
         self.client = httpx.Client(
-            base_url=api_url.rstrip("/"), timeout=timeout, follow_redirects=False,
+            base_url=api_url.rstrip("/"), timeout=self.timeout, follow_redirects=False,
             headers={"Authorization": f"Bearer {token}", "Accept": "application/vnd.github+json",
-                     "X-GitHub-Api-Version": "2022-11-28", "User-Agent": "mcptest-action"})
+                     "X-GitHub-Api-Version": "2022-11-28", "User-Agent": "mcptest-action",
+                     "Accept-Encoding": "identity"})
+        self._runs: dict[int, dict[str, Any]] = {}
 
     def __enter__(self) -> GitHubBaselineApi:
         return self
@@ -42,15 +63,36 @@ class GitHubBaselineApi:
     def __exit__(self, *exc: object) -> None:
         self.client.close()
 
+    def _chunks(self, response: httpx.Response, limit: int, what: str) -> Iterator[bytes]:
+        """The body, read by the deadline and bounded; a compressed body is refused (its size
+        would not be the bytes that arrive)."""
+        if response.headers.get("content-encoding", "identity") != "identity":
+            raise BaselineApiError(f"{what}: answered with a compressed body")
+        total = 0
+        for chunk in response.iter_raw():  # as the bytes arrive (a chunk size would wait)
+            total += len(chunk)
+            if total > limit:
+                raise BaselineApiError(f"{what}: larger than {limit >> 20} MiB")
+            if time.monotonic() > self.deadline:
+                raise BaselineApiError(f"{what}: still arriving after the "
+                                       "baseline search's time ran out")
+            yield chunk
+
     def _get(self, path: str, **params: Any) -> Any:
+        what = f"GET {path}"
+        self._in_time(what)
         try:
-            r = self.client.get(f"/repos/{self.repository}{path}", params=params or None)
-            r.raise_for_status()
-            return r.json()
-        except httpx.HTTPStatusError as e:
-            raise BaselineApiError(f"GET {path}: HTTP {e.response.status_code}") from None
+            with self.client.stream("GET", f"/repos/{self.repository}{path}",
+                                    params=params or None) as r:
+                if r.status_code >= 400:
+                    raise BaselineApiError(f"{what}: HTTP {r.status_code}")
+                return json.loads(b"".join(self._chunks(r, MAX_API_BYTES, what)))
         except (httpx.HTTPError, ValueError) as e:
-            raise BaselineApiError(f"GET {path}: {type(e).__name__}") from None
+            raise BaselineApiError(f"{what}: {type(e).__name__}") from None
+
+    def _in_time(self, what: str) -> None:
+        if time.monotonic() > self.deadline:
+            raise BaselineApiError(f"{what}: the baseline search's time ran out")
 
     def merge_base(self, base_ref: str, head_sha: str) -> str:
         """The merge-base of the PR head with its base branch (the compare endpoint)."""
@@ -64,7 +106,7 @@ class GitHubBaselineApi:
                 for c in data[:limit]]
 
     def artifacts(self, name: str, pages: int = 3) -> list[dict[str, Any]]:
-        """Unexpired artifacts called `name`, newest first (what push workflows stored)."""
+        """Unexpired artifacts called `name`, newest first (whatever run stored them)."""
         found: list[dict[str, Any]] = []
         for page in range(1, pages + 1):
             data = self._get("/actions/artifacts", name=name, per_page=100, page=page)
@@ -74,53 +116,82 @@ class GitHubBaselineApi:
                 break
         return sorted(found, key=lambda a: str(a.get("created_at") or ""), reverse=True)
 
+    def run(self, run_id: int) -> dict[str, Any]:
+        """The workflow run (its event, head repository and branch), once per id."""
+        if run_id not in self._runs:
+            self._runs[run_id] = self._get(f"/actions/runs/{run_id}")
+        return self._runs[run_id]
+
+    def untrusted(self, artifact: dict[str, Any], base_ref: str, sha: str) -> str | None:
+        """Why this artifact is not a baseline, or None when the base repository's own push or
+        schedule run of the base branch made it (docs/baseline.md, "Which artifacts are
+        trusted"). The artifact's `workflow_run` is checked first, then the run itself."""
+        stored = artifact.get("workflow_run") or {}
+        if stored.get("head_repository_id") != stored.get("repository_id"):
+            return "made by a run on another repository's code (a fork)"
+        if stored.get("head_branch") != base_ref or stored.get("head_sha") != sha:
+            return f"made by a run of another branch than {base_ref}"
+        run = self.run(int(stored["id"]))
+        event = str(run.get("event"))
+        if event not in TRUSTED_EVENTS:
+            shown = event if event.replace("_", "").isalpha() and len(event) < 40 else "other"
+            return f"made by a {shown} run, not a push or schedule run of {base_ref}"
+        repo, head = run.get("repository") or {}, run.get("head_repository") or {}
+        if repo.get("full_name") != self.repository or head.get("id") != repo.get("id"):
+            return "made by a run on another repository's code (a fork)"
+        if run.get("head_branch") != base_ref or run.get("head_sha") != sha:
+            return f"made by a run of another branch than {base_ref}"
+        return None
+
     def download_report(self, artifact_id: int) -> Report:
-        """The artifact's zip, fetched (the redirect without our token) and its report read."""
-        path = f"/repos/{self.repository}/actions/artifacts/{artifact_id}/zip"
-        try:
-            r = self.client.get(path)
-            if r.status_code in (301, 302, 303, 307, 308):
-                with httpx.Client(timeout=self.client.timeout, follow_redirects=True) as bare:
-                    data = _bounded(bare, r.headers["location"])
-            else:
-                r.raise_for_status()
-                data = r.content[: MAX_ZIP_BYTES + 1]
-        except httpx.HTTPStatusError as e:
-            raise BaselineApiError(f"artifact {artifact_id}: HTTP {e.response.status_code}"
-                                   ) from None
-        except (httpx.HTTPError, KeyError) as e:
-            raise BaselineApiError(f"artifact {artifact_id}: {type(e).__name__}") from None
-        if len(data) > MAX_ZIP_BYTES:
-            raise BaselineApiError(f"artifact {artifact_id}: larger than {MAX_ZIP_BYTES} bytes")
-        return read_zipped_report(data, f"artifact {artifact_id}")
+        """The artifact's zip, fetched (the redirect without our token) into a temporary file,
+        and the report in it read."""
+        what = f"artifact {artifact_id}"
+        self._in_time(what)
+        with tempfile.TemporaryFile() as zipped:
+            try:
+                r = self.client.get(f"/repos/{self.repository}/actions/artifacts/"
+                                    f"{artifact_id}/zip")
+                if r.status_code not in _REDIRECTS:
+                    raise BaselineApiError(f"{what}: HTTP {r.status_code}")
+                with httpx.Client(timeout=self.timeout, follow_redirects=True,
+                                  headers={"Accept-Encoding": "identity"}) as bare, \
+                        bare.stream("GET", r.headers["location"]) as blob:
+                    if blob.status_code >= 400:
+                        raise BaselineApiError(f"{what}: HTTP {blob.status_code}")
+                    for chunk in self._chunks(blob, MAX_ZIP_BYTES, what):
+                        zipped.write(chunk)
+            except (httpx.HTTPError, KeyError) as e:
+                raise BaselineApiError(f"{what}: {type(e).__name__}") from None
+            zipped.seek(0)
+            return read_zipped_report(zipped, what)
 
 
-def _bounded(client: httpx.Client, url: str) -> bytes:
-    with client.stream("GET", url) as r:
-        r.raise_for_status()
-        out = bytearray()
-        for chunk in r.iter_bytes():
-            out += chunk
-            if len(out) > MAX_ZIP_BYTES:
-                break
-        return bytes(out)
-
-
-def read_zipped_report(data: bytes, source: str) -> Report:
-    """The `mcptest.json` in a zip (or its only JSON file), validated as a report."""
+def read_zipped_report(zipped: IO[bytes], source: str) -> Report:
+    """The `mcptest.json` of a zip (or its only JSON file), decompressed block by block into the
+    report reader: at most `MAX_REPORT_BYTES` whatever the zip's directory declares."""
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as z:
+        with zipfile.ZipFile(zipped) as z:
             names = [i for i in z.infolist() if i.filename.endswith(".json") and not i.is_dir()]
             chosen = next((i for i in names if i.filename.rsplit("/", 1)[-1] == REPORT_FILE),
                           names[0] if len(names) == 1 else None)
             if chosen is None:
                 raise BaselineApiError(f"{source}: no {REPORT_FILE} in the zip")
-            if chosen.file_size > MAX_REPORT_BYTES:
-                raise BaselineApiError(f"{source}: {chosen.filename} is too large")
-            text = z.read(chosen).decode("utf-8")
-    except (zipfile.BadZipFile, UnicodeDecodeError, OSError) as e:
+            with z.open(chosen) as member:
+                return report_from_blocks(_bounded(member, source), source)
+    except ReadBackError as e:
+        raise BaselineApiError(f"{source}: {e.message}" + (
+            f" (line {e.line})" if e.line else f" ({e.path})" if e.path else "")) from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError,
+            RuntimeError, NotImplementedError, ValueError) as e:
         raise BaselineApiError(f"{source}: not a readable zip ({type(e).__name__})") from None
-    try:
-        return parse_report(text, f"{source}/{chosen.filename}")
-    except ReportError as e:
-        raise BaselineApiError(str(e)) from None
+
+
+def _bounded(member: IO[bytes], source: str) -> Iterator[bytes]:
+    total = 0
+    while block := member.read(BLOCK):
+        total += len(block)
+        if total > MAX_REPORT_BYTES:
+            raise BaselineApiError(f"{source}: its report is larger than "
+                                   f"{MAX_REPORT_BYTES >> 20} MiB once decompressed")
+        yield block

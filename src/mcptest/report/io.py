@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from mcptest.errors import ReadBackError
 from mcptest.readback.files import blocks, decode_utf8, open_regular, too_large
 from mcptest.readback.json_bounds import JsonLimits, JsonScan
+from mcptest.report.base import Model
 from mcptest.report.build import recomputed
 from mcptest.report.models import REPORT_VERSION, Report
 
@@ -38,7 +39,6 @@ MAX_REPORT_ROWS = 100_000
 LIMITS = JsonLimits(MAX_REPORT_DEPTH, MAX_REPORT_VALUES)
 KIND = "a JSON report written by --reporter json"
 _MAX_LISTED_ERRORS = 5
-_SAFE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
 _JSON_AT = re.compile(r"^Invalid JSON: (?P<what>.*) at line (?P<line>\d+) column (?P<col>\d+)$")
 
 
@@ -141,7 +141,15 @@ def _refusal(exc: ValidationError, data: bytes, shown: str) -> ReadBackError:
     return ReadBackError(f"invalid mcptest report: {'; '.join(problems)}{tail}", shown)
 
 
+def _field_names(model: type[Model]) -> set[str]:
+    return set(model.model_fields).union(*(_field_names(m) for m in model.__subclasses__()))
+
+
+_FIELDS = frozenset(_field_names(Model))
+"""Every field name of the report's models: the only keys a refusal names."""
+
+
 def json_path(loc: tuple[int | str, ...]) -> str:
-    """`tests.1.status`; a key that is not a plain name is not quoted (it is the file's text)."""
-    return ".".join(str(p) if isinstance(p, int) or _SAFE_KEY.fullmatch(p) else "<key>"
-                    for p in loc)
+    """`tests.1.status`; a key that is not one of the report's own field names is `<key>` (it
+    is the file's text, and a refusal never quotes that)."""
+    return ".".join(str(p) if isinstance(p, int) or p in _FIELDS else "<key>" for p in loc)
