@@ -29,13 +29,15 @@ from mcptest.report.models import REPORT_VERSION, Report
 
 MAX_REPORT_BYTES = 64 << 20
 """A report of 10,000 tests with their answers is about 27 MB."""
-MAX_REPORT_VALUES = 2_000_000
-"""JSON values (arrays, objects, their members): about 15,000 tests with answers; memory is
-about 200 bytes a value once read."""
+MAX_REPORT_VALUES = 4_000_000
+"""JSON values (arrays, objects, their members): about 30,000 tests with their answers, or
+100,000 with short ones; a value costs about 150 bytes once read."""
 MAX_REPORT_DEPTH = 100
 """Nesting: a report's own structure takes 8 levels; answers deeper than 64 are kept as text."""
 MAX_REPORT_ROWS = 100_000
 """Rows (tests and their repetitions): the most cases one table may hold."""
+_ROW_KEY = re.compile(rb'"suite_file"\s*:')
+"""A key every row (and server) has: counted on the bytes, rows are bounded before parsing."""
 LIMITS = JsonLimits(MAX_REPORT_DEPTH, MAX_REPORT_VALUES)
 KIND = "a JSON report written by --reporter json"
 _MAX_LISTED_ERRORS = 5
@@ -70,6 +72,9 @@ def report_from_blocks(chunks: Iterable[bytes], shown: str, *,
     scan.close()
     if budget is not None:
         budget.used = scan.values
+    if len(_ROW_KEY.findall(data)) > MAX_REPORT_ROWS + 10_000:  # rows, repetitions, servers
+        raise ReadBackError(f"more than {MAX_REPORT_ROWS:,} rows (tests and repetitions)", shown,
+                            path="tests")
     return _validated(bytes(data), shown)
 
 
