@@ -1,6 +1,6 @@
 """docs/baseline.md's workflow is one a user can paste: its push job stores the report under the
-name `baseline: auto` looks for, and its inputs are the Action's (actionlint is not among the
-prepared tools yet, so this checks the structure)."""
+name `baseline: auto` looks for, and its inputs are the Action's (actionlint checks it in
+tests/docs/test_doc_examples.py)."""
 
 from __future__ import annotations
 
@@ -32,10 +32,10 @@ def test_push_job_stores_the_report_the_pull_request_job_finds() -> None:
     push, pr = flow["jobs"]["baseline"], flow["jobs"]["pull-request"]
     (upload,) = steps(push, "actions/upload-artifact@")
     assert upload["with"]["name"] == ActionInputs(suites=["x"]).baseline_artifact
-    (run,) = steps(push, "OWNER/mcptest@")
+    (run,) = steps(push, "mcptest/action@")
     assert upload["with"]["path"] == f"${{{{ steps.{run['id']}.outputs.report-json }}}}"
     assert "always()" in upload["if"]
-    (compare,) = steps(pr, "OWNER/mcptest@")
+    (compare,) = steps(pr, "mcptest/action@")
     assert compare["with"]["baseline"] == "auto"
 
 
@@ -43,7 +43,7 @@ def test_every_input_used_is_an_action_input() -> None:
     action = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
     declared = set(action["inputs"])
     for job in workflow()["jobs"].values():
-        for step in steps(job, "OWNER/mcptest@"):
+        for step in steps(job, "mcptest/action@"):
             assert set(step["with"]) <= declared, set(step["with"]) - declared
     outputs = set(action["outputs"])
     assert "report-json" in outputs

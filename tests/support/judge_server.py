@@ -14,9 +14,9 @@ free port, from a daemon thread, and keeps everything it saw so tests can assert
         js.usage("judge-a")                  # (prompt_tokens, completion_tokens) it reported
         js.peak_in_flight("judge-a")         # most concurrent requests it saw for that model
 
-Scripts: `script(model, steps, rubric=None, candidate=None)`. Each request takes the next step of
-the first matching script (the most recently added script wins; `rubric`/`candidate` are
-substrings that must appear somewhere in the request's messages). The last step repeats forever.
+Scripts: `script(model, steps, rubric=None, candidate=None)` (`model="*"`: any model). Each
+request takes the next step of the first matching script (the most recently added script wins;
+`rubric`/`candidate` are substrings that must appear somewhere in the request's messages). The last step repeats forever.
 A model with no matching script gets a 404. Steps are `Verdict` (a JSON verdict answer, with
 optional latency and token counts), `ToolCalls` (an assistant turn calling tools, for agent
 tests) or `Fault`: `rate_limit` (429 + Retry-After), `server_error`
@@ -191,7 +191,7 @@ class Script:
     pos: int = 0
 
     def matches(self, model: str, text: str) -> bool:
-        if model != self.model:
+        if self.model not in ("*", model):
             return False
         if self.rubric is not None and self.rubric not in text:
             return False
