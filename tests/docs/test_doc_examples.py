@@ -15,7 +15,8 @@ What a block does, by its language:
   matcher (`llm-jury: …`) as that assertion's matcher; other keys of a tool test (`reference:`)
   into a tool test. A suite without `servers:` gets each server it names as the example server.
   A block of comments only is left alone.
-- `json`: must parse. `csv`: must be a `file` (below). `python`: runs with the venv's python.
+- `json`: must parse. `csv`, `ini`, `toml`: must be a `file` or an `excerpt` (below). `python`:
+  runs with the venv's python.
 - `text`: output, notation, formulas: never run, and no line may start with `$ ` or `mcptest `
   (a command goes in an `sh` block).
 
@@ -104,7 +105,8 @@ class Page:
             elif b.lang == "text":
                 self.no_command(b)
             elif "file" not in b.notes:
-                self.problems.append(f"{b.where}: a {b.lang} block must be a `file` or `skip`")
+                self.problems.append(f"{b.where}: a {b.lang} block must be a `file`, an `excerpt` "
+                                     "or a `skip`")
         if workflows:
             self.lint_workflows(workflows)
         return self.problems

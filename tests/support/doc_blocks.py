@@ -11,7 +11,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 REPO = Path(__file__).resolve().parents[2]
-LANGUAGES = frozenset({"sh", "yaml", "json", "csv", "python", "text"})
+LANGUAGES = frozenset({"sh", "yaml", "json", "csv", "ini", "toml", "python", "text"})
 KINDS = frozenset({"skip", "file", "excerpt", "run", "exit", "judge", "workflow", "docker"})
 _NOTE = re.compile(r"<!--\s*doc-test:(?P<body>.*?)-->", re.DOTALL)
 

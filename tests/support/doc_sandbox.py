@@ -54,7 +54,7 @@ def venv(clone: Path) -> None:
     (site,) = (target / "lib").glob("python3*/site-packages")
     (site / "doc_test.pth").write_text(
         f"{clone / 'src'}\n{sysconfig.get_paths()['purelib']}\n", encoding="utf-8")
-    for name, entry in (("mcptest", "mcptest.cli.main:main"), ("pytest", "pytest:console_main")):
+    for name, entry in (("mcptest", "mcptest.cli.main:main"), ("pytest", "pytest:main")):
         module, func = entry.split(":")
         script = target / "bin" / name  # what `pip install` writes for a console script
         script.write_text(f"#!{target / 'bin' / 'python'}\nimport sys\nfrom {module} import "
