@@ -15,7 +15,6 @@ import pytest
 from mcptest.errors import ServerNotReadyError
 from mcptest.run.connect import (
     HttpStatusLog,
-    StderrLog,
     flatten,
     plan_remote,
     plan_stdio,
@@ -23,6 +22,7 @@ from mcptest.run.connect import (
     safe_url,
     startup_failure,
 )
+from mcptest.run.stderr_log import StderrLog
 from mcptest.suite.models import RemoteServer, StdioServer
 
 ENV = {

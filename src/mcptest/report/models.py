@@ -122,7 +122,11 @@ class TestResult(Model):
     response: Any = None
     """What the server answered: `{"result": …}` or `{"error": …}` (redacted, shortened)."""
     server_stderr: str | None = None
-    """Tail of the server's stderr, kept when the test did not pass."""
+    """What the server wrote to stderr while this test's request was in flight (its last 2,000
+    characters), kept when the test did not pass."""
+    server_stderr_scope: Literal["test", "server"] | None = None
+    """`test`: `server_stderr` holds only this test's window; `server` or unset (reports written
+    before the window existed): the server's tail at the time, other tests' lines included."""
     assertions: list[AssertionResult] = Field(default_factory=list)
     judge: JudgeDetail | None = None
     """Eval-level judging (evals and `eval.rubric`)."""

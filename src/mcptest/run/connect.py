@@ -10,12 +10,11 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import tempfile
 from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, TextIO, cast
+from typing import Any, TextIO, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx2
@@ -29,6 +28,7 @@ from mcptest.errors import ServerNotReadyError
 from mcptest.run.bounded_http import BoundedClient
 from mcptest.run.bounded_stdio import bounded_stdio_client
 from mcptest.run.negotiate import NegotiationError
+from mcptest.run.stderr_log import StderrLog
 from mcptest.suite.models import EnvRef, RemoteServer, StdioServer
 
 # What a stdio child always inherits (the MCP SDK's POSIX allow-list), before `inherit_env`.
@@ -88,43 +88,6 @@ def plan_stdio(name: str, spec: StdioServer, base_dir: Path, env: Mapping[str, s
             raise ServerNotReadyError(f"command is not executable: {command}")
     params = StdioServerParameters(command=command, args=args, env=child, cwd=cwd)
     return StdioPlan(params=params, secrets=secrets)
-
-
-class StderrLog:
-    """The stdio child's stderr, in an unlinked temp file the child writes to directly.
-
-    Reads use `os.pread`, so they never move the file offset the child shares with us.
-    """
-
-    def __init__(self) -> None:
-        # Lives as long as the connection; `close()` drops it, `retire()` closes it but keeps
-        # the last 20,000 characters for reports written after the server is gone.
-        self.file: IO[Any] = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115
-        self._final = ""
-
-    def tail(self, max_chars: int = 2000) -> str:
-        if self.file.closed:
-            return self._final[-max_chars:]
-        fd = self.file.fileno()
-        size = os.fstat(fd).st_size
-        want = max_chars * 4
-        data = os.pread(fd, min(size, want), max(0, size - want))
-        text = data.decode("utf-8", errors="replace")
-        return text[-max_chars:].strip()
-
-    def last_lines(self, n: int) -> str:
-        """The last `n` non-empty lines, joined with ` | ` for one-line messages."""
-        lines = [ln.strip() for ln in self.tail(4000).splitlines() if ln.strip()]
-        return " | ".join(lines[-n:])
-
-    def retire(self) -> None:
-        if not self.file.closed:
-            self._final = self.tail(20_000)
-            self.file.close()
-
-    def close(self) -> None:
-        self._final = ""
-        self.file.close()
 
 
 def safe_url(url: str) -> str:

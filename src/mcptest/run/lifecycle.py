@@ -28,7 +28,6 @@ from mcptest.run.client_config import NO_CLIENT, ClientConfig
 from mcptest.run.client_side import ClientSide
 from mcptest.run.connect import (
     HttpStatusLog,
-    StderrLog,
     describe,
     enter_remote,
     enter_stdio,
@@ -49,6 +48,7 @@ from mcptest.run.negotiate import (
 from mcptest.run.requests import list_tools_raw
 from mcptest.run.sdk_logging import quiet_sdk_logging
 from mcptest.run.start import start_budget, start_server
+from mcptest.run.stderr_log import StderrLog
 from mcptest.run.wire import TapReader, TapWriter, WireLog
 from mcptest.suite.models import RemoteServer, StdioServer
 
@@ -234,6 +234,16 @@ class Lifecycle:
     def stderr_tail(self, max_chars: int = 2000) -> str:
         """The server's captured stderr (stdio), "" for HTTP servers."""
         return self._stderr.tail(max_chars) if self._stderr is not None else ""
+
+    def stderr_mark(self) -> int | None:
+        """Where the server's stderr stands now: open a test's window before its request."""
+        return self._stderr.mark() if self._stderr is not None else None
+
+    def stderr_since(self, mark: int | None, max_chars: int = 2000) -> str:
+        """What the server wrote to stderr since `mark`: the test's own lines."""
+        if mark is None or self._stderr is None:
+            return ""
+        return self._stderr.window(mark, max_chars)
 
     @property
     def session(self) -> ClientSession | None:

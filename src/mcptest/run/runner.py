@@ -218,8 +218,11 @@ class Runner:
 
         assert isinstance(spec, ToolTest | ResourceTest | PromptTest | ListTest)
         start = time.perf_counter()
+        mark = conn.stderr_mark()
         outcome, seen = await call(conn, test, spec.timeout or DEFAULT_TEST_TIMEOUT)
         call_ms = (time.perf_counter() - start) * 1000
+        # The server's stderr while this request was in flight: its lines, no other test's.
+        stderr = conn.stderr_since(mark)
         if outcome.transport_error is not None or outcome.timed_out:
             cause = outcome.transport_error or "timed out"
             if outcome.timed_out and outcome.task is None:
@@ -229,17 +232,16 @@ class Runner:
             status, message = client_verdict(test, outcome, seen, "error", cause)
             self._record(test_result(
                 test, status, gap=gap, message=message, duration_ms=call_ms,
-                stderr=conn.stderr_tail(),
-                response=with_client({}, test, outcome, seen) or None,
+                stderr=stderr, response=with_client({}, test, outcome, seen) or None,
             ))
             return
         produced = with_client(_produced(outcome) if isinstance(spec, ToolTest)
                                else produced_of(spec, outcome), test, outcome, seen)
-        grading.start_soon(self._grade, test, produced, call_ms, conn, (outcome, seen))
+        grading.start_soon(self._grade, test, produced, call_ms, conn, (outcome, seen), stderr)
 
     async def _grade(
         self, test: PlannedTest, produced: dict[str, Any], call_ms: float, conn: ServerConnection,
-        client: tuple[CallOutcome, Exchange],
+        client: tuple[CallOutcome, Exchange], stderr: str,
     ) -> None:
         from mcptest.run.client_test import ACCEPTED_TAMPERED, client_verdict, tampered
 
@@ -265,5 +267,5 @@ class Runner:
         self._record(test_result(
             test, status, assertions=assertions, gap=gap, message=message,
             duration_ms=call_ms + since_ms(start), response=produced, weighted=verdict.weighted,
-            stderr=conn.stderr_tail() if status not in ("passed", "deferred") else None,
+            stderr=stderr if status not in ("passed", "deferred") else None,
         ))

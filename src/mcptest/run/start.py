@@ -26,10 +26,11 @@ import httpx2
 from anyio.abc import Process
 
 from mcptest.errors import ServerNotReadyError
-from mcptest.run.connect import StderrLog, one_line, plan_stdio
+from mcptest.run.connect import one_line, plan_stdio
 from mcptest.run.listeners import CAN_INSPECT
 from mcptest.run.reaper import KILL_WAIT_S
 from mcptest.run.start_ports import Endpoint, local_endpoints, not_owned, taken
+from mcptest.run.stderr_log import StderrLog
 from mcptest.suite.models import ReadyCheck, RemoteServer, StartSpec, StdioServer
 
 POLL_S = 0.1  # readiness of another process cannot be awaited, only polled
