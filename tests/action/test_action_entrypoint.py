@@ -5,13 +5,12 @@ files, and GITHUB_API_URL at the loopback GitHub server, against the real CLI an
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from support.action_env import PR, TOKEN, Runner
+from support.action_env import PR, TOKEN, Runner, live_commands
 from support.github_server import GitHubServer
 
 pytestmark = pytest.mark.slow
@@ -63,20 +62,6 @@ def entrypoint(runner: Runner, *args: str) -> subprocess.CompletedProcess[str]:
                           env=runner.env, capture_output=True, text=True, timeout=120)
 
 
-def parsed_commands(log: str) -> list[str]:
-    """Lines the runner would execute as workflow commands (stop-commands blocks skipped)."""
-    live: list[str] = []
-    token: str | None = None
-    for line in log.splitlines():
-        if token is not None:
-            token = None if line == f"::{token}::" else token
-        elif m := re.match(r"^::stop-commands::(.+)$", line):
-            token = m[1]
-        elif line.startswith("::"):
-            live.append(line)
-    return live
-
-
 def test_fail_then_pass_updates_one_comment(runner: Runner) -> None:
     write_suite(runner, expected=6, hostile=True)
     runner.inputs(suites="suites/*.yml", max_cost="0.25")
@@ -96,10 +81,10 @@ def test_fail_then_pass_updates_one_comment(runner: Runner) -> None:
     assert methods.count("POST") == 1 and methods.count("PATCH") == 1
     assert after_second[0]["body"].startswith("<!-- mcptest-action: suites=suites/*.yml -->")
 
-    groups = [x for x in parsed_commands(first.stdout) if x.startswith("::group::")]
+    groups = [x for x in live_commands(first.stdout) if x.startswith("::group::")]
     assert groups == ["::group::mcptest · suites/demo.yml · demo: 1 test(s), 1 failed",
                       "::group::mcptest · suites/hostile.yml · hostile: 1 test(s), all passed"]
-    live = [x for x in parsed_commands(first.stdout)
+    live = [x for x in live_commands(first.stdout)
             if not x.startswith(("::group::", "::endgroup::"))]
     assert live and all(line.startswith("::error file=suites/demo.yml,line=") for line in live)
     assert "owned from server stderr" not in " ".join(live)
@@ -122,7 +107,7 @@ def test_fork_token_warns_and_keeps_the_suites_exit_code(runner: Runner) -> None
         done = entrypoint(runner)
         assert gh.comments(PR) == []
     assert done.returncode == 1
-    warnings = [x for x in parsed_commands(done.stdout) if x.startswith("::warning")]
+    warnings = [x for x in live_commands(done.stdout) if x.startswith("::warning")]
     assert len(warnings) == 1 and "403" in warnings[0]
     assert runner.outputs["exit-code"] == "1" and runner.outputs["comment-url"] == ""
 

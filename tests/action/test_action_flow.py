@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from reports import make_report
-from support.action_env import PR, TOKEN, Runner
+from support.action_env import PR, TOKEN, Runner, live_commands
 from support.github_events import push_event
 from support.github_server import GitHubServer
 
@@ -35,22 +35,6 @@ def act(runner: Runner) -> tuple[int, str]:
     out = io.StringIO()
     code = run_action(runner.env, out, cli=FAKE_CLI, workspace=runner.workspace)
     return code, out.getvalue()
-
-
-def outside_stop_commands(log: str) -> list[str]:
-    """Log lines the runner would parse as commands (stop-commands blocks skipped)."""
-    live: list[str] = []
-    token: str | None = None
-    for line in log.splitlines():
-        if token is not None:
-            if line == f"::{token}::":
-                token = None
-            continue
-        if m := re.match(r"^::stop-commands::(.+)$", line):
-            token = m[1]
-        elif line.startswith("::"):
-            live.append(line)
-    return live
 
 
 def test_failing_run_outputs_summary_annotations_comment(runner: Runner) -> None:
@@ -83,7 +67,7 @@ def test_failing_run_outputs_summary_annotations_comment(runner: Runner) -> None
     assert "--with-evals" in argv["argv"]
     assert "INPUT_GITHUB-TOKEN" not in argv["env"]  # the token never reaches the CLI or servers
 
-    live = [line for line in outside_stop_commands(log)
+    live = [line for line in live_commands(log)
             if not line.startswith(("::group::", "::endgroup::"))]  # test_action_groups.py
     assert [line.split(" ", 1)[0] for line in live] == ["::error", "::warning", "::notice"]
     assert live[0].startswith("::error file=suites/demo.yml,line=16,col=9,title=mcptest failed")
@@ -127,7 +111,7 @@ def test_fork_token_warns_and_keeps_the_exit_code(runner: Runner) -> None:
         assert gh.comments(PR) == []
     assert code == 1 and runner.outputs["exit-code"] == "1"
     assert runner.outputs["comment-url"] == ""
-    warnings = [x for x in outside_stop_commands(log) if x.startswith("::warning")]
+    warnings = [x for x in live_commands(log) if x.startswith("::warning")]
     assert any("PR comment" in w and "403" in w for w in warnings)
 
 

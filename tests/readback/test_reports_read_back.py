@@ -113,3 +113,21 @@ def test_shards_share_one_budget_of_values(tmp_path: Path) -> None:
     once = budget.used
     read_report(path, budget=budget)
     assert budget.used == 2 * once > 0
+
+
+def test_a_comparison_that_fails_after_the_run_keeps_the_reports(tmp_path: Path) -> None:
+    """Were a baseline to pass the reader and still break the comparison, the run's report
+    comes back marked as an internal error (exit 70, written), not lost to a traceback."""
+    from mcptest.api.flow import apply_baseline
+    from mcptest.api.options import Options
+    from mcptest.report.models import RepeatStats
+
+    new = sample_report()
+    broken = RepeatStats.model_construct(runs=2, passed=5, pass_rate=1.0, min_pass_rate=1.0,
+                                         met=True)  # what the reader refuses
+    old = new.model_copy(update={"tests": [t.model_copy(update={"repeat": broken})
+                                           for t in new.tests]})
+    report = apply_baseline(new, old, Options(baseline=tmp_path / "base.json"))
+    assert report.summary.exit_code == 70
+    assert (report.summary.internal_error or "").startswith("comparing with the baseline:")
+    assert report.tests == new.tests

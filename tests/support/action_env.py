@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,3 +57,17 @@ def new_runner(root: Path) -> Runner:
         "INPUT_WORKING-DIRECTORY": ".", "INPUT_REQUIRE-JUDGE": "false",
     }
     return Runner(workspace, env)
+
+
+def live_commands(log: str) -> list[str]:
+    """Log lines the runner would execute as workflow commands (stop-commands blocks skipped)."""
+    live: list[str] = []
+    token: str | None = None
+    for line in log.splitlines():
+        if token is not None:
+            token = None if line == f"::{token}::" else token
+        elif m := re.match(r"^::stop-commands::(.+)$", line):
+            token = m[1]
+        elif line.startswith("::"):
+            live.append(line)
+    return live
