@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 
 from reports import make_report
-from test_action_flow import outside_stop_commands
+from support.action_env import live_commands
 
 from mcptest.action.groups import write_server_groups
 from mcptest.report.models import ServerReport
@@ -28,7 +28,7 @@ def test_one_group_per_server_with_its_tests() -> None:
     out = io.StringIO()
     write_server_groups(_report(), out)
     log = out.getvalue()
-    live = outside_stop_commands(log)
+    live = live_commands(log)
     assert live == [
         "::group::mcptest · suites/demo.yml · alpha: 2 test(s), all passed", "::endgroup::",
         "::group::mcptest · suites/demo.yml · beta: 2 test(s), 2 failed", "::endgroup::",

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 from reports import make_report
-from support.action_env import TOKEN, Runner
+from support.action_env import TOKEN, Runner, live_commands
 from support.github_server import GitHubServer
-from test_action_flow import act, outside_stop_commands, scenario
+from test_action_flow import act, scenario
 
 from mcptest.action.issue import issue_marker
 
@@ -76,7 +76,7 @@ def test_read_only_token_warns_and_keeps_the_exit_code(runner: Runner) -> None:
         code, log = _run(runner, 1, ["failed"])
         assert gh.issues() == []
     assert code == 1 and runner.outputs["issue-url"] == ""
-    warnings = [x for x in outside_stop_commands(log) if x.startswith("::warning")]
+    warnings = [x for x in live_commands(log) if x.startswith("::warning")]
     assert any("tracking issue" in w and "issues: write" in w for w in warnings)
     assert TOKEN not in log
 
