@@ -44,8 +44,9 @@ RUN /opt/mcptest/bin/pip install --no-cache-dir --disable-pip-version-check -q -
         $SP/certifi/tests $SP/regex/tests \
  && /opt/mcptest/bin/pip uninstall -y -q pip \
  && find /opt/mcptest -name '*.so' -exec strip --strip-unneeded {} +
-# Warm-up: import every mcptest module and the MCP server API, import litellm, count tokens and
-# price four providers' models, and send one request per provider to a closed port. Python writes
+# Warm-up: import every mcptest module (but the pytest plugin: the image has no pytest, and only
+# pytest loads it) and the MCP server API, import litellm, count tokens and price four
+# providers' models, and send one request per provider to a closed port. Python writes
 # bytecode for exactly the modules that ran (cold start stays as with full bytecode: litellm
 # imports in ≈3 s instead of ≈7 s). It also proves the trimmed litellm reaches the HTTP layer
 # for openai/, anthropic/, gemini/, mistral/ and hosted_vllm/ (the route of every gateway call):
@@ -53,7 +54,7 @@ RUN /opt/mcptest/bin/pip install --no-cache-dir --disable-pip-version-check -q -
 RUN cd /tmp && /opt/mcptest/bin/python -c "\
 import asyncio, importlib, pkgutil, mcptest, mcp.server.mcpserver; \
 [importlib.import_module(m.name) for m in pkgutil.walk_packages(mcptest.__path__, 'mcptest.') \
- if not m.name.endswith('__main__')]; \
+ if not m.name.endswith('__main__') and not m.name.startswith('mcptest.pytest_plugin')]; \
 from mcptest.llm.imports import LitellmLoader; litellm = LitellmLoader().get(); \
 models = ['openai/gpt-4o-mini', 'anthropic/claude-haiku-4-5', 'gemini/gemini-2.5-flash', \
           'mistral/mistral-small-latest']; \
