@@ -22,7 +22,8 @@ from mcptest.calibrate.target import Target, eval_matrix_model, eval_rubric
 from mcptest.evals.verdict import judge_eval
 from mcptest.grade.decision import Ballot, decide
 from mcptest.grade.jury_ballots import rule_of
-from mcptest.grade.llm_matchers import LlmContext, judge_assertion, jury_assertion
+from mcptest.grade.jury_seats import LlmContext
+from mcptest.grade.llm_matchers import judge_assertion, jury_assertion
 from mcptest.llm.engine import JudgeEngine
 from mcptest.report.models import AssertionResult, JudgeDetail, Status
 from mcptest.suite.models import EvalSpec, LlmJuryMatcher

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from mcptest.api.paths import DEFAULT_FILES, suite_paths
 from mcptest.cli.output_paths import check_outputs
@@ -14,7 +16,9 @@ from mcptest.reporters import REPORTERS
 class _ReporterAction(argparse.Action):
     """`--reporter X` starts an output; `--output P` sets the path of the reporter before it."""
 
-    def __call__(self, parser, namespace, values, option_string=None):
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        assert isinstance(values, str)  # both options take exactly one argument
         outputs: list[list[str | None]] = getattr(namespace, "outputs", None) or []
         if option_string == "--reporter":
             if values not in REPORTERS:

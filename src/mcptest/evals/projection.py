@@ -7,6 +7,7 @@ walk can ask. A live eval projects all criteria, since its candidate does not ex
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,7 @@ from mcptest.evals.verdict import Seat, seats
 from mcptest.suite.models import (
     EvalRubricMatcher,
     EvalSpec,
+    RubricBody,
     TreeLeaf,
     TreeNode,
 )
@@ -56,7 +58,8 @@ def questions(rubric: ResolvedRubric, text: str | None) -> tuple[int, bool]:
     return sum(1 for c in criteria if when_holds(c.when, text)), True
 
 
-def project_eval(spec: EvalSpec, rubrics: dict, *, model: str | None) -> EvalProjection:
+def project_eval(spec: EvalSpec, rubrics: Mapping[str, RubricBody], *,
+                 model: str | None) -> EvalProjection:
     """`model`: the row's matrix model (judge model for fixed responses, agent model if live)."""
     rubric = resolve_rubric(spec.rubric, rubrics, spec.threshold)
     live = spec.response is None
@@ -70,7 +73,7 @@ def project_eval(spec: EvalSpec, rubrics: dict, *, model: str | None) -> EvalPro
                           candidate=f"live agent run ({agent})" if live else "fixed response")
 
 
-def project_agent_rubrics(spec: Any, rubrics: dict) -> list[EvalProjection]:
+def project_agent_rubrics(spec: Any, rubrics: Mapping[str, RubricBody]) -> list[EvalProjection]:
     """One projection per `eval.rubric` assertion of a test's `expect` (the suite's judge); a
     `tool-description-quality` listing counts one tool (the listing's size is not known yet)."""
     out = []

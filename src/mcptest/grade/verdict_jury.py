@@ -10,7 +10,8 @@ with a message starting "unknown", so the run exits 4 and never passes CI as a p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from mcptest.grade.aggregate import vote
 from mcptest.grade.decision import Answer, Decision, decide
@@ -27,7 +28,13 @@ from mcptest.grade.jury_seats import lost_seats, seat_refusal
 from mcptest.grade.rows import assertion_result
 from mcptest.llm.contracts import JudgeOutcome
 from mcptest.llm.verdict_modes import VerdictMode
-from mcptest.report.models import AssertionResult, JudgeDetail, JudgeVote, Status
+from mcptest.report.models import (
+    AssertionResult,
+    JudgeDetail,
+    JudgeVote,
+    JuryAnalytics,
+    Status,
+)
 from mcptest.suite.models import LlmJurySpec
 
 if TYPE_CHECKING:
@@ -68,7 +75,8 @@ def mode_jury(planned: PlannedAssertion, spec: LlmJurySpec, seats: list[SeatLike
     if mode.kind == "numeric" and isinstance(answer, float):
         score = (answer - mode.low) / (mode.high - mode.low)
 
-    def result(status: Status, message: str, analytics: Any = None) -> AssertionResult:
+    def result(status: Status, message: str,
+               analytics: JuryAnalytics | None = None) -> AssertionResult:
         detail = JudgeDetail(
             kind="llm-jury", rubric=spec.rubric, score=score,
             display_score=None if score is None else _show(answer),
@@ -111,8 +119,12 @@ def mode_jury(planned: PlannedAssertion, spec: LlmJurySpec, seats: list[SeatLike
     return _worded(d, spec, mode, values, note, result, analytics)
 
 
+_Result = Callable[[Status, str, JuryAnalytics], AssertionResult]
+"""`mode_jury`'s `result`: an assertion with the given status, message and analytics."""
+
+
 def _worded(d: Decision, spec: LlmJurySpec, mode: VerdictMode, values: list[Answer],
-            note: str, result: Any, analytics: Any) -> AssertionResult:
+            note: str, result: _Result, analytics: JuryAnalytics) -> AssertionResult:
     """The assertion of a decided mode jury, in words."""
     need = spec.min_jurors or 1
     answer, passed = d.answer, d.passed
@@ -144,7 +156,7 @@ def _worded(d: Decision, spec: LlmJurySpec, mode: VerdictMode, values: list[Answ
                   f"plurality label `{answer}` is {which} ({counts}){note}", analytics)
 
 
-def _analytics(d: Decision, seats: list[SeatLike], generator: str | None) -> Any:
+def _analytics(d: Decision, seats: list[SeatLike], generator: str | None) -> JuryAnalytics:
     """The jury analytics of docs/jury.md: a panel, so no quorum or passing fraction."""
     analytics = decision_analytics(d, juror_models=[s.juror.model for s in seats],
                                    generator_model=generator, quorum=0.5)

@@ -60,7 +60,7 @@ def classify(exc: BaseException) -> Classified:
 
 def backoff(attempt: int, policy: RetryPolicy, rng: random.Random) -> float:
     """Delay before try `attempt + 1` (attempt counts from 1): exponential, jittered ±50%."""
-    base = min(policy.max_delay, policy.base_delay * (2 ** (attempt - 1)))
+    base = min(policy.max_delay, policy.base_delay * 2.0 ** (attempt - 1))
     return base * rng.uniform(0.5, 1.5)
 
 

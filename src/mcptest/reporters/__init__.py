@@ -33,4 +33,5 @@ REPORTERS: dict[str, str] = {
 def get_reporter(name: str) -> Reporter:
     """The `render` function of the named format."""
     module = importlib.import_module(REPORTERS[name])
-    return module.render
+    render: Reporter = module.render
+    return render

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 import mcp_types as types
 from mcp.client.session import ClientRequestContext
+from pydantic import BaseModel
 
 from mcptest.run.client_config import ClientConfig, roots_of
 from mcptest.suite.models.client import (
@@ -39,7 +40,7 @@ MAX_RECORDED = 1000
 """A server asking in a loop cannot grow a test's record without bound."""
 
 
-def _wire(model: Any) -> dict[str, Any]:
+def _wire(model: BaseModel) -> dict[str, Any]:
     return model.model_dump(by_alias=True, mode="json", exclude_none=True)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcptest.run.requests import LIST_KEYS, ListMethod, build_request
-from mcptest.run.session import CallOutcome, ServerConnection
+from mcptest.run.requests import LIST_KEYS, CallOutcome, ListMethod, build_request
+from mcptest.run.session import ServerConnection
 
 MAX_PAGES = 1000
 """A server whose cursors never end cannot keep a listing going forever."""

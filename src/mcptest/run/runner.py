@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from mcptest.llm.client import ModelClient
     from mcptest.plan import Plan, PlannedTest
     from mcptest.run.client_side import Exchange
-    from mcptest.run.session import CallOutcome, ServerConnection
+    from mcptest.run.requests import CallOutcome
+    from mcptest.run.session import ServerConnection
 
 DEFAULT_TEST_TIMEOUT = 30.0
 # Start-up failures that the CI environment must fix (gap `environment`, not `transport`).

@@ -16,8 +16,9 @@ from typing import Any
 from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate
 
 from mcptest.run.listing import list_all
+from mcptest.run.requests import CallOutcome
 from mcptest.run.rounds import exchange
-from mcptest.run.session import CallOutcome, ServerConnection
+from mcptest.run.session import ServerConnection
 from mcptest.suite.models import LIST_METHODS, ListTest, PromptTest, ResourceTest
 
 DEFAULT_TIMEOUT_S = 30.0

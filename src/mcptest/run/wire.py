@@ -84,12 +84,12 @@ class Receiver(Protocol):
 class TapReader:
     """The transport's read stream, recording each item into a `Receiver` as it passes."""
 
-    def __init__(self, inner: Any, log: Receiver) -> None:
+    def __init__(self, inner: Any, log: Receiver) -> None:  # the SDK's ReadStream (private)
         self._inner = inner
         self._log = log
 
     async def receive(self) -> SessionMessage | Exception:
-        item = await self._inner.receive()
+        item: SessionMessage | Exception = await self._inner.receive()
         self._log.received(item)
         return item
 
@@ -100,7 +100,7 @@ class TapReader:
         return self
 
     async def __anext__(self) -> SessionMessage | Exception:
-        item = await self._inner.__anext__()
+        item: SessionMessage | Exception = await self._inner.__anext__()
         self._log.received(item)
         return item
 
@@ -110,7 +110,8 @@ class TapReader:
 
     async def __aexit__(self, exc_type: type[BaseException] | None,
                         exc: BaseException | None, tb: TracebackType | None) -> bool | None:
-        return await self._inner.__aexit__(exc_type, exc, tb)
+        suppress: bool | None = await self._inner.__aexit__(exc_type, exc, tb)
+        return suppress
 
     def __getattr__(self, name: str) -> Any:  # `last_context` and friends of context streams
         return getattr(self._inner, name)
@@ -119,7 +120,7 @@ class TapReader:
 class TapWriter:
     """The transport's write stream, noting the method of each request id sent."""
 
-    def __init__(self, inner: Any, log: WireLog) -> None:
+    def __init__(self, inner: Any, log: WireLog) -> None:  # the SDK's WriteStream (private)
         self._inner = inner
         self._log = log
 
@@ -136,7 +137,8 @@ class TapWriter:
 
     async def __aexit__(self, exc_type: type[BaseException] | None,
                         exc: BaseException | None, tb: TracebackType | None) -> bool | None:
-        return await self._inner.__aexit__(exc_type, exc, tb)
+        suppress: bool | None = await self._inner.__aexit__(exc_type, exc, tb)
+        return suppress
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -24,7 +24,10 @@ from mcptest.suite.yaml_bounds import MAX_DEPTH, check_bounds
 
 KeyPath = tuple[str | int, ...]
 
-_BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if TYPE_CHECKING:  # the stubs type the C loader apart; both share SafeLoader's interface
+    _BaseLoader = yaml.SafeLoader
+else:
+    _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _TAG = "tag:yaml.org,2002:"
 _INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
 _FLOAT = re.compile(
@@ -54,7 +57,7 @@ def _construct_float(loader: Any, node: yaml.ScalarNode) -> float:
 _Loader.yaml_implicit_resolvers = {  # PyYAML's class-level resolver table
     first: [(tag, rx) for tag, rx in resolvers
             if tag not in {_TAG + t for t in ("bool", "int", "float", "timestamp")}]
-    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()  # type: ignore[attr-defined]
+    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
 }
 _Loader.add_implicit_resolver(
     _TAG + "bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")

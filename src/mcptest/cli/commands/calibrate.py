@@ -18,7 +18,7 @@ from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("calibrate", help="measure a judge against human labels")
     add_suite_arguments(p)
     p.add_argument("--labels", type=Path, metavar="FILE",
@@ -43,9 +43,10 @@ def _out_path(args: argparse.Namespace, default: Path | None) -> Path:
         return Path(args.out)
     if default is not None:
         return default
-    if args.labels is None:
+    labels: Path | None = args.labels
+    if labels is None:
         raise UsageError("no record to check: give --out, or `calibration.file` in the suite")
-    return args.labels.with_name(args.labels.stem + ".calibration.json")
+    return labels.with_name(labels.stem + ".calibration.json")
 
 
 def _check(out: Path, expected_hash: str) -> int:

@@ -11,7 +11,7 @@ from mcptest.cli.output_paths import check_outputs
 from mcptest.reporters import REPORTERS
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("diff", help="compare two saved JSON reports: baseline, then new")
     p.add_argument("old", type=Path, help="the baseline report (--reporter json)")
     p.add_argument("new", type=Path, help="the report to compare with it")

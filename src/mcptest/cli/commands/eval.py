@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from mcptest.suite.models import EvalSpec
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("eval", help="run rubric evals and the judged assertions of tool tests")
     add_run_arguments(p)
     add_run_compare_arguments(p)

@@ -17,7 +17,7 @@ from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "init", help="write a starter suite from what a server lists",
         description="Connect to a server, list its tools, resources and prompts, and write a "

@@ -21,7 +21,7 @@ from mcptest.cli.options import (
 from mcptest.cli.output import write_reports
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "lint", help="check servers against protocol and quality rules (no key needed)",
         description="Connect to each suite's servers and check every message on the wire, "

@@ -14,7 +14,7 @@ from mcptest.report.models import Report, ServerReport, TestResult
 from mcptest.reporters import REPORTERS
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("merge", help="combine shard reports into one")
     p.add_argument("reports", nargs="+", type=Path, help="JSON reports of the shards")
     p.add_argument("--format", default="json", choices=list(REPORTERS))

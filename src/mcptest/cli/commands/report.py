@@ -10,7 +10,7 @@ from mcptest.cli.output_paths import check_outputs
 from mcptest.reporters import REPORTERS
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("report", help="re-render a saved JSON report")
     p.add_argument("report", type=Path, help="a report written by --reporter json")
     p.add_argument("--format", default="pretty", choices=list(REPORTERS))

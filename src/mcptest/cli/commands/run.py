@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from mcptest.api.options import Options
     from mcptest.pipeline import RunOutcome
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("run", help="run tool tests and agent tests (evals too with --with-evals)")
     add_run_arguments(p)
     add_run_compare_arguments(p)

@@ -14,7 +14,7 @@ from pathlib import Path
 from mcptest.exit_codes import ExitCode
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "schema", help="print the JSON Schema of suite files",
         description="Print the JSON Schema (draft 2020-12) of suite files, or of the JSON report.",

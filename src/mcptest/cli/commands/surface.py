@@ -20,7 +20,7 @@ from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("surface", help="snapshot a server's surface, or diff two snapshots",
                        description="Snapshot the tools, resources, templates and prompts of a "
                                    "suite's servers, or classify the changes between two "

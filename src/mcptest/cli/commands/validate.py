@@ -14,7 +14,7 @@ from mcptest.errors import SuiteErrors
 from mcptest.exit_codes import ExitCode
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "validate", help="check suite files without running them",
         description="Load every suite file and print `ok: FILE (…)` on stdout, or each error "
