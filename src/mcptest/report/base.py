@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mcptest.report.field_docs import describe_properties
+
 Confidence = Literal["high", "medium", "low"]
 Count = Annotated[int, Field(ge=0)]
 """How many of something: never negative (a report read back is checked against these)."""
@@ -16,20 +18,34 @@ Millis = Annotated[float, Field(ge=0)]
 Rate = Annotated[float, Field(ge=0, le=1)]
 """A share or a probability: 0 to 1."""
 
+Status = Literal[
+    "passed", "failed", "error", "skipped", "deferred", "not_yet_available", "flaky",
+]
+"""`deferred`: a judge could not be reached (no key); not measured: it does not fail the run
+unless --require-judge (or --fail-on not-measured), and never counts as a pass.
+`flaky`: the repetitions of a repeated test disagreed; `repeat.met` says whether its pass rate
+reached `min_pass_rate` (docs/baseline.md)."""
+
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, json_schema_extra=describe_properties)
 
 
 class Location(Model):
+    """A place in a file mcptest read: the suite, or a surface snapshot."""
+
     file: str
     """Suite file path as given on the command line (repo-relative in CI)."""
     line: int = Field(ge=1)
+    """1-based line in that file."""
     column: int = Field(default=1, ge=1)
+    """1-based column (1 when only the line is known)."""
 
 
 class Interval(Model):
     """A 95% interval: Wilson's for a rate, a seeded bootstrap for kappa and alpha."""
 
     low: float
+    """Lower end of the interval."""
     high: float
+    """Upper end of the interval."""

@@ -14,25 +14,36 @@ class JudgeVote(Model):
     """One answer of one judge model (a juror, a repetition, a panel member or a criterion)."""
 
     model: str
+    """The model id as sent (`(unresolved)` when no model could be resolved for the call)."""
     family: str | None = None
+    """Vendor family read from the model id (`anthropic`, `openai`, `google`, …;
+    docs/jury.md); null when the id names none."""
     score: float | None = None
-    """0..1; None when the juror abstained or failed."""
+    """0..1; null when the juror abstained or failed."""
     passed: bool | None = None
+    """This vote's pass/fail against the threshold; null when it gave no score."""
     abstained: bool = False
+    """The judge answered that it could not decide: not decisive, not counted in the quorum."""
     error: str | None = None
     """Why the call failed mechanically (timeout, transport, unparseable)."""
     reason: str | None = None
+    """The judge's own explanation of its score (model output: untrusted text)."""
     evidence: str | None = None
+    """The span of the answer the judge quoted in support (model output: untrusted text)."""
     repetition: int = 0
+    """Which of the juror's `repetitions:` this vote is, from 0."""
     replacement_for: str | None = None
     """Set when this juror stood in for one that failed mechanically."""
     deferred: bool = False
     """The judge could not be reached (no key, no endpoint): no vote, counted in the summary."""
     cost_usd: Usd = 0.0
+    """What this call cost in US dollars (0 when cached, deferred or not sent)."""
     cost_known: bool = True
-    """False when the model had no known price and the provider reported no cost."""
+    """`false` when the model had no known price and the provider reported no cost."""
     latency_ms: Millis | None = None
+    """How long the model call took, in milliseconds; null when none was sent."""
     cached: bool = False
+    """The answer came from the judge cache: no request was sent, nothing spent."""
     label: str | None = None
     """A labeled juror's answer (`verdict_kind: categorical` with `labels`; docs/jury.md)."""
     value: float | None = None
@@ -43,7 +54,9 @@ class LostSeat(Model):
     """A juror seat that gave no answer because its calls failed (its stand-in's too)."""
 
     model: str
+    """The juror model whose seat was lost."""
     reason: str
+    """Why its calls failed (the error, shortened)."""
 
 
 def lost_words(answered: int, seats: int, lost: list[LostSeat]) -> str:
@@ -57,7 +70,7 @@ class JuryAnalytics(Model):
     """Agreement and its reading (docs/§5.3), readable as `jury.*` targets."""
 
     agreement: float | None
-    """`agreement_raw` clipped to [0, 1]; None with < 2 decisive jurors."""
+    """`agreement_raw` clipped to [0, 1]; null with < 2 decisive jurors."""
     agreement_raw: float | None
     """The lower of `answers_raw` and `votes_raw` (docs/jury.md, "Agreement")."""
     units: Count
@@ -66,21 +79,31 @@ class JuryAnalytics(Model):
     """Krippendorff's alpha of the answers: scores (interval) or labels (nominal)."""
     votes_raw: float | None = None
     """Alpha of the decisive jurors' pass/fail votes (one unit, 1 − 12·s² of the 1/0 votes);
-    None when the label itself is the verdict."""
+    null when the label itself is the verdict."""
     confidence: Confidence | None = None
-    """None in reports written before the field existed (they load unchanged)."""
+    """`null` in reports written before the field existed (they load unchanged)."""
     escalate: bool = False
+    """`true` exactly when `confidence` is `low`: the verdict stands but is marked for a
+    person to review (docs/jury.md, "Confidence band and escalation")."""
     same_family: bool
+    """Some juror shares a vendor family with the model that wrote the graded answer (agent
+    tests); false when that model is unknown."""
     bias_warning: str | None = None
+    """Set when `same_family` and `escalate` both hold: which jurors share the generator's
+    family, in one sentence."""
     decisive: int
     """Jurors that gave a score (not abstained, not failed)."""
     passed_jurors: int
+    """Decisive jurors that passed."""
     passed_fraction: float | None
+    """Weight of the passing jurors over that of the decisive ones, rounded half-up to two
+    decimals; null without a decisive juror."""
     quorum: float
+    """The share of decisive weight that must pass for the jury to pass (its `quorum:`, 0..1)."""
     verdict: Literal["passed", "failed", "inconclusive", "unknown"]
     """`unknown`: a labeled jury without `passing_labels` (docs/jury.md, "Verdict modes")."""
     jurors_asked: int | None = None
-    """With `early_stop`: the jurors asked (everything above rests on them); None: all were."""
+    """With `early_stop`: the jurors asked (everything above rests on them); null: all were."""
     calls_saved: int = 0
     """With `early_stop`: judge calls not sent because the quorum was already settled."""
     panel: bool = False
@@ -89,7 +112,7 @@ class JuryAnalytics(Model):
     """Jurors that could not be reached; the verdict stands only when their votes could not
     have changed it (docs/jury.md, "Partial juries")."""
     seats: int | None = None
-    """Jurors asked; `decisive` of them the verdict and `agreement` rest on. None in reports
+    """Jurors asked; `decisive` of them the verdict and `agreement` rest on. null in reports
     written before the field existed."""
     lost: list[LostSeat] = Field(default_factory=list)
     """Seats lost to an error, each with its reason: never silent (docs/jury.md, "Lost
@@ -97,46 +120,76 @@ class JuryAnalytics(Model):
 
 
 class CriterionResult(Model):
+    """One criterion of a criteria rubric: its score and gates (docs/evals.md)."""
+
     name: str
+    """The criterion's `name` in the rubric."""
     score: float | None = None
+    """Its judged score, 0..1; null when it was not judged (skipped, deferred, error)."""
     threshold: float | None = None
+    """Its own `threshold:` gate; null when the rubric's applies."""
     weight: float = 1.0
+    """Its weight in the rubric's aggregate (`weight:`, default 1)."""
     required: bool = False
+    """`required: true`: the eval fails unless this criterion reaches its threshold."""
     guard: bool = False
+    """`guard: true`: it names what must not hold; reaching the threshold fails the eval,
+    and it never enters the average."""
     status: Literal["passed", "failed", "skipped", "error", "deferred"] = "passed"
     """`deferred`: its judge could not be reached (no key); `skipped`: `when` did not hold, or
     the budget refused the call; `error`: the judge failed."""
     reason: str | None = None
+    """The judge's explanation (model output: untrusted text)."""
     evidence: str | None = None
+    """The span of the candidate the judge quoted; with `require_evidence` it was checked to
+    be in the candidate."""
 
 
 class TreeStep(Model):
+    """One node of a tree rubric that the walk asked (docs/evals.md, "Trees")."""
+
     ask: str
+    """The node's question as the rubric wrote it."""
     answer: Literal["yes", "no"] | None
+    """`yes` when the judge scored the node 0.5 or more; null when it gave no score."""
     score: float | None = None
+    """The judge's score for the node, 0..1; null when it gave none."""
 
 
 class JudgeDetail(Model):
     """What the judges said for one LLM assertion or eval."""
 
     kind: Literal["llm-judge", "llm-jury", "eval", "custom"]
+    """`llm-judge` one judge, `llm-jury` a jury, `eval` an eval's rubric (`eval.rubric`, an
+    eval row), `custom` a `custom-judge` matcher."""
     rubric: str | None = None
+    """The rubric as sent to the judges (a criteria or tree rubric: a one-line description
+    of it)."""
     score: float | None = None
+    """The verdict's score, 0..1 (a jury: its aggregate; a rubric: the criteria's aggregate
+    or the tree's leaf); null when none was given."""
     display_score: str | None = None
     """The score as a person reads it (`4.2/5`, `84%`); gating always uses `score`."""
     threshold: float | None = None
+    """The score the answer had to reach to pass; null in verdict modes without one."""
     votes: list[JudgeVote] = Field(default_factory=list)
+    """Every answer behind the verdict (jurors, repetitions, panel members, criteria), in the
+    order asked."""
     jury: JuryAnalytics | None = None
+    """Agreement and its reading; set for juries and eval panels."""
     criteria: list[CriterionResult] = Field(default_factory=list)
+    """A criteria rubric: each criterion's score and gates, in rubric order."""
     path: list[TreeStep] = Field(default_factory=list)
+    """A tree rubric: every node asked, root first, down to the leaf."""
     vacuous: bool = False
+    """Every criterion was skipped (`when:` did not hold): the eval passed with nothing judged."""
     verdict_kind: Literal["boolean", "labeled", "numeric"] | None = None
-    """A jury's verdict mode (docs/jury.md, "Verdict modes"); None: the quorum rule."""
+    """A jury's verdict mode (docs/jury.md, "Verdict modes"); null: the quorum rule."""
     verdict: str | None = None
     """The panel's answer: its plurality label (`pass`/`fail` in the boolean mode) or, numeric,
-    its mean or median score as `score_range` reads it; None when no answer won."""
+    its mean or median score as `score_range` reads it; null when no answer won."""
     passed: bool | None = None
-    """Set in a verdict mode; None there means passed is unknown (no `passing_labels`)."""
+    """Set in a verdict mode; null there means passed is unknown (no `passing_labels`)."""
     aggregate: Literal["mean", "median", "plurality", "majority"] | None = None
     """`majority`: an eval panel's pass/fail count, an even split going to `tie_break`."""
     tally: dict[str, float] = Field(default_factory=dict)
@@ -152,24 +205,45 @@ class CalibrationNote(Model):
     (docs/calibration.md). `advisory` verdicts never fail a run unless --require-calibration."""
 
     state: CalibrationState
+    """`calibrated`: the record matches the rubric and judges, has enough labels and its
+    kappa clears the floor; otherwise why not (docs/calibration.md)."""
     advisory: bool
+    """The judge is not calibrated and `--require-calibration` is off: its verdict does not
+    decide the row (a pass stays `passed`, a fail becomes `deferred`); `verdict` keeps what it
+    said."""
     record: str
     """The calibration record's path as the suite wrote it."""
     verdict: Literal["passed", "failed"] | None = None
     """What the judge said, kept when the row's status does not follow it (advisory)."""
     reason: str | None = None
+    """Why the state is what it is, in one line."""
     labels: int | None = None
+    """Human labels in the record; null when there is no readable record."""
     kappa: float | None = None
+    """Cohen's kappa between the judge's verdicts and the human labels; null without a
+    readable record."""
     kappa_ci95: Interval | None = None
     """The record's 95% bootstrap interval of kappa."""
     min_agreement_on: Literal["estimate", "lower_bound"] = "estimate"
+    """`estimate`: `kappa` is held against `min_agreement`; `lower_bound`: the lower end of
+    `kappa_ci95` is."""
     effective_jurors: float | None = None
     """A jury: what it is worth in independent jurors (docs/calibration.md)."""
     warnings: list[str] = Field(default_factory=list)
     """Near-duplicate jurors, from the record."""
     alpha: float | None = None
+    """Krippendorff's alpha between the judge and the human labels; null without a readable
+    record."""
     accuracy: float | None = None
+    """Share of the labels the judge's verdict matched (0..1); null without a readable record."""
     false_pass_rate: float | None = None
+    """Of the labels people failed, the share the judge passed (0..1); null without a
+    readable record."""
     false_fail_rate: float | None = None
+    """Of the labels people passed, the share the judge failed (0..1); null without a
+    readable record."""
     min_agreement: float | None = None
+    """The gate's floor for kappa (`min_agreement:`, default 0.8)."""
     max_false_fail: float | None = None
+    """Above this false-fail rate a judged failure is gap `judge-calibration`
+    (`max_false_fail:`, default 0.1)."""

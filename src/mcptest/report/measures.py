@@ -16,7 +16,9 @@ class PassAtK(Model):
     at least one of k runs drawn from its n passes (docs/agents.md, "Repeats and pass@k")."""
 
     k: int = Field(ge=1)
+    """How many runs are drawn: at least 1, at most the scored runs."""
     value: Rate
+    """The chance that at least one of k runs drawn from the scored ones passes (0..1)."""
 
 
 class RepeatStats(Model):
@@ -28,24 +30,31 @@ class RepeatStats(Model):
     passed: Count
     """Scored runs that passed."""
     pass_rate: Rate | None
-    """`passed / scored`; None when no run was scored (the row is not measured)."""
+    """`passed / scored`; null when no run was scored (the row is not measured)."""
     min_pass_rate: Rate
+    """The pass rate the row must reach (a test's `min_pass_rate:` or `--min-pass-rate`; the
+    default 1.0 asks every scored run to pass)."""
     met: bool
     """The gate under repeats: `pass_rate` (or its interval's lower bound, with
-    `min_pass_rate_on: lower_bound`) ≥ `min_pass_rate`; False when nothing was scored."""
+    `min_pass_rate_on: lower_bound`) ≥ `min_pass_rate`; false when nothing was scored."""
     scored: Count | None = None
     """Runs that produced a verdict (passed, failed or errored): a deferred judge, a skip and
-    a not-yet-available matcher give none. None in reports written before it existed."""
+    a not-yet-available matcher give none. null in reports written before it existed."""
     pass_rate_ci95: Interval | None = None
     """Wilson 95% interval of the pass rate over the scored runs."""
     min_pass_rate_on: Literal["estimate", "lower_bound"] = "estimate"
+    """`estimate`: `pass_rate` is held against `min_pass_rate`; `lower_bound`: the lower end
+    of `pass_rate_ci95` is."""
     score_runs: Count = 0
     """Runs whose judged score the score figures below are over."""
     score_mean: float | None = None
+    """Mean judged score (0..1) over the `score_runs`; null when none produced a score."""
     score_min: float | None = None
+    """Lowest judged score over the `score_runs`; null when none produced a score."""
     score_max: float | None = None
+    """Highest judged score over the `score_runs`; null when none produced a score."""
     score_stdev: float | None = None
-    """Sample standard deviation; None with fewer than two scores."""
+    """Sample standard deviation; null with fewer than two scores."""
     pass_at_k: list[PassAtK] | None = None
     """pass@k over the scored runs for the k the test asks for (agent tests: 1 and the run
     count), each k ≤ the scored runs."""
@@ -69,6 +78,12 @@ class RunAgreement(Model):
     unanimous, and a 95% interval from resampling the juries (docs/jury.md)."""
 
     band: Confidence
+    """How far `run_agreement` can be trusted, with the same cut-offs as a jury's
+    `confidence` (docs/jury.md)."""
     juries: Count
+    """Jury assertions it rests on (each repetition's jury is its own); those with fewer
+    than two rating jurors are left out."""
     unanimous: Count
+    """How many of those juries had every juror give the same answer."""
     ci95: Interval | None = None
+    """95% interval from 1,000 seeded resamples of the juries; null with a single jury."""

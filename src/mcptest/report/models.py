@@ -6,15 +6,19 @@ does not need a bump. `schema/report-v1.json` is generated from these models.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, model_validator
 
 from mcptest.report.base import Confidence as Confidence
-from mcptest.report.base import Count, Millis, Rate, Usd
+from mcptest.report.base import Count, Millis, Usd
 from mcptest.report.base import Interval as Interval
 from mcptest.report.base import Location as Location
 from mcptest.report.base import Model as Model
+from mcptest.report.base import Status as Status
+from mcptest.report.comparison_models import Change as Change
+from mcptest.report.comparison_models import Comparison as Comparison
+from mcptest.report.comparison_models import RowComparison as RowComparison
 from mcptest.report.judge_models import CalibrationNote as CalibrationNote
 from mcptest.report.judge_models import CalibrationState as CalibrationState
 from mcptest.report.judge_models import CriterionResult as CriterionResult
@@ -28,223 +32,90 @@ from mcptest.report.lint_models import LintSection as LintSection
 from mcptest.report.measures import PassAtK as PassAtK
 from mcptest.report.measures import RepeatStats as RepeatStats
 from mcptest.report.measures import RunAgreement as RunAgreement
+from mcptest.report.result_models import AssertionResult as AssertionResult
+from mcptest.report.result_models import GapCategory as GapCategory
+from mcptest.report.result_models import TestKind as TestKind
+from mcptest.report.result_models import TestResult as TestResult
+from mcptest.report.result_models import WeightedScore as WeightedScore
 
 REPORT_VERSION = 1
 MAX_SHARDS = 256
 """Shards of one run: GitHub's job matrix has at most 256 jobs (`--shard` keeps to it too)."""
 
-Status = Literal[
-    "passed", "failed", "error", "skipped", "deferred", "not_yet_available", "flaky",
-]
-"""`deferred`: a judge could not be reached (no key); not measured: it does not fail the run
-unless --require-judge (or --fail-on not-measured), and never counts as a pass.
-`flaky`: the repetitions of a repeated test disagreed; `repeat.met` says whether its pass rate
-reached `min_pass_rate` (docs/baseline.md)."""
-
-Change = Literal[
-    "regressed", "fixed", "still_failing", "newly_flaky", "new", "removed", "changed",
-    "unchanged", "insufficient_data", "unconfirmed", "not_measured",
-]
-"""How a row compares with the baseline's row of the same id (docs/baseline.md)."""
-
-GapCategory = Literal[
-    "transport", "protocol", "tool-error", "shape", "judgment", "judge-reliability",
-    "judge-calibration", "budget", "environment", "flaky",
-]
-TestKind = Literal["tool", "eval", "agent", "resource", "prompt", "list"]
-
-
-class AssertionResult(Model):
-    index: Count
-    target: str
-    matcher: str
-    """Matcher kind: exact, contains, regex, schema, not, all, any, llm-judge, llm-jury, …"""
-    spec: Any = None
-    """The matcher's configuration as written (JSON), for display."""
-    status: Status
-    message: str | None = None
-    """Why it did not pass: expected vs actual, the missing path segment, the skip reason."""
-    user_message: str | None = None
-    """The assertion's own `message:` from the suite."""
-    expected: Any = None
-    actual: Any = None
-    location: Location | None = None
-    duration_ms: Millis = 0.0
-    cost_usd: Usd = 0.0
-    cached: bool = False
-    judge: JudgeDetail | None = None
-    calibration: CalibrationNote | None = None
-    """Set on judged assertions whose judge is gated by `calibration:`."""
-    outside_verdict: bool = False
-    """A skip with a note that leaves the test's verdict to its other assertions: a
-    `jury.agreement` check on a jury with fewer than two decisive jurors (docs/jury.md)."""
-    definition_hash: str | None = None
-    """Hash of the assertion as it ran (target, matcher, rubric, judge models, thresholds):
-    rows of two runs are compared only when it matches."""
-    weight: float | None = None
-    """Its `weight:` in a test scored `weighted` (None under the default gate)."""
-    score: float | None = None
-    """Weighted tests: what it scored (a check 1 or 0, a judge its score; None: not counted)."""
-    contribution: float | None = None
-    """Weighted tests: `weight × score / Σ weight`, its share of the test's score."""
-
-
-class WeightedScore(Model):
-    """A test scored `weighted` (docs/cascade.md, "Weighted tiers and a reference")."""
-
-    score: float | None
-    """Weighted mean of the counted assertions' scores (None: no weight at all)."""
-    threshold: float
-    best: float | None = None
-    """The highest score still possible when some assertions were not scored."""
-
-
-class TestResult(Model):
-    id: str
-    """Stable id: `<file>::<kind>::<name>[<cell>]`."""
-    name: str
-    kind: TestKind = "tool"
-    suite_file: str
-    server: str | None = None
-    tool: str | None = None
-    model: str | None = None
-    """Agent or live-eval model (one row per model)."""
-    cell: dict[str, str] | None = None
-    """Matrix coordinates of this row."""
-    location: Location
-    tags: list[str] = Field(default_factory=list)
-    status: Status
-    gap: GapCategory | None = None
-    message: str | None = None
-    """Test-level cause when the test errored or was skipped as a whole."""
-    duration_ms: Millis = 0.0
-    args: Any = None
-    response: Any = None
-    """What the server answered: `{"result": …}` or `{"error": …}` (redacted, shortened)."""
-    server_stderr: str | None = None
-    """What the server wrote to stderr while this test's request was in flight (its last 2,000
-    characters), kept when the test did not pass."""
-    server_stderr_scope: Literal["test", "server"] | None = None
-    """`test`: `server_stderr` holds only this test's window; `server` or unset (reports written
-    before the window existed): the server's tail at the time, other tests' lines included."""
-    assertions: list[AssertionResult] = Field(default_factory=list)
-    judge: JudgeDetail | None = None
-    """Eval-level judging (evals and `eval.rubric`)."""
-    calibration: CalibrationNote | None = None
-    """Set on eval rows whose judge is gated by `calibration:`."""
-    cost_usd: Usd = 0.0
-    cost_known: bool = True
-    """False when a judge or agent model had no known price: `cost_usd` is then a lower bound."""
-    cache_hits: Count = 0
-    definition_hash: str | None = None
-    """Hash of the test as it ran (tool, args, matchers, rubric, judge models, thresholds)."""
-    repeat: RepeatStats | None = None
-    repetitions: list[TestResult] = Field(default_factory=list)
-    """Every repetition of a repeated test, in order (each without repetitions of its own)."""
-    baseline: RowComparison | None = None
-    """Set by `--baseline` and `mcptest diff`: how this row compares with the baseline's."""
-    max_score_drop: float | None = None
-    """The suite's gate on this row's judged score against a baseline (the test's own, else the
-    suite's); `--max-score-drop` applies where it is None."""
-    weighted: WeightedScore | None = None
-    """Set on tests with `scoring: {mode: weighted}`: their score and threshold."""
-
-
-class RowComparison(Model):
-    """One row of a comparison with a baseline run (docs/baseline.md)."""
-
-    id: str
-    name: str
-    change: Change
-    old_status: Status | None = None
-    new_status: Status | None = None
-    old_pass_rate: Rate | None = None
-    new_pass_rate: Rate | None = None
-    p_value: Rate | None = None
-    """One-sided Fisher exact test on pass counts, when either side was repeated."""
-    p_adjusted: Rate | None = None
-    """`p_value` adjusted by Benjamini–Hochberg over every tested row (docs/baseline.md): the
-    row is `regressed` (or `fixed`) when it is at most the comparison's q (`alpha`)."""
-    old_scored: Count | None = None
-    new_scored: Count | None = None
-    """Runs each side's pass rate is over (runs that produced a verdict)."""
-    repeats_needed: Count | None = None
-    """`unconfirmed` and `insufficient_data`: repetitions on each side at which a drop the size
-    of the one observed would be significant at q on its own; None past 100."""
-    score_delta: float | None = None
-    old_cost_usd: Usd | None = None
-    new_cost_usd: Usd | None = None
-    """None when that side's cost is unknown (never shown as 0)."""
-    cost_delta_usd: float | None = None
-    duration_delta_ms: float | None = None
-    gated: bool = False
-    """The score dropped by more than `max_score_drop`."""
-
-
-class Comparison(Model):
-    """A run compared with a baseline run: per-row changes and the totals."""
-
-    baseline: str
-    """Where the baseline came from (a path, or `artifact <name> @ <sha>`)."""
-    baseline_started_at: str | None = None
-    note: str | None = None
-    """One line for the reader (how stale the baseline is, why there is none)."""
-    alpha: Rate
-    """q, the false discovery rate across the tested rows (Benjamini–Hochberg); with one
-    tested row it is the plain significance level of Fisher's test."""
-    tested: Count = 0
-    """Rows whose pass counts were tested (either side repeated, both sides scored)."""
-    fail_on: Literal["regressed", "any-failure"]
-    fail_on_not_measured: bool = False
-    """`--fail-on not-measured`: a row with no scored run fails the gate."""
-    max_score_drop: Rate | None = None
-    counts: dict[str, Count] = Field(default_factory=dict)
-    rows: list[RowComparison] = Field(default_factory=list)
-    """Every row that is not `unchanged`, baseline rows that are gone included."""
-    old_cost_usd: Usd | None = None
-    new_cost_usd: Usd | None = None
-    cost_delta_usd: float | None = None
-    duration_delta_ms: float | None = None
-
 
 class ServerReport(Model):
+    """One server of the suites: how it was reached and whether it became ready."""
+
     name: str
+    """The server's name in the suite (`servers:` key)."""
     suite_file: str
+    """The suite file that declares it."""
     transport: Literal["stdio", "streamable-http", "sse"]
+    """How mcptest talked to it: `stdio` (a subprocess), `streamable-http`, or `sse` (legacy
+    HTTP+SSE)."""
     status: Literal["ready", "failed", "not_started"]
+    """`ready`: it answered `initialize`; `failed`: it never became ready (`error` says why;
+    exit 3); `not_started`: it was never started."""
     protocol_version: str | None = None
+    """The MCP protocol version negotiated at `initialize`; null when it never got that far."""
     server_name: str | None = None
+    """The name the server gave itself (`serverInfo.name`)."""
     server_version: str | None = None
+    """The version the server gave (`serverInfo.version`)."""
     startup_ms: Millis | None = None
+    """Milliseconds from launch (or connect) to a finished `initialize`; null when it never
+    became ready."""
     tools: list[str] = Field(default_factory=list)
+    """Names of the tools its `tools/list` returned."""
     error: str | None = None
+    """Why it did not become ready (one line); null when it did."""
     stderr_tail: str | None = None
+    """The last 2,000 characters it wrote to stderr, kept when one of its tests did not
+    pass; null otherwise."""
     era: Literal["legacy", "modern", "dual-era"] | None = None
     """Protocol era the server speaks, when known (`mcptest lint` probes it; docs/lint.md)."""
 
 
 class Counts(Model):
+    """Rows of the run by status."""
+
     total: Count = 0
+    """Rows in `tests` (one per test and matrix cell; a repeated test is one row)."""
     passed: Count = 0
+    """Rows with status `passed`."""
     failed: Count = 0
+    """Rows with status `failed`."""
     error: Count = 0
+    """Rows with status `error`."""
     skipped: Count = 0
+    """Rows with status `skipped`."""
     deferred: Count = 0
+    """Rows with status `deferred`."""
     not_yet_available: Count = 0
+    """Rows with status `not_yet_available`."""
     flaky: Count = 0
+    """Rows with status `flaky`."""
 
 
 class Summary(Model):
+    """The run's totals: counts, time, cost and budget, judge calls, agreement and the exit code."""
+
     counts: Counts
+    """Rows by status."""
     duration_ms: Millis
+    """Wall time of the whole run, in milliseconds."""
     exit_code: int
     """Read back, it is recomputed from the rows (docs/reports.md, "Reading reports back")."""
     cost_usd: Usd = 0.0
+    """What every model call of the run cost, in US dollars (judges, agents, live evals)."""
     max_cost_usd: Usd | None = None
+    """The run's budget cap in US dollars (`--max-cost`); null: no cap."""
     budget_stopped: bool = False
+    """The cap kept at least one model call from being sent (exit code 5, docs/reports.md)."""
     judge_calls: Count = 0
     """Judge requests actually sent (cache hits excluded)."""
     cache_hits: Count = 0
+    """Judge answers taken from the judge cache (nothing sent, nothing spent)."""
     deferred_judges: Count = 0
     """Judge votes that could not be sent because the judge was unreachable (jurors included),
     whether or not their assertion was decided without them."""
@@ -254,8 +125,12 @@ class Summary(Model):
     fail_on_not_measured: bool = False
     """`--fail-on not-measured`: such a row fails the run (exit 1)."""
     projected_judge_calls: Count = 0
+    """Judge calls the plan could make at most, counted before the run."""
     cost_bound_usd: Usd | None = None
+    """The most those calls could cost, in US dollars; null when some judge model has no
+    known price."""
     gaps: dict[GapCategory, Count] = Field(default_factory=dict)
+    """Non-passing rows per gap category, largest first."""
     uncalibrated: Count = 0
     """Judged verdicts that were advisory: their judge has no valid calibration record."""
     run_agreement: float | None = None
@@ -272,15 +147,21 @@ class Summary(Model):
 
 
 class ToolInfo(Model):
+    """The program that wrote the report."""
+
     name: str = "mcptest"
+    """Always `mcptest`."""
     version: str
+    """The mcptest version that wrote the report."""
 
 
 class ShardInfo(Model):
     """Which slice of a sharded run this report holds (docs/action.md, "Shards")."""
 
     index: int = Field(ge=1)
+    """Which shard this is, from 1."""
     count: int = Field(ge=1, le=MAX_SHARDS)
+    """How many shards the run was split into (1 to 256)."""
     plan: list[str] = Field(default_factory=list)
     """Every test id of the whole (unsharded) selection, in run order."""
 
@@ -292,16 +173,28 @@ class ShardInfo(Model):
 
 
 class Report(Model):
+    """The canonical result of one mcptest run (versioned); every reporter renders it."""
+
     version: int = REPORT_VERSION
+    """The report format's version (1); it changes only when a field changes meaning or
+    disappears."""
     tool: ToolInfo
+    """The program that wrote it."""
     started_at: str
     """ISO 8601, UTC."""
     finished_at: str
+    """When the run ended: ISO 8601, UTC."""
     suites: list[str]
+    """The suite files run, as given on the command line."""
     servers: list[ServerReport] = Field(default_factory=list)
+    """One entry per server of the suites: whether it became ready and what it said about itself."""
     tests: list[TestResult] = Field(default_factory=list)
+    """One row per test (and matrix cell), in run order."""
     summary: Summary
+    """The run's totals: counts, cost, budget, judge calls, agreement, exit code."""
     warnings: list[str] = Field(default_factory=list)
+    """Things the run noticed that are not failures (thresholds set twice, jurors of the
+    generator's family, …), one line each."""
     lint: LintSection | None = None
     """Set by `mcptest lint`: protocol, quality and surface findings."""
     shard: ShardInfo | None = None
