@@ -19,7 +19,7 @@ class JudgeVote(Model):
     """Vendor family read from the model id (`anthropic`, `openai`, `google`, …;
     docs/jury.md); null when the id names none."""
     score: float | None = None
-    """0..1; null when the juror abstained or failed."""
+    """The judge's score, 0..1; null when the juror abstained or failed."""
     passed: bool | None = None
     """This vote's pass/fail against the threshold; null when it gave no score."""
     abstained: bool = False
@@ -81,7 +81,8 @@ class JuryAnalytics(Model):
     """Alpha of the decisive jurors' pass/fail votes (one unit, 1 − 12·s² of the 1/0 votes);
     null when the label itself is the verdict."""
     confidence: Confidence | None = None
-    """`null` in reports written before the field existed (they load unchanged)."""
+    """The band of `agreement_raw`: `high` (≥ 0.8), `medium` (≥ 0.667), `low` (below, or
+    undefined; docs/jury.md); null in reports written before the field existed."""
     escalate: bool = False
     """`true` exactly when `confidence` is `low`: the verdict stands but is marked for a
     person to review (docs/jury.md, "Confidence band and escalation")."""
@@ -101,7 +102,9 @@ class JuryAnalytics(Model):
     quorum: float
     """The share of decisive weight that must pass for the jury to pass (its `quorum:`, 0..1)."""
     verdict: Literal["passed", "failed", "inconclusive", "unknown"]
-    """`unknown`: a labeled jury without `passing_labels` (docs/jury.md, "Verdict modes")."""
+    """What the jury decided: `passed`, `failed`, `inconclusive` (no decisive juror, fewer
+    than `min_jurors`, or a tie: the assertion fails), `unknown` (a labeled jury without
+    `passing_labels`; docs/jury.md, "Verdict modes")."""
     jurors_asked: int | None = None
     """With `early_stop`: the jurors asked (everything above rests on them); null: all were."""
     calls_saved: int = 0
@@ -136,7 +139,8 @@ class CriterionResult(Model):
     """`guard: true`: it names what must not hold; reaching the threshold fails the eval,
     and it never enters the average."""
     status: Literal["passed", "failed", "skipped", "error", "deferred"] = "passed"
-    """`deferred`: its judge could not be reached (no key); `skipped`: `when` did not hold, or
+    """`passed`/`failed`: its score against its threshold (a guard: reaching it fails);
+    `deferred`: its judge could not be reached (no key); `skipped`: `when` did not hold, or
     the budget refused the call; `error`: the judge failed."""
     reason: str | None = None
     """The judge's explanation (model output: untrusted text)."""
@@ -191,7 +195,9 @@ class JudgeDetail(Model):
     passed: bool | None = None
     """Set in a verdict mode; null there means passed is unknown (no `passing_labels`)."""
     aggregate: Literal["mean", "median", "plurality", "majority"] | None = None
-    """`majority`: an eval panel's pass/fail count, an even split going to `tie_break`."""
+    """How a panel combined its answers: `mean`, `median`, `plurality` (verdict modes) or
+    `majority` (an eval panel's pass/fail count, an even split going to `tie_break`); null:
+    the quorum rule."""
     tally: dict[str, float] = Field(default_factory=dict)
     """Categorical modes: the jurors' weight behind each answer."""
 

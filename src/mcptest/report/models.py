@@ -105,7 +105,8 @@ class Summary(Model):
     duration_ms: Millis
     """Wall time of the whole run, in milliseconds."""
     exit_code: int
-    """Read back, it is recomputed from the rows (docs/reports.md, "Reading reports back")."""
+    """The code the run exited with (docs/reports.md, "Exit codes"); read back, it is
+    counted again from the rows (docs/reports.md, "Reading reports back")."""
     cost_usd: Usd = 0.0
     """What every model call of the run cost, in US dollars (judges, agents, live evals)."""
     max_cost_usd: Usd | None = None
@@ -181,7 +182,7 @@ class Report(Model):
     tool: ToolInfo
     """The program that wrote it."""
     started_at: str
-    """ISO 8601, UTC."""
+    """When the run started: ISO 8601, UTC."""
     finished_at: str
     """When the run ended: ISO 8601, UTC."""
     suites: list[str]

@@ -101,7 +101,7 @@ class TestResult(Model):
     model: str | None = None
     """Agent or live-eval model (one row per model)."""
     cell: dict[str, str] | None = None
-    """Matrix coordinates of this row."""
+    """Matrix coordinates of this row: axis name to value; null when the test has no matrix."""
     location: Location
     """Where the test is written in the suite file."""
     tags: list[str] = Field(default_factory=list)
