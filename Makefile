@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
+# pytest-xdist workers for `make test`: most tests wait on servers and subprocesses, so more
+# workers than cores pays (docs/architecture.md, "Tests"). `make test WORKERS=0` runs serially.
+WORKERS ?= 4
 
 .PHONY: demo test lint bench clean
 
@@ -27,7 +30,7 @@ test: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(WORKERS) --dist loadgroup
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .

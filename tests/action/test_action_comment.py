@@ -26,6 +26,7 @@ def post(gh: GitHubServer, body: str, mode: str = "update", token: str = "t0ken"
                                body=compose_body(body, MARK), mode=mode)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_create_then_update_the_same_comment() -> None:
     with GitHubServer() as gh:
         first = post(gh, "### run 1")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from reports import make_report
 from support.action_env import TOKEN, Runner, live_commands
 from support.github_server import GitHubServer
@@ -27,6 +28,7 @@ def _run(runner: Runner, code: int, statuses: list) -> tuple[int, str]:
     return act(runner)
 
 
+@pytest.mark.slow
 def test_open_update_close_and_never_a_second(runner: Runner) -> None:
     _nightly(runner)
     with GitHubServer(token=TOKEN) as gh:

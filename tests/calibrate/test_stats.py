@@ -15,6 +15,7 @@ from mcptest.calibrate.stats import alpha, cohen_kappa, figures, wilson
 pairs = st.lists(st.tuples(st.booleans(), st.booleans()), min_size=2, max_size=80)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(pairs)
 def test_kappa_equals_scikit_learn(data: list[tuple[bool, bool]]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rows import report, row
@@ -106,6 +107,7 @@ def rows_(draw: st.DrawFn) -> list[Row]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(rows_())
 def test_a_report_compared_with_itself_has_no_regression(tests: list[Row]) -> None:

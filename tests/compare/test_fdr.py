@@ -32,6 +32,7 @@ def _side(rng: random.Random, rates: list[float], n: int) -> Report:
     return report(*rows)
 
 
+@pytest.mark.slow
 def test_with_no_true_change_diff_calls_at_most_q_of_the_tested_rows_regressed() -> None:
     """200 seeded comparisons of 100 rows, 10 runs a side, each row's pass rate the same on
     both sides: on average at most q of the tested rows are called regressed. Without the

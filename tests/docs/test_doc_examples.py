@@ -58,6 +58,14 @@ from support.judge_server import JudgeServer, Verdict
 pytestmark = pytest.mark.slow  # copies the repository and runs the CLI per page
 
 PAGES = [p.relative_to(REPO).as_posix() for p in pages()]
+
+
+def _param(page: str) -> object:
+    """Pages that build and run the image share one Docker engine and one `mcptest` tag: under
+    pytest-xdist (`make test`, `--dist loadgroup`) they run one after the other on one worker."""
+    if "doc-test: docker" in (REPO / page).read_text(encoding="utf-8"):
+        return pytest.param(page, marks=pytest.mark.xdist_group("docker-engine"))
+    return page
 COMMAND_LINE = ("$ ", "mcptest ")
 
 
@@ -212,7 +220,7 @@ def judge() -> JudgeServer:
         yield js
 
 
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", [_param(p) for p in PAGES])
 def test_page_runs_as_written(page: str, tmp_path: Path, judge: JudgeServer) -> None:
     problems = Page(REPO / page, tmp_path, judge).run()
     assert not problems, "\n\n".join(problems)

@@ -31,6 +31,7 @@ def script_agents(js: JudgeServer) -> None:
               candidate="What is the weather in Paris?")
 
 
+@pytest.mark.slow
 def test_seed_examples_single_judge(js: JudgeServer) -> None:
     script_agents(js)
     js.script(JUDGE, Verdict(0.9), rubric="Rubric:")  # every judge question not scripted below

@@ -19,6 +19,7 @@ LABELS = ("rude", "neutral", "friendly", "other")
 CELL = st.one_of(st.none(), st.sampled_from(LABELS), st.sampled_from(LABELS))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.integers(2, 6).flatmap(lambda raters: st.integers(2, 8).flatmap(
     lambda units: st.lists(st.lists(CELL, min_size=units, max_size=units),

@@ -60,6 +60,7 @@ def test_a_labeled_jury_reads_its_labels_and_its_votes() -> None:
     assert unknown.agreement is not None and unknown.agreement.votes_raw is None
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.integers(2, 59).flatmap(lambda m: st.tuples(st.just(m), st.integers(1, m - 1))),
        st.lists(st.floats(0.0, 1.0), min_size=59, max_size=59))

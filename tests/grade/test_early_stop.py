@@ -55,6 +55,7 @@ def _full(h: list[tuple[float, bool]], pending: list[float], outcome: tuple[Any,
     return weighted_quorum(final, quorum).met if len(final) >= need else None
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(h=heads, pending=st.lists(weights, max_size=4), quorum=quorums,
        need=st.integers(1, 3))

@@ -64,18 +64,21 @@ def _check_against_package(ratings: list[list[float | None]]) -> None:
         assert abs(ours - theirs) <= 1e-9
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_matrices(GRID))
 def test_alpha_matches_package_on_grid_scores(ratings: list[list[float | None]]) -> None:
     _check_against_package(ratings)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(_matrices(FREE))
 def test_alpha_matches_package_on_free_floats(ratings: list[list[float | None]]) -> None:
     _check_against_package(ratings)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(_matrices(GRID), st.randoms(use_true_random=False))
 def test_alpha_ignores_which_juror_gave_which_value(
@@ -93,6 +96,7 @@ def test_alpha_ignores_which_juror_gave_which_value(
         assert after == pytest.approx(before, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_alpha_matches_package_on_a_long_free_form_run() -> None:
     """Many distinct values take the linear-time path; it must agree as well."""
     rnd = random.Random(7)

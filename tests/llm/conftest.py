@@ -11,7 +11,9 @@ from collections.abc import Iterator
 import pytest
 from support.judge_server import JudgeServer
 
-ROUTES = ("fast", "litellm")
+# The litellm route imports litellm in each worker (seconds of CPU): it runs in `make test`, not
+# in the quick loop (docs/architecture.md, "Tests").
+ROUTES = ("fast", pytest.param("litellm", marks=pytest.mark.slow))
 
 
 @pytest.fixture(params=ROUTES)

@@ -74,6 +74,7 @@ calls = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(cap=st.floats(0.0, 0.08), price_in=st.floats(0.5, 10.0), price_out=st.floats(0.5, 20.0),
@@ -124,6 +125,7 @@ def test_sixteen_concurrent_calls_never_cross_the_cap(
 faults = st.sampled_from(["ok", "server_error", "disconnect", "timeout", "malformed"])
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(cap=st.floats(0.0, 0.06), kinds=st.lists(faults, min_size=16, max_size=16))

@@ -26,11 +26,13 @@ def _release_action():  # .ci/ is not a package: load the script as the workflow
     return module
 
 
+@pytest.mark.slow
 def test_every_workflow_passes_actionlint() -> None:
     assert RELEASE in WORKFLOWS
     assert_lints_clean(*WORKFLOWS)
 
 
+@pytest.mark.slow
 def test_actionlint_does_find_mistakes(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yml"
     bad.write_text("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n"

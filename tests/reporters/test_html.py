@@ -129,6 +129,7 @@ def test_shows_cost_cache_deferrals_jury_and_criteria() -> None:
         assert piece in text, piece
 
 
+@pytest.mark.slow
 def test_big_report_renders() -> None:
     text = render(big_report(2000))
     assert text.count('<li class="test') == 2000

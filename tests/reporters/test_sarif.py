@@ -69,6 +69,7 @@ def test_valid_against_the_official_schema(report: Report) -> None:
     jsonschema.Draft4Validator(schema).validate(_log(report))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", IDS)
 def test_multitool_finds_no_errors_or_warnings(
     multitool_findings: dict[str, list[dict[str, Any]]], name: str
@@ -78,6 +79,7 @@ def test_multitool_finds_no_errors_or_warnings(
     assert problems == [], [(p["ruleId"], p["message"]) for p in problems]
 
 
+@pytest.mark.slow
 def test_multitool_does_flag_a_broken_log(
     multitool_findings: dict[str, list[dict[str, Any]]],
 ) -> None:

@@ -64,6 +64,7 @@ def _same(a: Any, b: Any) -> bool:
     return json.dumps(a) == json.dumps(b)
 
 
+@pytest.mark.slow
 @given(name=STRINGS.filter(bool), key=STRINGS,
        values=st.fixed_dictionaries({t: s for t, s in BY_TYPE.items()}),
        sources=st.lists(st.sampled_from(SOURCES), min_size=len(BY_TYPE),

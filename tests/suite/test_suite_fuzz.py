@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -57,6 +58,7 @@ def _dump(data: Any) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(suite=SUITES)
 def test_suites_from_the_schema_load_or_fail_cleanly(tmp_path: Path, suite: Any) -> None:
@@ -65,6 +67,7 @@ def test_suites_from_the_schema_load_or_fail_cleanly(tmp_path: Path, suite: Any)
     _load_cleanly(path)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(suite=SUITES, data=st.data(), value=HOSTILE)
 def test_mutated_suites_load_or_fail_cleanly(
