@@ -1,24 +1,49 @@
-"""The one error tree. Every error mcptest raises on purpose roots here.
+"""The one error tree. Every exception class mcptest defines roots here, in this drawing
+(tests/test_error_tree.py walks src/mcptest and fails on a class that does not, or that the
+drawing leaves out or puts under another parent).
 
-    McpTestError
-    ├── UsageError            bad command line or action input               → exit 2
-    ├── SuiteError            a suite file cannot be loaded or validated     → exit 2
-    ├── SuiteErrors           several of those, one per line                 → exit 2
-    ├── ReportError           a saved report cannot be read                  → exit 2
-    │   └── ReadBackError     a file read back (report, artifact, labels, table) is refused,
-    │                         with its file, line or JSON path (`mcptest.readback`)
-    ├── ServerNotReadyError   a server never became ready                    → exit 3 (via its
-    │                         tests' rows: the runner records them, the run goes on)
+    McpTestError              root; raised itself when reports cannot be written     → exit 70
+    ├── UsageError            bad command line or action input                       → exit 2
+    │   └── SuiteTooLarge     `mcptest init`: the surface does not fit one suite file
+    ├── SuiteError            a suite file cannot be loaded or validated             → exit 2
+    │   ├── UnknownRubric     a rubric `ref` names no rubric (the loader says so first)
+    │   ├── TargetSyntaxError a target path is malformed
+    │   └── TemplateError     a resource test's URI template is invalid (its row says so)
+    ├── SuiteErrors           several of those, one per line                         → exit 2
+    ├── ReportError           a saved report cannot be read                          → exit 2
+    │   ├── ReadBackError     a file read back (report, artifact, labels, table) is refused,
+    │   │   │                 with its file, line or JSON path (`mcptest.readback`)
+    │   │   └── FileRefused   refused for its type or size, before any parsing
+    │   ├── RecordError       a calibration record cannot be read (the gate: `unreadable`)
+    │   └── BaselineApiError  the baseline artifact cannot be fetched (the run: no baseline)
+    ├── ServerNotReadyError   a server never became ready                            → exit 3
+    │                         (via its tests' rows: the runner records them, the run goes on)
+    ├── NegotiationError      a server agreed on no protocol era (its connection fails)
+    ├── AnswerTooLarge        a server's HTTP answer passed the size bound (a transport error)
     ├── BudgetRefused         a model call was not sent: its worst case would cross the
     │                         `--max-cost` cap                               → assertion `budget`
-    └── JudgeError            a model call failed mechanically               → assertion error
-        ├── ProviderError     the provider failed or did not answer (kind, status, Retry-After),
-        │                     mapped from litellm's exceptions where litellm is called
-        └── RetriesExhausted  every allowed try failed (in `mcptest.llm.retry`)
+    ├── JudgeError            a model call failed mechanically               → assertion error
+    │   ├── ProviderError     the provider failed or did not answer (kind, status, Retry-After),
+    │   │                     mapped from litellm's exceptions where litellm is called
+    │   ├── RetriesExhausted  every allowed try failed (in `mcptest.llm.retry`)
+    │   ├── ParseFailure      the reply holds no valid verdict
+    │   ├── CutOff            the reply was cut at the token limit
+    │   └── OverDeclared      a custom judge reported spending above its `max_cost_usd`
+    ├── RegexTimeout          a suite regex ran past its time bound        → check undecided
+    ├── TestFailed            a suite row did not pass under the pytest plugin (pytest says so)
+    └── InjectedFault         raised on purpose by tests: an internal error          → exit 70
 
 A failed check is data (`passed=False`), never an exception. Exceptions become exit codes in
 one place only: `mcptest.cli.error_handler`; anything that is not an `McpTestError` of the
-first four kinds is a bug of ours and exits 70 (docs/decisions.md, "Exit codes").
+first four kinds is a bug of ours and exits 70 (docs/decisions.md, "Exit codes"), and a fault
+during a run is one whatever its class (the report says `internal_error`). The classes without
+an exit code are caught where they are raised and become data (a row, a vote, a note). A class
+keeps a second, standard base where other code catches it by that base: ParseFailure,
+TargetSyntaxError and TemplateError are ValueErrors, UnknownRubric a KeyError, AnswerTooLarge
+httpx2's StreamError (the SDK's parse-failure path), InjectedFault a RuntimeError.
+
+`run/reaper.py` is outside the tree on purpose: it runs as a standard-library-only script
+(`python -I -S`) that cannot import mcptest, and its private `_Stop` never leaves it.
 """
 
 from __future__ import annotations

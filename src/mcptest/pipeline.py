@@ -21,6 +21,7 @@ from traceback import format_exc
 import anyio
 
 from mcptest.agents.driver import RowDriver
+from mcptest.errors import McpTestError
 from mcptest.grade.rows import test_result
 from mcptest.judging.judging import Judging, pool_limits
 from mcptest.llm.contracts import JudgeOptions
@@ -41,7 +42,7 @@ INJECT_FAULT_ENV = "MCPTEST_INJECT_FAULT"
 """Set to 1 to make a run fail with an internal error after its first test (tests only)."""
 
 
-class InjectedFault(RuntimeError):
+class InjectedFault(McpTestError, RuntimeError):
     """Raised on purpose by `RunOptions.inject_fault`: how tests prove an internal error exits
     70 with its reports written (never used outside tests)."""
 

@@ -24,7 +24,7 @@ from typing import IO, Any
 
 import httpx
 
-from mcptest.errors import ReadBackError
+from mcptest.errors import ReadBackError, ReportError
 from mcptest.readback.files import BLOCK
 from mcptest.report.io import MAX_REPORT_BYTES, report_from_blocks
 from mcptest.report.models import Report
@@ -40,7 +40,7 @@ TRUSTED_EVENTS = ("push", "schedule")
 _REDIRECTS = (301, 302, 303, 307, 308)
 
 
-class BaselineApiError(Exception):
+class BaselineApiError(ReportError):
     """An API call or a download failed; the message is safe to print (no token, no body)."""
 
 

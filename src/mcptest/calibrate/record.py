@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mcptest.calibrate.correlation import ErrorCorrelation
 from mcptest.calibrate.stats import Figures
+from mcptest.errors import ReportError
 from mcptest.llm.prompt import PROMPT_VERSION
 from mcptest.report.base import Interval
 from mcptest.suite.models import JudgeDefaults, LlmJudgeSpec, LlmJurySpec
@@ -99,7 +100,7 @@ class CalibrationRecord(_Model):
     disagreements: list[Disagreement] = Field(default_factory=list)
 
 
-class RecordError(Exception):
+class RecordError(ReportError):
     """The record cannot be read; the gate reports it as `unreadable`."""
 
 

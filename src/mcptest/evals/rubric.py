@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from mcptest.errors import SuiteError
 from mcptest.evals.presets import PRESET_CRITERIA
 from mcptest.suite.models import Rubric, RubricBody, RubricPreset, RubricRef
 
@@ -43,7 +44,7 @@ class ResolvedRubric:
         return f"{self.source}: decision tree"
 
 
-class UnknownRubric(KeyError):
+class UnknownRubric(SuiteError, KeyError):
     """A `ref` that names no rubric (the loader reports it first; kept for direct callers)."""
 
 
@@ -54,7 +55,8 @@ def resolve_rubric(rubric: Rubric, rubrics: Mapping[str, RubricBody],
                               threshold=_first(eval_threshold))
     if isinstance(rubric, RubricRef):
         if rubric.ref not in rubrics:
-            raise UnknownRubric(rubric.ref)
+            raise UnknownRubric(f"rubric ref {rubric.ref!r} names no rubric of the suite's "
+                                "`rubrics:`", key_path="rubric.ref")
         body = rubrics[rubric.ref]
         strict = body.strict if rubric.strict is None else rubric.strict
         return ResolvedRubric(text=None, body=body, strict=strict, source=f"ref:{rubric.ref}",

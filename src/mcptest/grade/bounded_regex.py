@@ -11,6 +11,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from mcptest.errors import McpTestError
+
 if TYPE_CHECKING:
     import regex
 
@@ -18,7 +20,7 @@ MATCH_TIMEOUT_S = 1.0
 """Longest one suite regex may search one text."""
 
 
-class RegexTimeout(Exception):
+class RegexTimeout(McpTestError):
     """A match ran out of time (catastrophic backtracking, or a very long text)."""
 
     def __init__(self, pattern: str) -> None:

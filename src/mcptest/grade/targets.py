@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from mcptest.errors import SuiteError
 from mcptest.suite.positions import format_path as format_key_path
 
 _SEGMENT = re.compile(
@@ -28,7 +29,7 @@ _SEGMENT = re.compile(
 Segment = str | int
 
 
-class TargetSyntaxError(ValueError):
+class TargetSyntaxError(SuiteError, ValueError):
     """The path itself is malformed (a load error, not an assertion failure)."""
 
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol, TypeVar
 
 import anyio
 
-from mcptest.errors import BudgetRefused
+from mcptest.errors import BudgetRefused, JudgeError
 from mcptest.llm.budget import BudgetLedger, Price
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.imports import LitellmLoader
@@ -55,7 +55,7 @@ class Tally:
     completion_tokens: int = 0
 
 
-class OverDeclared(Exception):
+class OverDeclared(JudgeError):
     """A custom judge reported spending more than it declared (`max_cost_usd`)."""
 
     def __init__(self, reported: float, declared: float) -> None:

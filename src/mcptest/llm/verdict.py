@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from mcptest.errors import JudgeError
+
 if TYPE_CHECKING:
     from mcptest.llm.call import Reply
     from mcptest.llm.verdict_modes import VerdictMode
@@ -54,11 +56,11 @@ class Verdict(BaseModel):
         return self
 
 
-class ParseFailure(ValueError):
+class ParseFailure(JudgeError, ValueError):
     """The reply held no valid verdict."""
 
 
-class CutOff(Exception):
+class CutOff(JudgeError):
     """The answer was cut at the token limit: whatever it says, it is not the judge's verdict
     (a draft it quoted before thinking on would read as one)."""
 

@@ -41,7 +41,7 @@ PYTEST_MARKS = frozenset({"skip", "skipif", "xfail", "parametrize", "usefixtures
 """pytest acts on these marks: a tag of that name stays a keyword only."""
 
 
-class TestFailed(Exception):
+class TestFailed(McpTestError):
     """An item did not pass; the text is mcptest's account of why."""
 
     __test__ = False  # not a test class, though its name starts with Test

@@ -28,6 +28,7 @@ from typing import Any
 
 import httpx2
 
+from mcptest.errors import McpTestError
 from mcptest.run.bounded_stdio import HEAD_BYTES, answer_id, too_large_json, too_large_text
 from mcptest.run.sse_bound import SseBound
 
@@ -35,7 +36,7 @@ NO_COMPRESSION = {"Accept-Encoding": "identity"}
 _STEP = 65536
 
 
-class AnswerTooLarge(httpx2.StreamError):
+class AnswerTooLarge(McpTestError, httpx2.StreamError):
     """A body past the bound with no request id to answer: the SDK's parse-failure path."""
 
 

@@ -28,13 +28,14 @@ from mcp_types.version import (
 from pydantic import ValidationError
 
 from mcptest import __version__
+from mcptest.errors import McpTestError
 
 Mode = Literal["auto", "legacy", "2026-07-28"]
 # How long the discover probe may stay unanswered before `initialize` is raced against it.
 RACE_AFTER_S = 0.5
 
 
-class NegotiationError(Exception):
+class NegotiationError(McpTestError):
     """Neither era could be agreed on; the message says why."""
 
 

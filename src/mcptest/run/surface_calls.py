@@ -15,6 +15,7 @@ from typing import Any
 
 from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate
 
+from mcptest.errors import SuiteError
 from mcptest.run.listing import list_all
 from mcptest.run.requests import CallOutcome
 from mcptest.run.rounds import exchange
@@ -25,7 +26,7 @@ DEFAULT_TIMEOUT_S = 30.0
 SurfaceSpec = ResourceTest | PromptTest | ListTest
 
 
-class TemplateError(ValueError):
+class TemplateError(SuiteError, ValueError):
     """A resource test's `template` is not a valid URI template."""
 
 
