@@ -12,7 +12,7 @@ from cmarkgfm.cmark import Options
 from sample import SECRET, big_report, hostile_report, sample_report
 
 from mcptest.report.models import Counts, Report, Summary
-from mcptest.reporters import get_reporter
+from mcptest.reporters import RenderOptions, get_reporter
 from mcptest.reporters.escape import md_block, md_code, md_inline, md_title
 from mcptest.reporters.markdown import MAX_CHARS, marker, render
 
@@ -229,7 +229,7 @@ def test_truncation_drops_passing_list_first_then_details_and_says_so() -> None:
 def test_truncation_keeps_table_rows_when_only_passing_detail_must_go() -> None:
     full = render(sample_report())
     passing = full[full.index("<details><summary>✅"):full.index("<sub>🟢")]
-    text = render(sample_report(), max_chars=len(full) - len(passing) + 300)
+    text = render(sample_report(), RenderOptions(max_chars=len(full) - len(passing) + 300))
     note = next(line for line in text.splitlines() if line.startswith("> ✂️"))
     assert "left out the list of 4 passing test(s)." in note
     assert "finding" not in note
@@ -318,9 +318,9 @@ def test_github_renders_hostile_text_as_plain_text() -> None:
 
 def test_every_cap_is_respected_and_keeps_the_comment_well_formed() -> None:
     report = _long_failures(12)
-    full = render(report, max_chars=10**9)
+    full = render(report, RenderOptions(max_chars=10**9))
     for cap in range(8_000, len(full) + 2_000, 1_500):
-        text = render(report, max_chars=cap)
+        text = render(report, RenderOptions(max_chars=cap))
         assert len(text) <= cap, cap
         assert (text == full) == (cap >= len(full)), cap
         assert text.count("<details") == text.count("</details>"), cap

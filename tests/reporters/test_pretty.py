@@ -8,7 +8,7 @@ from collections.abc import Callable
 from sample import SECRET, hostile_report, sample_report
 
 from mcptest.report.models import JudgeVote
-from mcptest.reporters import get_reporter
+from mcptest.reporters import RenderOptions, get_reporter
 from mcptest.reporters.escape import terminal
 from mcptest.reporters.pretty import render
 
@@ -80,7 +80,7 @@ def test_an_unknown_cost_is_never_shown_as_known() -> None:
 
 def test_no_colour_unless_asked() -> None:
     plain = render(sample_report())
-    coloured = render(sample_report(), color=True)
+    coloured = render(sample_report(), RenderOptions(color=True))
     assert "\x1b" not in plain
     assert "\x1b[31m✗ FAIL \x1b[0m" in coloured
     assert ANSI.sub("", coloured) == plain
@@ -88,7 +88,7 @@ def test_no_colour_unless_asked() -> None:
 
 def test_hostile_text_cannot_drive_the_terminal_or_a_ci_log() -> None:
     for color in (False, True):
-        text = ANSI.sub("", render(hostile_report(), color=color))
+        text = ANSI.sub("", render(hostile_report(), RenderOptions(color=color)))
         assert "\x1b" not in text
         assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", text.replace("\n", ""))
         assert SECRET not in text

@@ -10,15 +10,14 @@ from pathlib import Path
 from mcptest.cli.output_paths import write_atomically
 from mcptest.errors import McpTestError
 from mcptest.report.models import Report
-from mcptest.reporters import get_reporter
+from mcptest.reporters import RenderOptions, get_reporter
 
 
 def render(report: Report, fmt: str, *, to_terminal: bool = False) -> str:
-    reporter = get_reporter(fmt)
-    if fmt == "pretty":
-        color = to_terminal and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        return reporter(report, color=color)  # type: ignore[call-arg]
-    return reporter(report)
+    """One format through the one `Reporter` signature; colour only on a terminal that allows
+    it (no `NO_COLOR`), and only the formats that draw it read it."""
+    color = to_terminal and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    return get_reporter(fmt)(report, RenderOptions(color=color))
 
 
 def write_reports(

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from mcptest.report.models import Report
+from mcptest.reporters import DEFAULTS, RenderOptions
 from mcptest.reporters.sarif import RULES, Finding, findings
 
 _SEVERITY = {
@@ -50,6 +51,6 @@ def _issue(f: Finding) -> dict[str, Any]:
     }
 
 
-def render(report: Report) -> str:
+def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     """The Code Quality array; `[]` when every test passed."""
     return json.dumps([_issue(f) for f in findings(report)], indent=2, ensure_ascii=False) + "\n"

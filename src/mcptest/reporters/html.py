@@ -15,7 +15,7 @@ import jinja2
 from markupsafe import Markup
 
 from mcptest.report.models import Report, TestResult
-from mcptest.reporters import display
+from mcptest.reporters import DEFAULTS, RenderOptions, display
 from mcptest.reporters.escape import shorten, strip_controls
 from mcptest.reporters.repeats_display import repeat_text
 from mcptest.reporters.templating import environment
@@ -69,7 +69,7 @@ def _filters(tests: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [f for f in out if f["key"] in ("all", "problem", "passed") or f["count"]]
 
 
-def render(report: Report) -> str:
+def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     """The whole report as one HTML document."""
     tests = [_test_view(t) for t in report.tests]
     # Problems first, in report order; passing tests after them.

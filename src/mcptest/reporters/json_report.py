@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from mcptest.report.models import Report
+from mcptest.reporters import DEFAULTS, RenderOptions
 
 
-def render(report: Report) -> str:
+def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     """The report as indented JSON; field order follows the model, so output is stable."""
     return report.model_dump_json(indent=2) + "\n"

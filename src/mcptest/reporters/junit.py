@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
 from mcptest.report.models import JudgeDetail, JudgeVote, Report, Summary, TestResult
+from mcptest.reporters import DEFAULTS, RenderOptions
 from mcptest.reporters.repeats_display import counted_text
 
 _XML_FORBIDDEN = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -198,7 +199,7 @@ def _groups(report: Report) -> list[tuple[str, str, list[TestResult]]]:
     return [(file, server, tests) for (file, server), tests in groups.items()]
 
 
-def render(report: Report) -> str:
+def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     """One `<testsuites>` document; deterministic for a given report."""
     root = ET.Element("testsuites")
     stderr_by_server = {s.name: s.stderr_tail or s.error or "" for s in report.servers}

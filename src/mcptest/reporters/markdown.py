@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from mcptest.report.models import JudgeDetail, JudgeVote, Report, TestResult
-from mcptest.reporters import display, seats
+from mcptest.reporters import DEFAULTS, RenderOptions, display, seats
 from mcptest.reporters.diff_markdown import FULL_CLOSE, FULL_OPEN, diff_block
 from mcptest.reporters.escape import md_block, md_code, md_comment_value, md_inline, md_title
 from mcptest.reporters.lint_markdown import lint_block
@@ -22,7 +22,7 @@ from mcptest.reporters.repeats_display import repeats_block
 from mcptest.reporters.templating import environment
 from mcptest.reporters.verdict_text import mode_line, vote_answer
 
-MAX_CHARS = 60_000
+MAX_CHARS = DEFAULTS.max_chars
 MARKER_PREFIX = "<!-- mcptest-action"
 _OPEN_DETAILS = 5
 """Failed or errored findings whose `<details>` start open; the rest start closed."""
@@ -231,12 +231,13 @@ def _details(m: Any, found: list[display.Finding]) -> Iterator[str]:
         yield m.detail(_detail(f, open_))
 
 
-def render(report: Report, max_chars: int = MAX_CHARS) -> str:
-    """The PR comment / job summary markdown, at most `max_chars` characters long.
+def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
+    """The PR comment / job summary markdown, at most `options.max_chars` characters long.
 
     Rows and details are rendered lazily, only as far as could fit, so a run of thousands of
     tests costs about as much as one that fills the comment once.
     """
+    max_chars = options.max_chars
     m = _templates()
     found = display.findings(report)
     head = (m.marker(marker(report)) + m.header(_header(report)) + lint_block(report)

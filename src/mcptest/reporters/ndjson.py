@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from mcptest.report.models import Report
+from mcptest.reporters import DEFAULTS, RenderOptions
 
 
 def _finite(value: Any) -> Any:
@@ -32,7 +33,7 @@ def _line(obj: dict[str, Any]) -> str:
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def render(report: Report) -> str:
+def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     """Test lines in report order, then the summary line; ends with a newline."""
     lines = [_line({"type": "test", **t.model_dump(mode="json")}) for t in report.tests]
     summary: dict[str, Any] = {

@@ -13,7 +13,7 @@ from mcptest.report.models import (
     Report,
     TestResult,
 )
-from mcptest.reporters import display, seats
+from mcptest.reporters import DEFAULTS, RenderOptions, display, seats
 from mcptest.reporters.comparison import LEADING, summary_line
 from mcptest.reporters.escape import shorten, terminal
 from mcptest.reporters.repeats_display import repeat_text
@@ -273,9 +273,9 @@ def render_test(test: TestResult, color: bool = False) -> str:
     return "\n".join(out.lines) + "\n"
 
 
-def render(report: Report, color: bool = False) -> str:
-    """The terminal report; ANSI colour only when `color` is true."""
-    out = _Out(color)
+def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
+    """The terminal report; ANSI colour only when `options.color` is true."""
+    out = _Out(options.color)
     _header(out, report)
     for test in report.tests:
         _test(out, test)

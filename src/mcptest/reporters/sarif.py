@@ -20,7 +20,7 @@ import attr
 import sarif_om as om
 
 from mcptest.report.models import Report, TestResult
-from mcptest.reporters import seats
+from mcptest.reporters import DEFAULTS, RenderOptions, seats
 from mcptest.reporters.sarif_lint import lint_parts
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -342,6 +342,6 @@ def to_sarif_json(log: om.SarifLog) -> str:
     return json.dumps({**head, **data}, indent=2, ensure_ascii=False) + "\n"
 
 
-def render(report: Report) -> str:
+def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     """The SARIF 2.1.0 document for this report."""
     return to_sarif_json(build_log(report))

@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from mcptest.report.models import AssertionResult, JudgeDetail, Report, TestResult
+from mcptest.reporters import DEFAULTS, RenderOptions
 
 _YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]")
 _LINE_BREAKS = re.compile(r"[\r\n\t\v\f\x85\u2028\u2029]+")
@@ -129,7 +130,7 @@ def _test_point(number: int, test: TestResult) -> list[str]:
     return [line, *_diagnostics(test)]
 
 
-def render(report: Report) -> str:
+def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     """The whole TAP stream, plan first; cost, cache hits and deferrals as closing comments."""
     lines = ["TAP version 14", f"1..{len(report.tests)}"]
     for number, test in enumerate(report.tests, start=1):
