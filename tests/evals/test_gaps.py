@@ -46,6 +46,11 @@ tools:
     tool: greet
     args: {{name: Ada}}
     expect: [{{target: "result.content[0].text", matcher: {{exact: "Hi"}}}}]
+  - name: wrong name
+    server: ex
+    tool: greeet
+    args: {{name: Ada}}
+    expect: [{{target: "result.content[0].text", matcher: {{exact: "Hello, Ada!"}}}}]
   - name: no command
     server: missing
     tool: anything
@@ -86,6 +91,7 @@ evals:
         "malformed result": "protocol",
         "tool error": "tool-error",
         "wrong shape": "shape",
+        "wrong name": "suite",
         "no command": "environment",
         "judged bad": "judgment",
         "judge broke": "judge-reliability",
@@ -94,6 +100,9 @@ evals:
     }
     assert all(t.status != "passed" for t in report.tests + stopped.tests)
     assert report.summary.gaps == {g: 1 for g in gaps.values() if g != "budget"}
+    wrong = next(t for t in report.tests if t.name == "wrong name")
+    assert (wrong.message or "").startswith("unknown tool `greeet` on server `ex` "
+                                            "(did you mean `greet`?)")
     assert stopped.summary.gaps == {"budget": 1}
     # `flaky` needs repeats: tests/cli/test_repeat_cli.py produces it through the CLI
     assert set(GAP_ADVICE) - {"flaky"} == set(gaps.values())

@@ -18,7 +18,7 @@ _OUTCOME: dict[str, Outcome] = {
     "skipped": "none", "not_yet_available": "none",
 }
 _JUDGED = ("llm-judge", "llm-jury", "eval.rubric", "custom-judge")
-_MECHANICAL = ("transport", "protocol", "tool-error", "shape", "environment", "budget")
+_MECHANICAL = ("transport", "protocol", "suite", "tool-error", "shape", "environment", "budget")
 
 
 @dataclass(frozen=True)

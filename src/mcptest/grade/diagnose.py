@@ -1,7 +1,8 @@
 """Gap categories (docs/cascade.md): why a test did not pass, in one word a team can act on.
 
 Every non-pass gets exactly one category, decided from the most basic cause upward: the CI
-environment, the server's transport and protocol, the tool's own error, a deterministic shape
+environment, the server's transport and protocol, the suite itself (a tool the server does not
+offer, a target path the answer does not have), the tool's own error, a deterministic shape
 check, the budget, then the judges — unreliable judges (errors, abstentions, inconclusive or
 escalated juries), then judges whose calibration against human labels puts the failure in doubt,
 before a clear judgment. The advice shown per category lives with
@@ -21,6 +22,8 @@ from mcptest.report.models import (
 )
 
 BUDGET_PREFIX = "budget"
+TARGET_MISSING = "target not found: "
+"""The start of an assertion's message when its target is not in a normal answer (absent.py)."""
 JUDGED_KINDS = frozenset({"llm-judge", "llm-jury", "eval.rubric", "custom-judge"})
 _ENVIRONMENT_HINTS = ("judge required but unavailable", "agent model required but unavailable",
                       "no known price", "no judge model", "judge unreachable")
@@ -101,6 +104,9 @@ def classify(
     structural_failed = any(
         a.status == "failed" and a.matcher in JUDGED_KINDS and a.judge is None
         and not (a.message or "").startswith(_ENVIRONMENT_HINTS) for a in assertions)
+    if any(a.status == "failed" and (a.message or "").startswith(TARGET_MISSING)
+           for a in assertions):
+        return "suite"  # a path the answer does not have: a typo more often than a change
     if deterministic_failed or structural_failed:
         return "tool-error" if produced and is_tool_error(produced) else "shape"
     if any(a.status == "skipped" and (a.message or "").startswith(BUDGET_PREFIX)

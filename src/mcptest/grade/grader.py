@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 
+from mcptest.grade.absent import missing_message, settle_error_answer
 from mcptest.grade.matchers import evaluate, shorten
 from mcptest.grade.measured import judge_measures, reads_judge
 from mcptest.grade.rows import assertion_result
@@ -42,8 +43,9 @@ class LlmGrading(Protocol):
 def grade_deterministic(planned: PlannedAssertion, produced: dict[str, Any]) -> AssertionResult:
     start = time.perf_counter()
     found = resolve(produced, planned.assertion.target)
-    if isinstance(found, Missing):
-        return assertion_result(planned, "failed", message=found.message, start=start)
+    if isinstance(found, Missing):  # `not:` too: a typo in the path must not pass
+        return assertion_result(planned, "failed", message=missing_message(found, produced),
+                                start=start)
     verdict = evaluate(planned.assertion.matcher, found.value)
     return assertion_result(
         planned, "passed" if verdict.passed else "failed", message=verdict.message,
@@ -71,6 +73,10 @@ async def grade_test(
     for p in deterministic:
         results[p.index] = grade_deterministic(p, produced)
     scoring = weighted_scoring(test)
+    if scoring is None:  # an error answer is said once, not once per key it lacks
+        settle_error_answer(results, produced, {
+            p.index for p in deterministic
+            if isinstance(resolve(produced, p.assertion.target), Missing)})
     if scoring is not None:  # weighted: stop only when the threshold is out of reach
         stop = unreachable(test, scoring, list(results.values()))
     else:
@@ -91,8 +97,8 @@ async def grade_test(
             async def one(p: PlannedAssertion) -> None:
                 found = resolve(produced, p.assertion.target)
                 if isinstance(found, Missing):
-                    results[p.index] = assertion_result(p, "failed", message=found.message,
-                                                        duration_ms=0.0)
+                    results[p.index] = assertion_result(
+                        p, "failed", message=missing_message(found, produced), duration_ms=0.0)
                     return
                 results[p.index] = await llm.grade(test, p, found.value, produced)
 

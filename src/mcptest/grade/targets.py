@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from mcptest.errors import SuiteError
+from mcptest.suite.messages import did_you_mean
 from mcptest.suite.positions import format_path as format_key_path
 
 _SEGMENT = re.compile(
@@ -81,6 +82,9 @@ class Missing:
     """The first segment that did not resolve, and what stood there instead."""
 
     message: str
+    explained: bool = False
+    """The absence has a cause other than the path (an error answer, no jury, no task created):
+    not a mistake of the suite's (grade/absent.py)."""
 
 
 def describe(value: Any) -> str:
@@ -119,8 +123,10 @@ def resolve(root: dict[str, Any], path: str) -> Resolved | Missing:
                 return Missing(f"`{here}`: no key `{seg}` in {describe(current)}")
             if seg not in current:
                 if i == 0:
-                    return Missing(_absent_root(seg, root))
-                return Missing(f"`{here}`: no key `{seg}` in {describe(current)}")
+                    text = _absent_root(seg, root)
+                    return Missing(text, explained=" is absent: " in text)
+                return Missing(f"`{here}`: no key `{seg}` in {describe(current)}"
+                               f"{did_you_mean(seg, map(str, current))}")
             current = current[seg]
     return Resolved(current)
 
@@ -147,4 +153,4 @@ def _absent_root(seg: str, root: dict[str, Any]) -> str:
     if seg in _CLIENT_SIDE:
         return f"`{seg}` is absent: {_CLIENT_SIDE[seg]}"
     roots = ", ".join(sorted(root)) or "nothing"
-    return f"`{seg}` is not available here (available: {roots})"
+    return f"`{seg}` is not available here (available: {roots}){did_you_mean(seg, root)}"

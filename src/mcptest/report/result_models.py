@@ -12,7 +12,7 @@ from mcptest.report.judge_models import CalibrationNote, JudgeDetail
 from mcptest.report.measures import RepeatStats
 
 GapCategory = Literal[
-    "transport", "protocol", "tool-error", "shape", "judgment", "judge-reliability",
+    "transport", "protocol", "suite", "tool-error", "shape", "judgment", "judge-reliability",
     "judge-calibration", "budget", "environment", "flaky",
 ]
 TestKind = Literal["tool", "eval", "agent", "resource", "prompt", "list"]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio
 
 from mcptest.errors import ServerNotReadyError
+from mcptest.grade.absent import error_text, unknown_name
 from mcptest.grade.diagnose import classify, is_tool_error
 from mcptest.grade.grader import LlmGrading, grade_test, test_verdict
 from mcptest.grade.rows import server_report, since_ms, test_result
@@ -240,6 +241,20 @@ class Runner:
                                else produced_of(spec, outcome), test, outcome, seen)
         grading.start_soon(self._grade, test, produced, call_ms, conn, (outcome, seen), stderr)
 
+    @staticmethod
+    def _unknown_tool(test: PlannedTest, produced: dict[str, Any],
+                      conn: ServerConnection) -> str | None:
+        """A call to a tool the server does not list, answered with an error (a test that
+        expects that error passes and never gets here): the suite's mistake, said once."""
+        spec = test.spec
+        if not isinstance(spec, ToolTest) or not is_tool_error(produced):
+            return None
+        unknown = unknown_name("tool", spec.tool, test.server or "",
+                               [str(t.get("name")) for t in conn.tools])
+        return None if unknown is None else (
+            f"{unknown} (the call answered: \"{error_text(produced)}\"); "
+            "`mcptest validate --connect` finds this before a run")
+
     async def _grade(
         self, test: PlannedTest, produced: dict[str, Any], call_ms: float, conn: ServerConnection,
         client: tuple[CallOutcome, Exchange], stderr: str,
@@ -256,6 +271,11 @@ class Runner:
         # `duration_ms`: the request's own time, a target like any other (docs/suites.md)
         graded = await grade_test(test, {**produced, "duration_ms": round(call_ms, 3)}, llm)
         verdict = test_verdict(test, graded)
+        if verdict.status != "passed" and (unknown := self._unknown_tool(test, produced, conn)):
+            self._record(test_result(  # once for the test, not once per assertion
+                test, "error", gap="suite", message=unknown, duration_ms=call_ms,
+                response=produced))
+            return
         assertions, status, message = verdict.assertions, verdict.status, verdict.message
         if not assertions and is_tool_error(produced) and not tampered(test):
             # With nothing to check, an error answer is the one thing we can call a failure.

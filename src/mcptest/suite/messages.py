@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel
@@ -57,6 +58,15 @@ def _allowed_keys(parent: Any) -> list[str]:
     if inspect.isclass(parent) and issubclass(parent, BaseModel):
         return [info.alias or name for name, info in parent.model_fields.items()]
     return []
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """` (did you mean `x`?)` for the closest of `choices` by rapidfuzz's WRatio (at least 70:
+    `forcast` → `forecast`, `temp_c` → `temperature_c`), else an empty string."""
+    from rapidfuzz import fuzz, process  # only on the way to an error message
+
+    hit = process.extractOne(word, list(choices), scorer=fuzz.WRatio, score_cutoff=70)
+    return f" (did you mean `{hit[0]}`?)" if hit else ""
 
 
 def _suggest(word: str, choices: list[str]) -> str:

@@ -1,6 +1,9 @@
 """`mcptest validate [FILES...]`: load suites and report every mistake, without running anything.
 
-Kept light on purpose: this path imports neither the MCP SDK, litellm, httpx nor jinja2.
+Kept light on purpose: this path imports neither the MCP SDK, litellm, httpx nor jinja2. With
+`--connect` it also starts the suites' servers and checks every tool, prompt and resource
+template the suite names against what they list (mcptest.surface.names); that path imports
+the MCP client.
 """
 
 from __future__ import annotations
@@ -8,10 +11,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from mcptest.cli.options import add_suite_arguments, suite_files
 from mcptest.errors import SuiteErrors
 from mcptest.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from mcptest.suite.load import LoadedSuite
+    from mcptest.surface.names import NameCheck
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,6 +29,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                     "as `file:line:col: key.path: message` on stderr (exit 2).",
     )
     add_suite_arguments(p)
+    p.add_argument("--connect", action="store_true",
+                   help="also start the servers and check that every tool, prompt and resource "
+                        "the suite names is one they list (exit 2 if not, 3 if a server never "
+                        "becomes ready)")
     p.set_defaults(handler=run)
 
 
@@ -34,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from mcptest.suite.load import load_suite
 
     env = dict(os.environ)
-    failed = False
+    failed = not_ready = False
     for path in suite_files(args):
         try:
             loaded = load_suite(path, env=env)
@@ -48,6 +60,16 @@ def run(args: argparse.Namespace) -> int:
         suite = loaded.suite
         for warning in load_warnings(loaded):
             print(f"warning: {warning}", file=sys.stderr)
+        if args.connect:
+            check = _connect(loaded, env)
+            for w in check.warnings:
+                print(f"warning: {w}", file=sys.stderr)
+            for line in [*map(str, check.errors), *check.not_ready]:
+                print(" ".join(line.split()), file=sys.stderr)
+            not_ready = not_ready or bool(check.not_ready)
+            if check.errors or check.not_ready:
+                failed = failed or bool(check.errors)
+                continue
         extra = "".join(f", {_count(n, word)}" for n, word in (
             (len(suite.resources), "resource test"), (len(suite.prompts), "prompt test"),
             (len(suite.lists), "list test"),
@@ -55,4 +77,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"ok: {loaded.display_path} ({_count(len(suite.tools), 'tool')}, "
               f"{_count(len(suite.evals), 'eval')}, {_count(len(suite.agents), 'agent')}"
               f"{extra})")
-    return ExitCode.USAGE_ERROR if failed else ExitCode.OK
+    if failed:
+        return ExitCode.USAGE_ERROR
+    return ExitCode.SERVER_NOT_READY if not_ready else ExitCode.OK
+
+
+def _connect(loaded: LoadedSuite, env: dict[str, str]) -> NameCheck:
+    import anyio
+
+    from mcptest.surface.names import check_names
+
+    return anyio.run(check_names, loaded, env)
