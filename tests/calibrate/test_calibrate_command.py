@@ -157,6 +157,7 @@ def test_an_edited_rubric_makes_the_record_stale(example: Path, js: JudgeServer,
     assert _calibrate_example(example, js) == 0
     check = mcptest("calibrate", example / "mcptest.yml", "--check", env={})
     assert check.returncode == 0 and "current" in check.stdout, check.stdout + check.stderr
+    assert "24 labels, κ 1.000)" in check.stdout  # three decimals, as in the record's table
     suite = example / "mcptest.yml"
     suite.write_text(suite.read_text().replace("Marketing", "Hype"), encoding="utf-8")
     check = mcptest("calibrate", example / "mcptest.yml", "--check", env={})

@@ -34,7 +34,7 @@ def lint_as_written(tmp_path: Path, text: str) -> tuple[int, list[str]]:
 
 def test_the_era_declaration_fails_on_the_dual_era_example_server(tmp_path: Path) -> None:
     code, out = lint_as_written(tmp_path, suite_after("To hold a server to the era"))
-    quoted = re.search(r"```\n(error\s+era-mismatch .*?)\n```", PAGE)
+    quoted = re.search(r"```(?:text)?\n(error\s+era-mismatch .*?)\n```", PAGE)
     assert quoted is not None
     assert " ".join(quoted[1].split()) in out
     assert code == 1
@@ -43,6 +43,6 @@ def test_the_era_declaration_fails_on_the_dual_era_example_server(tmp_path: Path
 def test_the_elicitation_example_finds_the_secret_fields(tmp_path: Path) -> None:
     code, out = lint_as_written(tmp_path, suite_after("### elicitation-secret"))
     (line,) = [ln for ln in out if "elicitation-secret" in ln]
-    quoted = PAGE[PAGE.index("### elicitation-secret"):].split("```")[1]
+    quoted = PAGE[PAGE.index("### elicitation-secret"):].split("```")[1].removeprefix("text\n")
     assert " ".join(quoted.split()) in line
     assert code == 1

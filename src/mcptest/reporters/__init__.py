@@ -39,6 +39,7 @@ class Reporter(Protocol):
 
 REPORTERS: dict[str, str] = {
     "pretty": "mcptest.reporters.pretty",
+    "summary": "mcptest.reporters.summary",
     "json": "mcptest.reporters.json_report",
     "junit": "mcptest.reporters.junit",
     "md": "mcptest.reporters.markdown",

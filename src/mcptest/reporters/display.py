@@ -22,6 +22,7 @@ from mcptest.report.models import (
     Summary,
     TestResult,
 )
+from mcptest.reporters import lint_summary
 from mcptest.reporters.seats import has_lost_seat, lost_text
 from mcptest.reporters.weights import weight_text
 
@@ -149,6 +150,13 @@ def value_text(value: object) -> str:
 
 def exit_meaning(code: int) -> str:
     return EXIT_MEANING.get(code, "unknown exit code")
+
+
+def exit_text(report: Report) -> str:
+    """What the report's exit code means; a lint report's in its own words."""
+    code = report.summary.exit_code
+    return (lint_summary.LINT_EXIT_MEANING.get(code) if lint_summary.lint_only(report) else
+            None) or exit_meaning(code)
 
 
 def verdict(report: Report) -> tuple[str, str]:
@@ -301,7 +309,9 @@ def budget_skips(report: Report) -> int:
 
 
 def summary_bits(report: Report) -> list[str]:
-    """Counts in a fixed order, zeros left out except `passed`."""
+    """Counts in a fixed order, zeros left out except `passed`; a lint report's findings."""
+    if lint_summary.lint_only(report):
+        return lint_summary.lint_bits(report)
     c = report.summary.counts
     bits = [f"{c.passed} passed"]
     for key in ("failed", "flaky", "error", "skipped", "deferred", "not_yet_available"):

@@ -185,7 +185,7 @@ def _footer(report: Report) -> dict[str, Any]:
         "cost": display.cost_line(report),
         "run_alpha": display.run_agreement_text(s) if s.run_agreement is not None else "",
         "duration": display.duration(s.duration_ms), "exit_code": s.exit_code,
-        "exit_meaning": display.exit_meaning(s.exit_code), "version": report.tool.version,
+        "exit_meaning": display.exit_text(report), "version": report.tool.version,
         "gaps": [f"{md_inline(k, 60)} {v}" for k, v, _ in gaps],
         "advice": [(md_inline(k, 60), advice) for k, _, advice in gaps if advice],
         "warnings": report.warnings,

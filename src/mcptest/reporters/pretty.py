@@ -16,6 +16,7 @@ from mcptest.report.models import (
 from mcptest.reporters import DEFAULTS, RenderOptions, display, seats
 from mcptest.reporters.comparison import LEADING, summary_line
 from mcptest.reporters.escape import shorten, terminal
+from mcptest.reporters.lint_summary import lint_only
 from mcptest.reporters.repeats_display import repeat_text
 from mcptest.reporters.verdict_text import mode_line, vote_answer
 from mcptest.reporters.weights import weight_text, weighted_text
@@ -200,6 +201,13 @@ def _summary(out: _Out, report: Report) -> None:
     out.add()
     out.add(out.paint("─" * 60, "dim"))
     counts = ", ".join(display.summary_bits(report))
+    if lint_only(report):  # findings, not tests: no "0 passed of 0", no judge line
+        out.add(out.paint(f"lint: {counts} in {display.duration(s.duration_ms)}", "bold"))
+        for warning in report.warnings:
+            out.add(out.paint(f"warning: {_safe(warning)}", "medium"))
+        out.add(out.paint(f"exit {s.exit_code}: {display.exit_text(report)}",
+                          "passed" if s.exit_code == 0 else "failed"))
+        return
     out.add(out.paint(f"{counts} of {s.counts.total} in {display.duration(s.duration_ms)}", "bold"))
     stopped = " (budget stopped the run)" if s.budget_stopped else ""
     unreachable = f" ({s.deferred_judges} judge vote(s) unreachable)" if s.deferred_judges else ""

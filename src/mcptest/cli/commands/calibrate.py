@@ -65,7 +65,9 @@ def _check(out: Path, expected_hash: str) -> int:
               f"recorded ({record.identity_hash} ≠ {expected_hash}); run `mcptest calibrate` "
               "again")
         return int(ExitCode.TESTS_FAILED)
-    print(f"{out}: current ({record.labels} labels, κ {record.verdict.kappa})")
+    kappa = record.verdict.kappa  # three decimals, as the record's table shows it
+    print(f"{out}: current ({record.labels} labels, κ "
+          f"{'n/a' if kappa is None else f'{kappa:.3f}'})")
     return int(ExitCode.OK)
 
 

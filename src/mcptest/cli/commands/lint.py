@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -19,6 +20,9 @@ from mcptest.cli.options import (
     suite_files,
 )
 from mcptest.cli.output import write_reports
+
+if TYPE_CHECKING:
+    from mcptest.suite.load import LoadedSuite
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,4 +62,22 @@ def run(args: argparse.Namespace) -> int:
     for line in report.warnings:
         print(f"error: {redact_text(line, secrets)}", file=sys.stderr)
     write_reports(report, outputs, secrets=secrets)
+    if args.update:
+        _say_updates(suites)
     return report.summary.exit_code
+
+
+def _say_updates(suites: list[LoadedSuite]) -> None:
+    """What `--update` wrote, and which suites it could write nothing for."""
+    from mcptest.lint.surface_check import snapshot_path
+    from mcptest.suite.load import display_path
+
+    for loaded in suites:
+        check = loaded.suite.surface
+        if check is None:
+            print(f"lint --update: {loaded.display_path} has no `surface:` key, so no snapshot "
+                  "was written (add `surface: {snapshot: surface.json}`; docs/lint.md)",
+                  file=sys.stderr)
+        else:
+            print(f"lint --update: wrote {display_path(snapshot_path(loaded, check))} "
+                  f"({loaded.display_path})", file=sys.stderr)
