@@ -99,9 +99,9 @@ COPY entrypoint.py /entrypoint.py
 # module (but the pytest plugin package: the image has no pytest, and only pytest loads it) and
 # the MCP server API, import litellm, count tokens and price four providers' models, and send one
 # request per provider to a closed port. Python writes bytecode for exactly the modules that ran
-# (cold start stays as with full bytecode: litellm imports in ≈3 s instead of ≈7 s). It also proves the trimmed litellm reaches the HTTP layer
-# for openai/, anthropic/, gemini/, mistral/ and hosted_vllm/ (the route of every gateway call):
-# any other error fails the build.
+# (cold start stays as with full bytecode: litellm imports in ≈3 s instead of ≈7 s). It also
+# proves the trimmed litellm reaches the HTTP layer for openai/, anthropic/, gemini/, mistral/ and
+# hosted_vllm/ (the route of every gateway call): any other error fails the build.
 RUN cd /tmp && /opt/mcptest/bin/python -c "\
 import asyncio, importlib, pkgutil, mcptest, mcp.server.mcpserver; \
 [importlib.import_module(m.name) for m in pkgutil.walk_packages(mcptest.__path__, 'mcptest.') \

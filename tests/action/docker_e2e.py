@@ -13,6 +13,8 @@ the server's verdicts (not deferred), which proves the image's trimmed litellm s
 Then the shard matrix of docs/action.md on a pull request of its own: two `shard: i/2` runs with
 `comment: false` and a `mode: merge` run, which must post exactly one comment and exit 1 because
 one shard failed.
+Then the image's Node: `node --version` is 22 or newer, and npm's server-everything (from
+tests/tools, mounted read-only) answers a tool test under it.
 Prints the image size and the cold start of a plain `docker run IMAGE run suite.yml`.
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -58,6 +61,20 @@ tools:
     expect:
       - target: result.content[0].text
         matcher: {{contains: Ada}}
+"""
+EVERYTHING = "@modelcontextprotocol/server-everything"
+NODE_SUITE = f"""\
+servers:
+  everything:
+    command: [node, /tools/node_modules/{EVERYTHING}/dist/index.js, stdio]
+tools:
+  - name: echoes through a Node server
+    server: everything
+    tool: echo
+    args: {{message: hi}}
+    expect:
+      - target: result.content[0].text
+        matcher: {{exact: "Echo: hi"}}
 """
 JUDGE_KEY = "sk-e2eJudgeGatewayKey0123456789"
 JUDGE_SUITE = """\
@@ -193,6 +210,25 @@ def merge_run(docker: str, image: str, base: Path) -> None:
     check(TOKEN not in log + "".join(out for _, out, _ in shards), "no token in the logs")
 
 
+def node_checks(docker: str, image: str, ws: Path) -> None:
+    """The image's Node is current (>= 22, docs/action.md) and runs a Node MCP server: npm's
+    server-everything from tests/tools (prepared by .ci/prepare-tools.sh), mounted read-only."""
+    version = subprocess.run([docker, "run", "--rm", "--entrypoint", "node", image, "--version"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    major = int(version.lstrip("v").split(".")[0])
+    check(major >= 22, f"the image's node --version is 22 or newer ({version})")
+    modules = ROOT / "tests" / "tools" / "node_modules"
+    if not (modules / EVERYTHING).is_dir() and not os.environ.get("CI"):
+        print(f"skip  a Node MCP server in the image: no {EVERYTHING} (run .ci/prepare-tools.sh)")
+        return
+    (ws / "suites" / "node.yml").write_text(NODE_SUITE)
+    done = subprocess.run([docker, "run", "--rm", "-v", f"{ws}:/work", "-w", "/work",
+                           "-v", f"{modules}:/tools/node_modules:ro", image,
+                           "run", "suites/node.yml"], capture_output=True, text=True, timeout=120)
+    check(done.returncode == 0 and "1 passed" in done.stdout,
+          f"npm's {EVERYTHING} runs under the image's Node {version}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--docker", default="docker")
@@ -260,6 +296,7 @@ def main() -> int:
                               text=True, timeout=120)
         check(done.returncode == 0 and "2 passed" in done.stdout,
               "a suite with `start:` runs the HTTP server it starts inside the image")
+        node_checks(args.docker, args.image, ws)
         started = time.perf_counter()
         subprocess.run([*local, "--version"], capture_output=True, check=True, timeout=60)
         bare = time.perf_counter() - started
