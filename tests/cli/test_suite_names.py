@@ -14,7 +14,7 @@ from mcptest.exit_codes import ExitCode
 
 pytestmark = pytest.mark.slow  # starts the example server
 
-WRONG_NAMES = HEAD + """tools:
+MISSPELT_TOOL = """\
   - name: forecast, misspelt
     server: ex
     tool: forcast
@@ -22,6 +22,8 @@ WRONG_NAMES = HEAD + """tools:
     expect:
       - {target: "result.structuredContent.city", matcher: {exact: Oslo}}
       - {target: "result.content[0].text", matcher: {contains: Oslo}}
+"""
+WRONG_NAMES = HEAD + "tools:\n" + MISSPELT_TOOL + """\
   - name: an unknown tool on purpose
     server: ex
     tool: no_such_tool
@@ -83,14 +85,7 @@ def test_validate_connect_passes_a_right_suite_and_says_when_a_server_is_not_rea
 
 def test_a_run_says_a_wrong_tool_once_and_a_wrong_path_is_the_suites_gap(tmp_path: Path) -> None:
     suite = tmp_path / "run.yml"
-    suite.write_text(HEAD + """tools:
-  - name: forecast, misspelt
-    server: ex
-    tool: forcast
-    args: {city: Oslo}
-    expect:
-      - {target: "result.structuredContent.city", matcher: {exact: Oslo}}
-      - {target: "result.content[0].text", matcher: {contains: Oslo}}
+    suite.write_text(HEAD + "tools:\n" + MISSPELT_TOOL + """\
   - name: a misspelt path
     server: ex
     tool: forecast
