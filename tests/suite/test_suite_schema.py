@@ -18,6 +18,7 @@ from mcptest.suite.schema import (
     published_files,
     stale_files,
 )
+from mcptest.suite.schema import main as schema_main
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.yml"))
@@ -33,9 +34,9 @@ def _raw(text: str) -> dict:
 
 
 def test_published_schemas_are_up_to_date() -> None:
-    stale = stale_files()
+    stale = stale_files(ROOT)
     assert not stale, f"stale schema files {[str(p) for p in stale]}; run `{REGENERATE}`"
-    assert len(published_files()) == 4
+    assert len(published_files(ROOT)) == 4
 
 
 @pytest.mark.parametrize(("name", "schema_id"), [("v1.json", SUITE_SCHEMA_ID),
@@ -98,3 +99,20 @@ def test_schema_command_prints_the_published_schema(
     out, err = capsys.readouterr()
     assert err == ""
     assert out == (ROOT / "schema" / name).read_text(encoding="utf-8")
+
+
+def test_the_schema_files_are_found_from_the_checkout_not_from_the_module(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """An installed package has no repository around it: the package's own copies are checked
+    alone, and the regenerating script names the checkout it needs instead of guessing one."""
+    assert stale_files(None) == []
+    assert set(published_files(None)) == {p for p in published_files(ROOT)
+                                           if ROOT / "schema" not in p.parents}
+    assert schema_main(["--check", "--root", str(ROOT)]) == 0
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stopped:
+        schema_main(["--check"])
+    assert stopped.value.code == 2
+    assert f"{tmp_path} is not a source checkout (no pyproject.toml)" in capsys.readouterr().err
+    assert not (tmp_path / "schema").exists()

@@ -4,8 +4,10 @@
 comment); `schema/report-v1.json` describes the canonical JSON report. Copies ship inside the
 package (`mcptest/schemas/`) so `mcptest schema` works from a wheel without building models.
 
-Regenerate after changing a model: `.venv/bin/python -m mcptest.suite.schema --write`
-(`--check` exits 1 when a file is stale).
+Regenerate after changing a model, from the repository's root:
+`.venv/bin/python -m mcptest.suite.schema --write` (`--check` exits 1 when a file is stale). The
+repository is the directory it runs in (or `--root DIR`), never found from this file's path: an
+installed package has no repository around it.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ SUITE_SCHEMA_ID = SCHEMA_BASE + "v1.json"
 REPORT_SCHEMA_ID = SCHEMA_BASE + "report-v1.json"
 REGENERATE = ".venv/bin/python -m mcptest.suite.schema --write"
 
-_REPO = Path(__file__).resolve().parents[3]
 _PACKAGE = Path(__file__).resolve().parents[1] / "schemas"
 
 
@@ -81,21 +82,20 @@ def render(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
 
-def published_files() -> dict[Path, str]:
-    """Every schema file we ship, with the text it must have."""
+def published_files(root: Path | None) -> dict[Path, str]:
+    """Every schema file we ship, with the text it must have: the copies in this package and,
+    given a source checkout's `root`, the two in its `schema/`."""
     suite, report = render(suite_json_schema()), render(report_json_schema())
-    return {
-        _REPO / "schema" / "v1.json": suite,
-        _REPO / "schema" / "report-v1.json": report,
-        _PACKAGE / "v1.json": suite,
-        _PACKAGE / "report-v1.json": report,
-    }
+    files = {_PACKAGE / "v1.json": suite, _PACKAGE / "report-v1.json": report}
+    if root is not None:
+        files |= {root / "schema" / "v1.json": suite, root / "schema" / "report-v1.json": report}
+    return files
 
 
-def stale_files() -> list[Path]:
+def stale_files(root: Path | None) -> list[Path]:
     """Published files whose text differs from what the models generate now."""
     return [
-        path for path, text in published_files().items()
+        path for path, text in published_files(root).items()
         if not path.is_file() or path.read_text(encoding="utf-8") != text
     ]
 
@@ -106,14 +106,19 @@ def main(argv: list[str] | None = None) -> int:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true", help="write every schema file")
     mode.add_argument("--check", action="store_true", help="exit 1 when a file is stale")
+    parser.add_argument("--root", type=Path, default=Path.cwd(),
+                        help="the source checkout whose schema/ to write or check (default: here)")
     args = parser.parse_args(argv)
+    if not (args.root / "pyproject.toml").is_file():
+        parser.error(f"{args.root.resolve()} is not a source checkout (no pyproject.toml): run "
+                     "from the repository's root or pass --root")
     if args.write:
-        for path, text in published_files().items():
+        for path, text in published_files(args.root).items():
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path}")
         return 0
-    stale = stale_files()
+    stale = stale_files(args.root)
     for path in stale:
         print(f"stale: {path} (run `{REGENERATE}`)", file=sys.stderr)
     return 1 if stale else 0
