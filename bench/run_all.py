@@ -19,6 +19,7 @@ SHORT: tuple[tuple[str, ...], ...] = (
     ("bench_cases.py", "--cases", "1000", "--separate", "200", "--rounds", "1"),
     ("bench_reporters.py", "-n", "2000", "--repeat", "1"),
     ("compare/early_stop.py",),
+    ("bench_quick_loop.py",),  # `pytest -m 'not slow' -n 4`: its wall time (docs/architecture.md)
 )
 
 

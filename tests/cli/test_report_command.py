@@ -1,19 +1,14 @@
-"""`mcptest report`: re-render a saved run; a bad file is a clear usage error."""
+"""`mcptest report`: re-render a saved run; a bad file is a clear usage error. What the command
+writes and returns is the point, not its process: it runs in-process (`support.cli_inproc`)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from reporters.sample import sample_report
-
-
-def mcptest(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mcptest", *map(str, args)],
-                          capture_output=True, text=True, timeout=120)
+from support.cli_inproc import cli as mcptest
 
 
 @pytest.fixture

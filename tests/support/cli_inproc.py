@@ -19,9 +19,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from support.cli_run import KEYLESS
-
 from mcptest.cli.main import main
+from support.cli_run import keyless
 
 
 @dataclass(frozen=True)
@@ -65,7 +64,7 @@ def cli(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | None =
     """`mcptest ARGS` through `mcptest.cli.main.main`, without provider keys, plus `env`."""
     argv = [str(a) for a in args]
     out, err = _stream(), _stream()
-    with _process({**KEYLESS, **(env or {})}, cwd), \
+    with _process({**keyless(os.environ), **(env or {})}, cwd), \
             contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(argv)

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +47,15 @@ MIXED = """variables:
 """
 """A suite of three tool tests on the example server: one passes, one fails (2 + 3 is not 6),
 one is judged by `judge-m` (deferred without a judge server)."""
-KEYLESS = {k: v for k, v in os.environ.items()
-           if not k.endswith("_API_KEY") and not k.startswith("MCPTEST_JUDGE")}
+
+
+def keyless(environ: Mapping[str, str]) -> dict[str, str]:
+    """`environ` without provider keys and judge settings: a test's commands see only its own."""
+    return {k: v for k, v in environ.items()
+            if not k.endswith("_API_KEY") and not k.startswith("MCPTEST_JUDGE")}
+
+
+KEYLESS = keyless(os.environ)
 
 
 def mcptest(*args: str | Path, cwd: Path | None = None,
