@@ -10,7 +10,7 @@ import re
 from collections import Counter
 
 from mcptest.report.models import Report, TestResult
-from mcptest.reporters import display
+from mcptest.reporters import DEFAULTS, RenderOptions, display
 from mcptest.reporters.escape import shorten, terminal
 from mcptest.reporters.repeats_display import counted_text
 
@@ -83,7 +83,7 @@ def _first_reason(test: TestResult) -> str:
     return _safe(text, 160)
 
 
-def render(report: Report) -> str:
+def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     s = report.summary
     lines = [f"mcptest {_safe(report.tool.version, 40)} · {len(report.suites)} suite file(s) · "
              f"{s.counts.total} test(s) in {display.duration(s.duration_ms)}",
