@@ -27,7 +27,7 @@ from mcptest.llm.engine import JudgeEngine
 from mcptest.run.runner import Record, RunState, ServerFailed, ready_server
 from mcptest.suite.models import EvalSpec
 
-if TYPE_CHECKING:  # importing the MCP client costs ~0.5 s: fixed-response evals never pay it
+if TYPE_CHECKING:  # the MCP client is a costly import: fixed-response evals never pay it
     from mcptest.plan import PlannedTest
     from mcptest.run.session import ServerConnection
 

@@ -18,7 +18,7 @@ from mcptest.agents.tools import function_tools
 from mcptest.agents.transcript import ToolCallRecord, Transcript
 from mcptest.llm.chat import AgentModel
 
-if TYPE_CHECKING:  # importing the MCP client costs ~0.5 s: a run with no server never pays it
+if TYPE_CHECKING:  # the MCP client is a costly import: a run with no server never pays it
     from mcptest.run.session import ServerConnection
 
 TOOL_TIMEOUT = 30.0

@@ -51,9 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     Without `argv` (the console script, `python -m mcptest`) the process is ours, and so is its
     garbage collector: off while the command's modules import, then everything alive is frozen
     (never walked again) and it runs over what the run makes; at the end what is left is frozen
-    too, so the exit does not walk it. Start-up makes ~50,000 objects that live until exit, and
-    walking them cost ~0.13 s of CPU, a quarter of a judged eval's cold start (docs/judges.md,
-    "Speed"). Callers that pass `argv` (tests, the Action) keep their collector as it is.
+    too, so the exit does not walk it. Start-up makes tens of thousands of objects that live until
+    exit, and walking them was a quarter of a judged eval's cold start (docs/architecture.md,
+    "Costs"). Callers that pass `argv` (tests, the Action) keep their collector as it is.
     """
     program = argv is None
     if program:

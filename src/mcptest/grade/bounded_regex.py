@@ -33,7 +33,7 @@ class RegexTimeout(McpTestError):
 @lru_cache(maxsize=1024)
 def _compiled(pattern: str) -> regex.Pattern[str]:
     # V0 keeps Python `re` semantics; patterns were checked with `re` when the suite loaded.
-    import regex  # here: ~15 ms of CPU that a run without suite regexes does not pay
+    import regex  # here: an import a run without suite regexes does not pay
 
     return regex.compile(pattern, regex.V0)
 

@@ -73,7 +73,7 @@ def _draws(units: Sequence[Unit], resamples: int, seed: int) -> list[float]:
 
 RESAMPLES = 1000
 """Fewer than calibration's 2,000: this one is computed at the end of every run with juries
-(about 30 ms for 100 juries), and its ends move by about ±0.02 between seeds."""
+(docs/architecture.md, "Costs"), and its ends move by about ±0.02 between seeds."""
 
 
 def run_alpha(per_assertion: Sequence[Sequence[Sequence[Rating]]], *,

@@ -35,8 +35,8 @@ def structural_problem(produced: dict[str, Any], tool: dict[str, Any] | None) ->
     data = result.get("structuredContent")
     if data is None:
         return "the tool lists an outputSchema but sent no structuredContent"
-    # imported here: jsonschema and the metaschemas cost ~80 ms of CPU, and only a tool that
-    # lists an outputSchema needs them (docs/judges.md, "Speed")
+    # imported here: jsonschema and the metaschemas are a costly import, and only a tool that
+    # lists an outputSchema needs them (docs/architecture.md, "Costs")
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
     from referencing.exceptions import Unresolvable

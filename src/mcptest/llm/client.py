@@ -174,9 +174,9 @@ class ModelClient:
                 raise RetriesExhausted(e.last, sends) from e.__cause__
         # Give the task woken for this slot a turn before this answer is graded: a wave's
         # answers arrive together, and each graded at once held its successor's request back
-        # (the median answer-to-request turnaround fell from 5.3 to 3.5 ms; docs/judges.md,
-        # "Speed"). Shielded: the reply is settled and paid for, so a cancellation takes
-        # effect at the next await rather than throwing it away.
+        # (the answer-to-request turnaround it saves: docs/architecture.md, "Costs"). Shielded:
+        # the reply is settled and paid for, so a cancellation takes effect at the next await
+        # rather than throwing it away.
         await anyio.lowlevel.cancel_shielded_checkpoint()
         return out
 

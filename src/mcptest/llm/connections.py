@@ -3,8 +3,8 @@ flight, reused from a free list.
 
 httpcore is httpx's own transport, used directly: the route sends one request shape and reads
 one answer shape, so httpx's request and response models, URL parsing, auth and cookie flows
-cost CPU on every call and an import at start for nothing (docs/judges.md, "Which HTTP client":
-0.74–0.76 → 0.48–0.57 ms of CPU per call on the seam, ~40 ms less at start). One pool of N
+cost CPU on every call and an import at start for nothing (docs/judges.md, "Which HTTP
+client"). One pool of N
 connections looks at every connection each time a request starts or ends (idle and expiry
 checks, a socket probe each); the run's `JudgePool` already bounds the requests in flight, so a
 free list of pools that hold one connection each does the same job in constant time. Pools are

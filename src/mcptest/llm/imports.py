@@ -28,8 +28,8 @@ def _configure(litellm: Any) -> None:
     litellm.failure_callback = []
     litellm.callbacks = []
     # With no callback registered nothing receives the logged messages, and litellm's "turn off
-    # message logging" mode deep-copies every call's logging payload to redact it: about 1.4 ms
-    # of CPU per call (measured), for nothing. Leave it at its default (off).
+    # message logging" mode deep-copies every call's logging payload to redact it: CPU on every
+    # call (docs/architecture.md, "Costs"), for nothing. Leave it at its default (off).
     litellm.turn_off_message_logging = False
 
 
@@ -41,9 +41,9 @@ def _import() -> ModuleType:
     import litellm
 
     _configure(litellm)
-    # litellm leaves ~300k long-lived objects behind; a full GC pass over them costs ~0.2 s and
-    # would recur during a run. Freezing moves them out of the collector's view (they live for
-    # the whole process anyway).
+    # litellm leaves hundreds of thousands of long-lived objects behind; a full GC pass over them
+    # would recur during a run (docs/architecture.md, "Costs"). Freezing moves them out of the
+    # collector's view (they live for the whole process anyway).
     gc.collect()
     gc.freeze()
     return litellm

@@ -6,7 +6,8 @@ Model: the assertion's (or juror's) `model`, else the suite's `judge.model`, els
 `judge.base_url`, else `MCPTEST_JUDGE_BASE_URL`; a base URL means an OpenAI-compatible endpoint
 that receives the model name unchanged (litellm gets `hosted_vllm/<name>`, which it strips back
 to `<name>` in the request body: its plain OpenAI-compatible HTTP route, which skips the OpenAI
-SDK's per-request transform and costs about 2 ms less CPU per call than `openai/<name>`).
+SDK's per-request transform and costs less CPU per call than `openai/<name>`;
+docs/architecture.md, "Costs").
 Without an endpoint the provider's own key must be in the environment we were given (otherwise
 the judge is unroutable and the assertion is deferred); the request then goes to the provider,
 or to the base URL its litellm variable names (`ANTHROPIC_API_BASE`, `GEMINI_API_BASE` …,

@@ -2,10 +2,10 @@
 importing litellm.
 
 Any `base_url`/gateway and OpenAI itself speak the same `POST /chat/completions`; for them
-`import litellm` (seconds of CPU) and its per-call work (about 4 ms of CPU) buy nothing. The
-official `openai` SDK imports in about 1 s and costs more CPU per call than plain httpx on the
-same seam, and httpx's own models cost more than its transport used directly (docs/judges.md,
-"Speed"), so this route is httpcore. Its failures become the same `ProviderError`s as
+`import litellm` and its per-call work buy nothing (docs/architecture.md, "Costs"). The official
+`openai` SDK is a slow import and costs more CPU per call than plain httpx on the same seam, and
+httpx's own models cost more than its transport used directly (docs/judges.md, "Speed"), so this
+route is httpcore. Its failures become the same `ProviderError`s as
 `mcptest.llm.call` makes of litellm's, so retries, budget and reports do not know which route
 answered. Every other provider stays on litellm (`mcptest.llm.call`).
 

@@ -2,7 +2,7 @@
 
 `import litellm` costs seconds; the run header and the unknown-price check must not wait for it.
 The table ships inside the litellm package as JSON, so we read that file directly. Parsing its
-3 MB costs ~25 ms of CPU, a tenth of a cold start (docs/judges.md, "Speed"), and a run through a
+3 MB is a tenth of a cold start (docs/architecture.md, "Costs"), and a run through a
 gateway asks only for names the table does not have: a name that does not occur in the file's
 text as a JSON string is not a key of it, so such a lookup answers without parsing.
 """
