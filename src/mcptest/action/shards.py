@@ -85,7 +85,7 @@ def merge_shards(patterns: list[str], workdir: Path, report_json: str,
             code, errors, files)
     shown = [("pretty", "")] if reporter_available("pretty") else []
     for fmt, path in shown + renders + extras:
-        argv = ["report", report_json, "--format", fmt] + (["--output", path] if path else [])
+        argv = ["report", report_json, "--reporter", fmt] + (["--output", path] if path else [])
         log(out, f"mcptest {' '.join(argv)}")
         if run(argv) != 0:
             out.write(command("warning", f"could not write the {fmt} report") + "\n")

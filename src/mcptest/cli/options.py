@@ -3,35 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from mcptest.api.paths import DEFAULT_FILES, suite_paths
+from mcptest.cli.output_flags import add_reporter_outputs
 from mcptest.cli.output_paths import check_outputs
 from mcptest.errors import UsageError
-from mcptest.reporters import REPORTERS
-
-
-class _ReporterAction(argparse.Action):
-    """`--reporter X` starts an output; `--output P` sets the path of the reporter before it."""
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
-        assert isinstance(values, str)  # both options take exactly one argument
-        outputs: list[list[str | None]] = getattr(namespace, "outputs", None) or []
-        if option_string == "--reporter":
-            if values not in REPORTERS:
-                parser.error(f"--reporter: unknown format {values!r} "
-                             f"(choose from {', '.join(REPORTERS)})")
-            outputs.append([values, None])
-        else:
-            if not outputs:
-                parser.error("--output must follow the --reporter it belongs to")
-            if outputs[-1][1] is not None:
-                parser.error(f"--reporter {outputs[-1][0]} already has an --output")
-            outputs[-1][1] = values
-        namespace.outputs = outputs
 
 
 def add_suite_arguments(p: argparse.ArgumentParser) -> None:
@@ -75,11 +52,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
                       help="one line per finished test on stderr, also on a terminal")
     talk.add_argument("-q", "--quiet", action="store_true",
                       help="no header or progress on stderr: only the report (and errors)")
-    out = p.add_argument_group("reports")
-    out.add_argument("--reporter", action=_ReporterAction, dest="outputs", metavar="FORMAT",
-                     help=f"one of {', '.join(REPORTERS)}; may repeat (default: pretty)")
-    out.add_argument("--output", action=_ReporterAction, dest="outputs", metavar="PATH",
-                     help="file for the --reporter before it (default: stdout)")
+    add_reporter_outputs(p, default="pretty")
 
 
 def suite_files(args: argparse.Namespace) -> list[Path]:

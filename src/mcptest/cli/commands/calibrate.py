@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from mcptest.cli.options import add_suite_arguments, suite_files
+from mcptest.cli.output_flags import AliasedStore, alias_note
 from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
 
@@ -25,9 +26,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="labels file (YAML `labels: [...]` or JSONL); required unless --check")
     p.add_argument("--test", metavar="NAME",
                    help="the test whose judge to calibrate, when the suite has several judges")
-    p.add_argument("--out", type=Path, metavar="FILE",
+    p.add_argument("--output", "--out", dest="output", type=Path, action=AliasedStore,
+                   metavar="PATH",
                    help="record to write (default: the judge's `calibration.file`, else "
-                        "LABELS.calibration.json); the markdown goes beside it")
+                        "LABELS.calibration.json); the markdown goes beside it"
+                        + alias_note("--out"))
     p.add_argument("--check", action="store_true",
                    help="only check that the record matches the suite (exit 1 when stale)")
     p.add_argument("--max-cost", type=float, metavar="USD", help="hard cap on judge spend")
@@ -39,13 +42,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _out_path(args: argparse.Namespace, default: Path | None) -> Path:
-    if args.out is not None:
-        return Path(args.out)
+    if args.output is not None:
+        return Path(args.output)
     if default is not None:
         return default
     labels: Path | None = args.labels
     if labels is None:
-        raise UsageError("no record to check: give --out, or `calibration.file` in the suite")
+        raise UsageError("no record to check: give --output, or `calibration.file` in the suite")
     return labels.with_name(labels.stem + ".calibration.json")
 
 

@@ -7,16 +7,15 @@ from pathlib import Path
 
 from mcptest.cli.compare_options import add_compare_arguments, compare_options
 from mcptest.cli.output import write_reports
+from mcptest.cli.output_flags import add_single_output
 from mcptest.cli.output_paths import check_outputs
-from mcptest.reporters import REPORTERS
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("diff", help="compare two saved JSON reports: baseline, then new")
     p.add_argument("old", type=Path, help="the baseline report (--reporter json)")
     p.add_argument("new", type=Path, help="the report to compare with it")
-    p.add_argument("--format", default="pretty", choices=list(REPORTERS))
-    p.add_argument("--output", type=Path, help="file to write (default: stdout)")
+    add_single_output(p, default="pretty")
     add_compare_arguments(p)
     p.set_defaults(handler=run)
 
@@ -26,12 +25,12 @@ def run(args: argparse.Namespace) -> int:
     from mcptest.compare.attach import with_baseline, with_fail_on_not_measured
     from mcptest.report.io import read_report
 
-    check_outputs([(args.format, args.output)], [Path(args.old), Path(args.new)],
+    check_outputs([(args.reporter, args.output)], [Path(args.old), Path(args.new)],
                   input_kind="a report being read")
     old, new = read_report(args.old), read_report(args.new)
     options = compare_options(args)
     report = with_baseline(new, old, options, source=str(args.old))
     if options.fail_on_not_measured:
         report = with_fail_on_not_measured(report)
-    write_reports(report, [(args.format, args.output)])
+    write_reports(report, [(args.reporter, args.output)])
     return report.summary.exit_code

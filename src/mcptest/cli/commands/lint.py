@@ -13,13 +13,9 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from mcptest.cli.options import (
-    _ReporterAction,
-    add_suite_arguments,
-    reporter_outputs,
-    suite_files,
-)
+from mcptest.cli.options import add_suite_arguments, reporter_outputs, suite_files
 from mcptest.cli.output import write_reports
+from mcptest.cli.output_flags import add_reporter_outputs
 
 if TYPE_CHECKING:
     from mcptest.suite.load import LoadedSuite
@@ -34,11 +30,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_suite_arguments(p)
     p.add_argument("--update", action="store_true",
                    help="rewrite the suites' surface snapshots instead of comparing them")
-    out = p.add_argument_group("reports")
-    out.add_argument("--reporter", action=_ReporterAction, dest="outputs", metavar="FORMAT",
-                     help="report format (pretty, json, sarif, md, …); may repeat")
-    out.add_argument("--output", action=_ReporterAction, dest="outputs", metavar="PATH",
-                     help="file for the --reporter before it (default: stdout)")
+    add_reporter_outputs(p, default="pretty")
     # reporter_outputs() also checks the judge options of `run`; lint has none.
     p.set_defaults(handler=run, concurrency=None, max_cost=None)
 

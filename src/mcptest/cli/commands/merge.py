@@ -6,19 +6,18 @@ import argparse
 from pathlib import Path
 
 from mcptest.cli.output import write_reports
+from mcptest.cli.output_flags import add_single_output
 from mcptest.cli.output_paths import check_outputs
 from mcptest.errors import UsageError
 from mcptest.judging.judging import agreements
 from mcptest.report.build import JudgeTotals, build_report
 from mcptest.report.models import Report, ServerReport, TestResult
-from mcptest.reporters import REPORTERS
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("merge", help="combine shard reports into one")
     p.add_argument("reports", nargs="+", type=Path, help="JSON reports of the shards")
-    p.add_argument("--format", default="json", choices=list(REPORTERS))
-    p.add_argument("--output", type=Path, help="file to write (default: stdout)")
+    add_single_output(p, default="json")
     p.set_defaults(handler=run)
 
 
@@ -78,7 +77,7 @@ def one_per_server(reports: list[Report]) -> list[ServerReport]:
 def run(args: argparse.Namespace) -> int:
     from mcptest.report.io import ValuesBudget, read_report
 
-    check_outputs([(args.format, args.output)], [Path(p) for p in args.reports],
+    check_outputs([(args.reporter, args.output)], [Path(p) for p in args.reports],
                   input_kind="a report being read")
     budget = ValuesBudget()  # the shards are one run: together they are bounded as one report
     reports = [read_report(p, budget=budget) for p in args.reports]
@@ -108,5 +107,5 @@ def run(args: argparse.Namespace) -> int:
         ),
         warnings=[w for r in reports for w in r.warnings],
     )
-    write_reports(merged, [(args.format, args.output)])
+    write_reports(merged, [(args.reporter, args.output)])
     return merged.summary.exit_code

@@ -1,4 +1,4 @@
-"""`mcptest report run.json --format X`: re-render a saved run in any format."""
+"""`mcptest report run.json --reporter NAME`: re-render a saved run in any format."""
 
 from __future__ import annotations
 
@@ -6,15 +6,14 @@ import argparse
 from pathlib import Path
 
 from mcptest.cli.output import write_reports
+from mcptest.cli.output_flags import add_single_output
 from mcptest.cli.output_paths import check_outputs
-from mcptest.reporters import REPORTERS
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("report", help="re-render a saved JSON report")
     p.add_argument("report", type=Path, help="a report written by --reporter json")
-    p.add_argument("--format", default="pretty", choices=list(REPORTERS))
-    p.add_argument("--output", type=Path, help="file to write (default: stdout)")
+    add_single_output(p, default="pretty")
     p.add_argument("--exit-code", action="store_true",
                    help="exit with the saved run's exit code instead of 0")
     p.set_defaults(handler=run)
@@ -23,8 +22,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     from mcptest.report.io import read_report
 
-    check_outputs([(args.format, args.output)], [Path(args.report)],
+    check_outputs([(args.reporter, args.output)], [Path(args.report)],
                   input_kind="a report being read")
     report = read_report(args.report)
-    write_reports(report, [(args.format, args.output)])
+    write_reports(report, [(args.reporter, args.output)])
     return report.summary.exit_code if args.exit_code else 0

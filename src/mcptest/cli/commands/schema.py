@@ -1,7 +1,8 @@
-"""`mcptest schema [--report] [--write [PATH]]`: the suite (or report) JSON Schema.
+"""`mcptest schema [--report] [--output PATH | --write]`: the suite (or report) JSON Schema.
 
-Printed by default; `--write` keeps a local copy (docs/schemastore.md): in this repository the
-served `schema/v1.json`, in a user's project an offline target for the `$schema` comment.
+Printed by default; `--output PATH` keeps a local copy (docs/schemastore.md), in a user's project
+an offline target for the `$schema` comment; `--write` alone rewrites this repository's served
+`schema/v1.json` (`--write PATH` is the old spelling of `--output PATH`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+from mcptest.cli.output_flags import AliasedStore
 from mcptest.exit_codes import ExitCode
 
 
@@ -21,9 +23,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--report", action="store_true",
                    help="print the schema of the JSON report instead")
-    p.add_argument("--write", nargs="?", const="", default=None, metavar="PATH",
-                   help="write the schema to PATH instead of printing it (default "
-                        "schema/v1.json, or schema/report-v1.json with --report)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--output", dest="write", metavar="PATH",
+                       help="write the schema to PATH instead of printing it")
+    where.add_argument("--write", nargs="?", const="", default=None, metavar="PATH",
+                       action=AliasedStore,
+                       help="write schema/v1.json (schema/report-v1.json with --report) instead "
+                            "of printing it; --write PATH: deprecated alias of --output PATH")
     p.set_defaults(handler=run)
 
 

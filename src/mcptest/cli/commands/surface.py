@@ -16,6 +16,8 @@ from typing import Any
 
 import anyio
 
+from mcptest.cli.output_flags import add_single_output
+from mcptest.cli.output_paths import check_outputs, write_atomically
 from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
 
@@ -42,8 +44,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     diff.add_argument("new", type=Path, metavar="NEW")
     diff.add_argument("--fail-on", choices=("breaking", "any", "never"), default="breaking",
                       help="which changes make the exit code 1 (default: breaking)")
-    diff.add_argument("--format", choices=("text", "json", "md"), default="text",
-                      help="output format (default: text)")
+    add_single_output(diff, default="text", choices=("text", "json", "md"))
     p.set_defaults(handler=run)
 
 
@@ -98,6 +99,8 @@ def _diff(args: argparse.Namespace) -> int:
     from mcptest.surface.diff import diff_servers
     from mcptest.surface.render import changes_json, changes_markdown, changes_text, fails
 
+    check_outputs([(args.reporter, args.output)], [args.old, args.new],
+                  input_kind="a snapshot being read")
     docs = []
     for path in (args.old, args.new):
         from mcptest.surface.snapshot import load
@@ -106,10 +109,14 @@ def _diff(args: argparse.Namespace) -> int:
             raise UsageError(f"{path}: no such snapshot file")
         docs.append(load(path)[0])
     changes = diff_servers(docs[0]["servers"], docs[1]["servers"])
-    if args.format == "json":
-        sys.stdout.write(json.dumps(changes_json(changes), indent=2, ensure_ascii=False) + "\n")
-    elif args.format == "md":
-        sys.stdout.write(changes_markdown(changes))
+    if args.reporter == "json":
+        text = json.dumps(changes_json(changes), indent=2, ensure_ascii=False) + "\n"
+    elif args.reporter == "md":
+        text = changes_markdown(changes)
     else:
-        sys.stdout.write(changes_text(changes))
+        text = changes_text(changes)
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        write_atomically(args.output, text)
     return ExitCode.TESTS_FAILED if fails(changes, args.fail_on) else ExitCode.OK
