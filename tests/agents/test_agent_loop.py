@@ -73,7 +73,7 @@ def test_agent_calls_two_tools_then_answers(tmp_path: Path, js: JudgeServer) -> 
     assert r.kind == "agent" and r.model == "gpt-4o" and r.gap is None
     assert [a.status for a in r.assertions] == ["passed"] * 11
     rubric = r.assertions[8]
-    assert rubric.matcher == "eval.rubric" and rubric.judge is not None
+    assert rubric.matcher == "eval-rubric" and rubric.judge is not None  # as reports spell it
     assert [c.name for c in rubric.judge.criteria] == ["used the tools", "correct sum"]
     jury = r.assertions[9].judge
     assert jury is not None and jury.jury is not None and jury.jury.same_family

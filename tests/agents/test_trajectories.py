@@ -82,7 +82,7 @@ def test_a_trajectory_that_holds_passes_every_check(tmp_path: Path) -> None:
     assert row["status"] == "passed", [(a["target"], a["message"]) for a in row["assertions"]]
     assert r.returncode == 0
     assert [a["matcher"] for a in row["assertions"]] == [
-        "tools_called", "similar", "not", "schema", "schema", "schema"]
+        "tools-called", "similar", "not", "schema", "schema", "schema"]  # the one spelling
     assert row["response"]["conversation"]["cost_usd"] > 0
 
 

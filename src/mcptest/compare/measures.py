@@ -17,7 +17,8 @@ _OUTCOME: dict[str, Outcome] = {
     "passed": "pass", "deferred": "none", "failed": "fail", "error": "fail", "flaky": "flaky",
     "skipped": "none", "not_yet_available": "none",
 }
-_JUDGED = ("llm-judge", "llm-jury", "eval.rubric", "custom-judge")
+_JUDGED = ("llm-judge", "llm-jury", "eval-rubric", "custom-judge",
+           "eval.rubric")  # reports written before the one spelling (docs/decisions.md)
 _MECHANICAL = ("transport", "protocol", "suite", "tool-error", "shape", "environment", "budget")
 
 

@@ -1,6 +1,6 @@
-"""The judged assertions this package adds to `expect:` lists: `eval.rubric` and `custom-judge`.
+"""The judged assertions this package adds to `expect:` lists: `eval-rubric` and `custom-judge`.
 
-`eval.rubric` grades the target (usually `transcript` or `final` of an agent test) with the
+`eval-rubric` grades the target (usually `transcript` or `final` of an agent test) with the
 same engine as `evals:`; the agent's model is the generator for the jury analytics.
 `custom-judge` hands the target to the suite's own judge; its cost goes into the run's ledger.
 """

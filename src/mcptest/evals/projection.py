@@ -74,7 +74,7 @@ def project_eval(spec: EvalSpec, rubrics: Mapping[str, RubricBody], *,
 
 
 def project_agent_rubrics(spec: Any, rubrics: Mapping[str, RubricBody]) -> list[EvalProjection]:
-    """One projection per `eval.rubric` assertion of a test's `expect` (the suite's judge); a
+    """One projection per `eval-rubric` assertion of a test's `expect` (the suite's judge); a
     `tool-description-quality` listing counts one tool (the listing's size is not known yet)."""
     out = []
     for a in spec.expect:

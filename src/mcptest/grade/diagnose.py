@@ -24,7 +24,7 @@ from mcptest.report.models import (
 BUDGET_PREFIX = "budget"
 TARGET_MISSING = "target not found: "
 """The start of an assertion's message when its target is not in a normal answer (absent.py)."""
-JUDGED_KINDS = frozenset({"llm-judge", "llm-jury", "eval.rubric", "custom-judge"})
+JUDGED_KINDS = frozenset({"llm-judge", "llm-jury", "eval-rubric", "custom-judge"})
 _ENVIRONMENT_HINTS = ("judge required but unavailable", "agent model required but unavailable",
                       "no known price", "no judge model", "judge unreachable")
 UNREACHABLE = "judge unreachable: "

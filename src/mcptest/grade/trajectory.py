@@ -1,4 +1,4 @@
-"""`tools_called`: which tools an agent called, in what order, with what arguments
+"""`tools-called`: which tools an agent called, in what order, with what arguments
 (docs/agents.md#trajectories).
 
 The value is the `tool_calls` list of an agent row (each `{name, args, …}`). A failure shows the
@@ -134,7 +134,7 @@ def grade_tools_called(m: ToolsCalledMatcher, value: Any) -> Verdict:
     spec = m.tools_called
     expected = spec.model_dump(by_alias=True, mode="json", exclude_none=True)
     if not isinstance(value, list):
-        return Verdict(False, "`tools_called` reads a list of tool calls (target `tool_calls`), "
+        return Verdict(False, "`tools-called` reads a list of tool calls (target `tool_calls`), "
                               f"got {shorten(value)}", expected)
     problems = [p for p in (
         _exact(spec.exact, value) if spec.exact is not None else None,

@@ -2,7 +2,7 @@
 
 The run header, `eval --explain` and the `--max-cost` unknown-price check all read it. Judged
 matchers stand alone in `expect` (the loader rejects them inside `all`/`any`/`not`), so each
-assertion's calls are its own; eval rows and `eval.rubric` assertions count their rubric's
+assertion's calls are its own; eval rows and `eval-rubric` assertions count their rubric's
 questions per seat (docs/evals.md), agent rows their turns.
 """
 
@@ -40,14 +40,14 @@ def assertion_calls(t: PlannedTest, p: PlannedAssertion) -> list[PlannedCall]:
 
 def test_calls(t: PlannedTest) -> list[PlannedCall]:
     """Every model request one planned test may send: its judged assertions, its eval seats,
-    its `eval.rubric` assertions, and its agent loop (one entry carrying `max_turns`)."""
+    its `eval-rubric` assertions, and its agent loop (one entry carrying `max_turns`)."""
     d = t.suite.suite.judge
     rubrics = t.suite.suite.rubrics
     out = [c for p in t.assertions for c in assertion_calls(t, p)]
     projections = []
     if isinstance(t.spec, EvalSpec):
         projections = [project_eval(t.spec, rubrics, model=t.model)]
-    else:  # `eval.rubric` assertions of tool, resource, prompt, list and agent tests
+    else:  # `eval-rubric` assertions of tool, resource, prompt, list and agent tests
         projections = project_agent_rubrics(t.spec, rubrics)
     for e in projections:
         out += [PlannedCall(s.model, s.base_url, d, _where(t)) for s in e.seats] * e.questions

@@ -15,7 +15,7 @@ from typing import Any
 
 from mcptest.errors import SuiteError
 from mcptest.suite.interpolate import NAME
-from mcptest.suite.models.matchers import LLM_MATCHER_KINDS
+from mcptest.suite.models.matchers import LLM_MATCHER_KINDS, canonical_kind
 from mcptest.suite.positions import KeyPath, Positions, format_path
 
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -105,8 +105,9 @@ class _Checker:
         ]
         for key in ("tools", "agents", "resources", "prompts", "lists"):
             for path, matcher in self.matchers(key):
-                if "eval.rubric" in matcher:
-                    places.append((matcher["eval.rubric"], (*path, "eval.rubric")))
+                for key in ("eval-rubric", "eval.rubric"):  # the older spelling loads too
+                    if key in matcher:
+                        places.append((matcher[key], (*path, key)))
         for rubric, path in places:
             if isinstance(rubric, dict) and isinstance(rubric.get("ref"), str):
                 ref = rubric["ref"]
@@ -152,7 +153,8 @@ class _Checker:
             for path, matcher in self.matchers(key):
                 # (`not` around a judge is refused by the models already)
                 nested = any(seg in ("all", "any") for seg in path[5:])
-                kind = next((k for k in sorted(LLM_MATCHER_KINDS) if k in matcher), None)
+                kind = next((k for k in sorted(matcher, key=str)
+                             if canonical_kind(str(k)) in LLM_MATCHER_KINDS), None)
                 if nested and kind is not None:
                     self.error(f"`{kind}` cannot be nested inside `all` or `any`: give it "
                                "its own entry in `expect` (assertions of a test must all pass, "

@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from mcptest.suite.models import MATCHER_KINDS
+from mcptest.suite.models.matchers import canonical_kind
 from mcptest.suite.positions import KeyPath
 
 _EXPECTED = {
@@ -78,8 +79,8 @@ def _matcher_message(value: Any) -> tuple[str, str | None]:
     """Message for a matcher that is not exactly one known kind, and the key to point at."""
     if not isinstance(value, dict):
         return f"a matcher is a mapping like `{{exact: …}}`, got {describe(value)}", None
-    kinds = [k for k in value if k in MATCHER_KINDS]
-    unknown = [k for k in value if k not in MATCHER_KINDS]
+    kinds = [k for k in value if canonical_kind(k) in MATCHER_KINDS]
+    unknown = [k for k in value if canonical_kind(k) not in MATCHER_KINDS]
     if len(kinds) > 1:
         listed = " and ".join(f"`{k}`" for k in kinds)
         return f"a matcher has exactly one kind, found {listed} (use `all:` to combine)", kinds[1]

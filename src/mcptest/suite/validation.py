@@ -17,7 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, Discriminator, Tag, ValidationError
+from pydantic import AliasChoices, BaseModel, Discriminator, Tag, ValidationError
 
 from mcptest.errors import SuiteError
 from mcptest.suite.messages import describe, join, member_expected, message
@@ -78,14 +78,16 @@ def _member(members: tuple[Any, ...], seg: str, tagged: bool) -> Any | None:
 
 def _model_field(model: type[BaseModel], seg: str) -> tuple[str, Any] | None:
     for name, info in model.model_fields.items():
-        if seg in (info.alias, name):
+        choices = info.validation_alias.choices if isinstance(
+            info.validation_alias, AliasChoices) else ()
+        if seg in (info.alias, name, *choices):
             tp = info.annotation
             if info.metadata or info.discriminator:
                 extra = [*info.metadata]
                 if info.discriminator and not any(isinstance(x, Discriminator) for x in extra):
                     extra.append(Discriminator(info.discriminator))  # type: ignore[arg-type]
                 tp = Annotated[tp, *extra] if extra else tp  # type: ignore[assignment]
-            return info.alias or name, tp
+            return seg, tp  # the key as the file spells it (alias, name or older alias)
     return None
 
 

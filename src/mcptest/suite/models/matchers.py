@@ -6,7 +6,9 @@ import shlex
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AliasChoices,
     BaseModel,
+    ConfigDict,
     Discriminator,
     Field,
     Tag,
@@ -18,6 +20,7 @@ from pydantic import (
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict, check_regex
 from mcptest.suite.models.calibration import CalibrationGate
+from mcptest.suite.models.kind_aliases import MATCHER_KIND_ALIASES, kind_alias_schema
 from mcptest.suite.models.rubrics import Rubric
 from mcptest.suite.models.scoring import SameShapeMatcher
 from mcptest.suite.models.trajectory import SimilarMatcher, ToolsCalledMatcher
@@ -202,22 +205,31 @@ class CustomJudgeMatcher(Strict):
 class EvalRubricMatcher(Strict):
     """Grades an agent transcript with the rubric engine of `evals:` (agents only)."""
 
-    eval_rubric: Rubric = Field(alias="eval.rubric")
+    model_config = ConfigDict(json_schema_extra=kind_alias_schema("eval-rubric", "eval.rubric"))
+
+    eval_rubric: Rubric = Field(alias="eval-rubric",
+                                validation_alias=AliasChoices("eval-rubric", "eval.rubric"))
 
 
 MATCHER_KINDS: tuple[str, ...] = (
-    "exact", "contains", "regex", "schema", "not", "all", "any", "tools_called", "similar",
-    "same-shape", "llm-judge", "llm-jury", "eval.rubric", "custom-judge",
+    "exact", "contains", "regex", "schema", "not", "all", "any", "tools-called", "similar",
+    "same-shape", "llm-judge", "llm-jury", "eval-rubric", "custom-judge",
 )
+"""The one spelling of each kind (docs/suites.md, "Matchers"): the one reports and docs use."""
 LLM_MATCHER_KINDS: frozenset[str] = frozenset(
-    {"llm-judge", "llm-jury", "eval.rubric", "custom-judge"}
+    {"llm-judge", "llm-jury", "eval-rubric", "custom-judge"}
 )
 """Kinds graded in the judging tier (custom judges too, though they may call no model)."""
 
 
+def canonical_kind(key: str) -> str:
+    """A matcher key as the suite wrote it → its kind (`tools-called` → `tools-called`)."""
+    return MATCHER_KIND_ALIASES.get(key, key)
+
+
 def _matcher_kind(v: Any) -> str | None:
     if isinstance(v, dict):
-        keys = [k for k in v if k in MATCHER_KINDS]
+        keys = [canonical_kind(k) for k in v if canonical_kind(k) in MATCHER_KINDS]
         return keys[0] if len(v) == 1 and keys else None
     if isinstance(v, BaseModel):
         return matcher_kind(v)
@@ -232,12 +244,12 @@ Matcher = Annotated[
     | Annotated[NotMatcher, Tag("not")]
     | Annotated[AllMatcher, Tag("all")]
     | Annotated[AnyMatcher, Tag("any")]
-    | Annotated[ToolsCalledMatcher, Tag("tools_called")]
+    | Annotated[ToolsCalledMatcher, Tag("tools-called")]
     | Annotated[SimilarMatcher, Tag("similar")]
     | Annotated[SameShapeMatcher, Tag("same-shape")]
     | Annotated[LlmJudgeMatcher, Tag("llm-judge")]
     | Annotated[LlmJuryMatcher, Tag("llm-jury")]
-    | Annotated[EvalRubricMatcher, Tag("eval.rubric")]
+    | Annotated[EvalRubricMatcher, Tag("eval-rubric")]
     | Annotated[CustomJudgeMatcher, Tag("custom-judge")],
     Discriminator(
         _matcher_kind,
@@ -251,9 +263,9 @@ Matcher = Annotated[
 _KIND_BY_TYPE: dict[type, str] = {
     ExactMatcher: "exact", ContainsMatcher: "contains", RegexMatcher: "regex",
     SchemaMatcher: "schema", NotMatcher: "not", AllMatcher: "all", AnyMatcher: "any",
-    ToolsCalledMatcher: "tools_called", SimilarMatcher: "similar",
+    ToolsCalledMatcher: "tools-called", SimilarMatcher: "similar",
     SameShapeMatcher: "same-shape",
-    LlmJudgeMatcher: "llm-judge", LlmJuryMatcher: "llm-jury", EvalRubricMatcher: "eval.rubric",
+    LlmJudgeMatcher: "llm-judge", LlmJuryMatcher: "llm-jury", EvalRubricMatcher: "eval-rubric",
     CustomJudgeMatcher: "custom-judge",
 }
 

@@ -1,13 +1,14 @@
-"""`tools_called` (an agent's sequence of tool calls) and `similar` (text close to a reference)
+"""`tools-called` (an agent's sequence of tool calls) and `similar` (text close to a reference)
 matchers (docs/agents.md#trajectories, docs/suites.md#similar)."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from mcptest.suite.models.base import Strict
+from mcptest.suite.models.kind_aliases import kind_alias_schema
 
 _DETERMINISTIC = ("exact", "contains", "regex", "schema", "not", "all", "any", "similar")
 
@@ -73,7 +74,9 @@ class ToolsCalledSpec(Strict):
 
 
 class ToolsCalledMatcher(Strict):
-    tools_called: ToolsCalledSpec
+    model_config = ConfigDict(json_schema_extra=kind_alias_schema("tools-called", "tools_called"))
+
+    tools_called: ToolsCalledSpec = Field(alias="tools-called")  # `tools_called` loads by name
 
 
 class SimilarSpec(Strict):
