@@ -93,8 +93,8 @@ def test_marker_cannot_be_closed_or_split_by_a_suite_path() -> None:
 def test_header_has_verdict_counts_review_and_cost_of_cap() -> None:
     header = render(sample_report()).splitlines()[1]
     assert header == (
-        "### 💥 mcptest · 4 passed · 2 failed · 2 error · 1 skipped · 1 deferred · "
-        "1 not yet available · 1 to review · $0.0123 of $0.0500 cap"
+        "### 💥 mcptest · 4 passed · 2 failed · 2 error · 1 skipped · 1 not yet available · "
+        "1 judge test not run: no key · 1 to review · $0.0123 of $0.0500 cap"
     )
 
 
@@ -102,10 +102,13 @@ def test_failures_and_escalations_lead_the_table_passing_tests_collapse() -> Non
     text = render(sample_report())
     table = _tables(text)[0]
     marks = [_cells(row)[0].strip() for row in table[2:]]
-    assert marks == ["❌", "❌", "💥", "💥", "🚧", "⏭️", "⏸️", "⚠️"]
+    assert marks == ["❌", "❌", "💥", "💥", "🚧", "⏭️", "⚠️"]  # one row per test
     assert "passed, escalated" in table[-1] and "🔴 low · α 0.00 · ⚠ review" in table[-1]
     assert "<details><summary>✅ 4 passed</summary>" in text
     assert text.index("| ❌ |") < text.index("✅ 4 passed")
+    # the test no judge answered is counted, and listed once with its reason, not a row
+    assert "<details><summary>⏸️ 1 judge test not run: no key</summary>" in text
+    assert "| forecast-tone | <code>suites/weather.yaml&#58;46</code> | no judge API key" in text
 
 
 def test_jury_shows_band_alpha_votes_reasons_and_escalation() -> None:
@@ -114,15 +117,25 @@ def test_jury_shows_band_alpha_votes_reasons_and_escalation() -> None:
     votes = next(t for t in _tables(text) if t[0].startswith("| juror |")
                  and "claude" in "".join(t))
     assert len(votes) == 2 + 4
-    assert "| 0.90 | ✅ | Gives a three-day forecast in Celsius as asked. |" in votes[2]
-    assert "⚠️ error: timeout after 60 s" in votes[3]
-    assert "stand-in for <code>openai/gpt-4o-mini</code>" in votes[4]
+    # the dissent first: the stand-in that failed a jury that passed
+    assert "stand-in for <code>openai/gpt-4o-mini</code>" in votes[2]
+    assert "| 0.20 | ❌ dissents | Omits the wind speed the rubric asks for. |" in votes[2]
+    assert "| 0.90 | ✅ | Gives a three-day forecast in Celsius as asked. |" in votes[3]
+    assert "⚠️ error: timeout after 60 s" in votes[4]
+    row = next(line for line in _tables(text)[0] if "forecast-jury" in line)
+    assert ("passed, escalated · dissent&#58; mistral/mistral-small-latest 0.20&#58; Omits the "
+            "wind speed the rubric asks for.") in row
 
 
-def test_failures_are_expanded_in_details_with_expected_and_actual() -> None:
+def test_failures_are_expanded_in_details_each_reason_once() -> None:
     text = render(sample_report())
-    assert "<details open><summary>❌ forecast-units — expected 'celsius', got 'fahrenheit'" in text
-    assert '| <code>"celsius"</code> | <code>"fahrenheit"</code> |' in text
+    block = text[text.index("<details open><summary>❌ forecast-units — exact "
+                            "result.structuredContent.unit</summary>"):]
+    block = block[:block.index("</details>")]
+    assert ("- ❌ **exact** <code>result.structuredContent.unit</code>: expected 'celsius', got "
+            "'fahrenheit' — note: units must be metric · <code>suites/weather.yaml&#58;22</code>"
+            in block)
+    assert text.count("expected 'celsius', got 'fahrenheit'") == 2  # the row, the block
     assert "completeness · required | 0.30 | 0.70 | 1.00 | failed |" in text
     assert "<pre>WARN region lookup failed&#58; XX</pre>" in text
 
@@ -215,11 +228,12 @@ def test_truncation_drops_passing_list_first_then_details_and_says_so() -> None:
     assert text.splitlines()[0].startswith("<!-- mcptest-action")
     assert text.splitlines()[1].startswith("### 💥 mcptest")
     note = next(line for line in text.splitlines() if line.startswith("> ✂️"))
-    assert "the list of 4 passing test(s)" in note
-    assert re.search(r"details of \d+ of 48 finding\(s\)", note)
+    assert "the list of 4 passing test(s); the list of 1 test(s) not judged" in note
+    assert re.search(r"details of \d+ of 47 test\(s\)", note)
     assert "full report is in the job artifacts" in note
     assert "✅ 4 passed (list left out to fit the comment)." in text
-    assert "<details><summary>✅" not in text
+    assert "⏸️ 1 judge test not run: no key (list left out to fit the comment)." in text
+    assert "<details><summary>✅" not in text and "<details><summary>⏸️" not in text
     assert text.count("<details") == text.count("</details>")
     assert text.count("<pre>") == text.count("</pre>")
     assert _assert_tables_intact(text) >= 1
@@ -228,12 +242,12 @@ def test_truncation_drops_passing_list_first_then_details_and_says_so() -> None:
 
 def test_truncation_keeps_table_rows_when_only_passing_detail_must_go() -> None:
     full = render(sample_report())
-    passing = full[full.index("<details><summary>✅"):full.index("<sub>🟢")]
-    text = render(sample_report(), RenderOptions(max_chars=len(full) - len(passing) + 300))
+    lists = full[full.index("<details><summary>⏸️"):full.index("<sub>🟢")]
+    text = render(sample_report(), RenderOptions(max_chars=len(full) - len(lists) + 600))
     note = next(line for line in text.splitlines() if line.startswith("> ✂️"))
-    assert "left out the list of 4 passing test(s)." in note
-    assert "finding" not in note
-    assert len(_tables(text)[0]) == 2 + 8
+    assert "left out the list of 4 passing test(s); the list of 1 test(s) not judged." in note
+    assert "table row" not in note and "details of" not in note
+    assert len(_tables(text)[0]) == 2 + 7
 
 
 def test_big_report_is_cut_to_size_with_rows_dropped() -> None:
@@ -294,11 +308,12 @@ def _github(markdown: str) -> _Html:
 def test_github_renders_the_sample_as_intended() -> None:
     page = _github(render(sample_report()))
     assert set(page.tags) <= RENDERED_TAGS
+    # the review table, the eval's votes and criteria, the jury's votes, the two lists
     assert page.tags.count("table") == 6
     assert all(len(set(rows)) == 1 for rows in page.rows), page.rows
-    assert page.rows[0] == [6] * (1 + 8)
-    assert page.tags.count("details") == 8 + 1 + 1  # findings, passing list, warnings
-    assert page.tags.count("pre") == 2
+    assert page.rows[0] == [6] * (1 + 7)
+    assert page.tags.count("details") == 7 + 2 + 1  # tests, the two lists, warnings
+    assert page.tags.count("pre") == 3 + 2  # three responses, two stderr windows
 
 
 def test_github_renders_hostile_text_as_plain_text() -> None:
@@ -308,7 +323,7 @@ def test_github_renders_hostile_text_as_plain_text() -> None:
     page = _github(render(base.model_copy(update={"tests": tests})))
     assert set(page.tags) <= RENDERED_TAGS, set(page.tags) - RENDERED_TAGS
     assert all(len(set(rows)) == 1 for rows in page.rows), page.rows
-    assert page.tags.count("pre") == 2  # the two stderr tails, nothing opened by text
+    assert page.tags.count("pre") == 3  # a response, two stderr tails; nothing opened by text
     text = "".join(page.text)
     assert "<script>alert(1)</script>" in text  # shown as text, not parsed as a tag
     assert "@someone" not in text and "@\u200dsomeone" in text

@@ -55,9 +55,11 @@ def fallback_markdown(report: Report) -> str:
     cost = f"${report.summary.cost_usd:.4f}"
     if report.summary.max_cost_usd is not None:
         cost += f" of ${report.summary.max_cost_usd:.2f} cap"
+    # never a bare "passed" over tests no judge saw (docs/pr-comment.md, "The headline")
     header = (
         f"### {icon} mcptest · {counts.passed} passed · {bad} failed · "
-        f"{counts.skipped + counts.not_yet_available} skipped · {counts.deferred} deferred · {cost}"
+        f"{counts.skipped + counts.not_yet_available} skipped · "
+        f"{counts.deferred} not judged (not measured) · {cost}"
     )
     rows = [t for t in report.tests if t.status != "passed"]
     lines = [header, ""]

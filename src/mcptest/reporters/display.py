@@ -148,6 +148,11 @@ def value_text(value: object) -> str:
         return repr(value)
 
 
+def either(names: list[str]) -> str:
+    """`A`, `A or B`, `A, B or C`."""
+    return " or ".join(filter(None, [", ".join(names[:-1]), names[-1]])) if names else ""
+
+
 def exit_meaning(code: int) -> str:
     return EXIT_MEANING.get(code, "unknown exit code")
 
