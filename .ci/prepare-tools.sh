@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Prepares what the tests use but do not install themselves (docs/architecture.md, "Tests"):
 # the pinned npm packages of tests/tools/package.json (SARIF Multitool, tap-parser,
-# server-everything, …) into tests/tools/node_modules, and, in CI, Debian's Chromium for the HTML
-# screenshot test. Without npm (or, outside CI, without Chromium) the tests that need them skip
-# with a visible reason; in CI (CI set) they fail instead, so nothing is skipped silently there.
+# server-everything, …) into tests/tools/node_modules, and, in CI, Debian's Chromium for the
+# screenshot tests of the HTML report and the PR comment (with an emoji font, so the comment's
+# marks draw). Without npm (or, outside CI, without Chromium) the tests that need them skip with
+# a visible reason; in CI (CI set) they fail instead, so nothing is skipped silently there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools=tests/tools
@@ -21,5 +22,5 @@ else
 fi
 if [[ -n "${CI:-}" ]] && ! command -v chromium >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null && apt-get install -y -qq chromium >/dev/null
+  apt-get update -qq >/dev/null && apt-get install -y -qq chromium fonts-noto-color-emoji >/dev/null
 fi

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support import tools
 from support.tools import node_modules
 
 REPO = Path(__file__).resolve().parents[2]
@@ -67,3 +68,9 @@ def golden() -> Callable[[str, str], None]:
         assert text == expected, f"output differs from {path}; {UPDATE_ENV}=1 updates it"
 
     return check
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Debian's chromium, prepared by .ci/prepare-tools.sh in CI (a test installs nothing)."""
+    return tools.chromium()

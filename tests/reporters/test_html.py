@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import re
-import struct
-import subprocess
-import zlib
 from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from sample import SECRET, big_report, hostile_report, sample_report
-from support import tools
+from support.chromium import distinct_rows, screenshot
 
 from mcptest.report.models import Report
 from mcptest.reporters import get_reporter
@@ -139,70 +135,15 @@ def test_big_report_renders() -> None:
 # --- Chromium -----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
-def chromium() -> str:
-    """Debian's chromium, prepared by .ci/prepare-tools.sh in CI (a test installs nothing)."""
-    return tools.chromium()
-
-
-def _open(chromium: str, page: Path, tmp: Path) -> tuple[bytes, list[str]]:
-    """Screenshot `page` headless; also the URLs the page itself asked the network for."""
-    shot, netlog = tmp / "shot.png", tmp / "net.json"
-    cmd = [
-        chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-        "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", f"--user-data-dir={tmp / 'profile'}", f"--screenshot={shot}",
-        "--window-size=1200,900", "--host-resolver-rules=MAP * ~NOTFOUND",
-        f"--log-net-log={netlog}", page.as_uri(),
-    ]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
-    assert shot.is_file(), f"no screenshot; chromium said:\n{done.stderr[-2000:]}"
-    log = json.loads(netlog.read_text(encoding="utf-8"))
-    names = {v: k for k, v in log["constants"]["logEventTypes"].items()}
-    urls = [
-        e["params"]["url"] for e in log["events"]
-        if names.get(e["type"]) == "URL_REQUEST_START_JOB" and "url" in e.get("params", {})
-        # The browser's own housekeeping (update checks, accounts) has no page origin.
-        and e["params"].get("initiator") != "not an origin"
-        and not e["params"]["url"].startswith("file:")
-    ]
-    return shot.read_bytes(), urls
-
-
-def _distinct_rows(png: bytes) -> tuple[int, int, int]:
-    """(width, height, distinct filtered scanlines) of an 8-bit RGB(A) PNG, stdlib only.
-
-    A single-colour image has at most a handful of distinct filtered scanlines (one per PNG
-    filter type), so many distinct rows means the page drew something.
-    """
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, header = 8, b"", b""
-    while pos < len(png):
-        (length,) = struct.unpack(">I", png[pos:pos + 4])
-        kind, body = png[pos + 4:pos + 8], png[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            header = body
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    width, height, depth, colour = struct.unpack(">IIBB", header[:10])
-    assert depth == 8 and colour in (2, 6), (depth, colour)
-    stride = 1 + width * (3 if colour == 2 else 4)
-    raw = zlib.decompress(idat)
-    assert len(raw) == stride * height
-    rows = {raw[i:i + stride] for i in range(0, len(raw), stride)}
-    return width, height, len(rows)
-
-
 @pytest.mark.parametrize("make", [sample_report, hostile_report], ids=["sample", "hostile"])
 def test_chromium_draws_the_report_without_touching_the_network(
     chromium: str, tmp_path: Path, make: Callable[[], Report]
 ) -> None:
     page = tmp_path / "report.html"
     page.write_text(render(make()), encoding="utf-8")
-    png, urls = _open(chromium, page, tmp_path)
+    png, urls = screenshot(chromium, page, tmp_path)
     assert urls == []
-    width, height, distinct = _distinct_rows(png)
+    width, height, distinct = distinct_rows(png)
     assert (width, height) == (1200, 900)
     assert distinct > 100
 
@@ -213,6 +154,6 @@ def test_the_network_check_sees_a_page_that_loads_something(
     page = tmp_path / "leaky.html"
     page.write_text('<!DOCTYPE html><p>x</p><img src="http://canary.invalid/pixel.png">',
                     encoding="utf-8")
-    png, urls = _open(chromium, page, tmp_path)
+    png, urls = screenshot(chromium, page, tmp_path)
     assert urls == ["http://canary.invalid/pixel.png"]
-    assert _distinct_rows(png)[2] < 100  # almost blank: one short line of text
+    assert distinct_rows(png)[2] < 100  # almost blank: one short line of text
