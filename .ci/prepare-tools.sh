@@ -20,7 +20,8 @@ if command -v npm >/dev/null 2>&1; then
 else
   echo "prepare-tools: npm is not installed; tests that need npm packages will skip" >&2
 fi
-if [[ -n "${CI:-}" ]] && ! command -v chromium >/dev/null 2>&1; then
+emoji=/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf  # Debian's fonts-noto-color-emoji
+if [[ -n "${CI:-}" ]] && { ! command -v chromium >/dev/null 2>&1 || [[ ! -f $emoji ]]; }; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null && apt-get install -y -qq chromium fonts-noto-color-emoji >/dev/null
 fi

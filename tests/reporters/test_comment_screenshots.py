@@ -10,16 +10,13 @@ import html
 import json
 import os
 import sys
-from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-import cmarkgfm
 import pytest
-from cmarkgfm.cmark import Options
 from support.chromium import distinct_rows, dump_dom, screenshot
 from support.cli_run import HEAD, REPO, mcptest
+from support.comment_dom import Dom, gfm_html, read
 from support.judge_server import JudgeServer, Verdict
 from support.servers import HTTP_TOKEN, example_http_server, free_port
 
@@ -35,91 +32,10 @@ details{{margin:8px 0}}summary{{cursor:pointer}}</style></head>
 <body><article>{body}</article></body></html>"""
 
 
-@dataclass
-class Block:
-    """A top-level `<details>` of the rendered comment."""
-
-    summary: str = ""
-    open: bool = False
-    text: list[str] = field(default_factory=list)
-    pres: list[str] = field(default_factory=list)
-    items: list[str] = field(default_factory=list)
-    rows: list[list[str]] = field(default_factory=list)
-
-    @property
-    def body(self) -> str:
-        return "".join(self.text)
-
-
-class Dom(HTMLParser):
-    """The headline, the first table's rows and each top-level `<details>` of a DOM."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.headline = ""
-        self.table: list[list[str]] = []
-        self.blocks: list[Block] = []
-        self.text: list[str] = []
-        self._stack: list[str] = []
-        self._depth = 0  # of <details>
-        self._buf: list[str] | None = None
-        self._tables = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self._stack.append(tag)
-        if tag == "details":
-            self._depth += 1
-            if self._depth == 1:
-                self.blocks.append(Block(open=any(k == "open" for k, _ in attrs)))
-        elif tag == "table" and self._depth == 0:
-            self._tables += 1
-        elif tag == "tr":
-            row: list[str] = []
-            if self._depth == 0 and self._tables == 1:
-                self.table.append(row)
-            elif self._depth:
-                self.blocks[-1].rows.append(row)
-        if tag in ("h3", "summary", "pre", "li", "td", "th"):
-            self._buf = []
-
-    def handle_endtag(self, tag: str) -> None:
-        while self._stack and self._stack.pop() != tag:
-            pass
-        text = "".join(self._buf or []).strip()
-        if tag == "details":
-            self._depth -= 1
-        elif tag == "h3" and not self.headline:
-            self.headline = text
-        elif tag == "summary" and self._depth == 1:
-            self.blocks[-1].summary = text
-        elif tag == "pre" and self._depth:
-            self.blocks[-1].pres.append("".join(self._buf or []))
-        elif tag == "li" and self._depth:
-            self.blocks[-1].items.append(text)
-        elif tag in ("td", "th"):
-            target = self.table if self._depth == 0 and self._tables == 1 else (
-                self.blocks[-1].rows if self._depth else None)
-            if target:
-                target[-1].append(text)
-        if tag in ("h3", "summary", "pre", "li", "td", "th"):
-            self._buf = None
-
-    def handle_data(self, data: str) -> None:
-        self.text.append(data)
-        if self._buf is not None:
-            self._buf.append(data)
-        if self._depth:
-            self.blocks[-1].text.append(data)
-
-    def block(self, name: str) -> Block:
-        (found,) = [b for b in self.blocks if name in b.summary]
-        return found
-
-
 def _look(chromium: str, markdown: str, name: str, tmp: Path,
           size: tuple[int, int] = SIZE) -> Dom:
     """GitHub's rendering of the comment in Chromium: a non-blank screenshot, and the DOM."""
-    body = cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE)
+    body = gfm_html(markdown)
     page = tmp / f"{name}.html"
     page.write_text(PAGE.format(body=body), encoding="utf-8")
     keep = os.environ.get("MCPTEST_SCREENSHOTS")
@@ -129,9 +45,7 @@ def _look(chromium: str, markdown: str, name: str, tmp: Path,
     assert urls == []  # the comment asks for nothing
     width, height, distinct = distinct_rows(png)
     assert (width, height) == size and distinct > 100, distinct
-    dom = Dom()
-    dom.feed(dump_dom(chromium, page, tmp))
-    return dom
+    return read(dump_dom(chromium, page, tmp))
 
 
 def _run(tmp: Path, *args: str, env: dict[str, str] | None = None) -> tuple[str, dict[str, Any]]:
@@ -245,6 +159,9 @@ def test_the_keyless_demo_counts_what_was_not_judged(chromium: str, tmp_path: Pa
     assert dom.headline == (f"✅ mcptest · {counts['passed']} passed · {n} judge tests not run: "
                             "no key · $0.0000 of $0.1000 cap")
     assert "deferred" not in dom.headline and dom.table == []  # nothing failed: no table
+    # docs/pr-comment.md, "The headline", quotes this run's headline as it is
+    doc = (REPO / "docs" / "pr-comment.md").read_text(encoding="utf-8")
+    assert f"```text\n{dom.headline}\n```" in doc, dom.headline
     listed = dom.block(f"⏸️ {n} judge tests not run: no key")
     assert not listed.open and len(listed.rows) == 1 + n
     why = "".join(dom.text)
