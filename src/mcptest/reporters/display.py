@@ -313,15 +313,15 @@ def budget_skips(report: Report) -> int:
     )
 
 
-def summary_bits(report: Report) -> list[str]:
-    """Counts in a fixed order, zeros left out except `passed`; a lint report's findings."""
+def summary_bits(report: Report, not_judged: int = 0) -> list[str]:
+    """Counts in a fixed order, zeros left out except `passed`; a lint report's findings.
+    `not_judged` deferred tests are left out (the comment's headline counts them itself)."""
     if lint_summary.lint_only(report):
         return lint_summary.lint_bits(report)
     c = report.summary.counts
     bits = [f"{c.passed} passed"]
     for key in ("failed", "flaky", "error", "skipped", "deferred", "not_yet_available"):
-        n = getattr(c, key)
-        if n:
+        if n := getattr(c, key) - (not_judged if key == "deferred" else 0):
             bits.append(f"{n} {STATUS_LABEL[key]}")
     if report.summary.uncalibrated:
         bits.append(f"{report.summary.uncalibrated} uncalibrated (advisory)")

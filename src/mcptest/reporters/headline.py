@@ -108,24 +108,11 @@ def not_run(report: Report) -> NotRun:
     return NotRun(tests=tests, causes=Counter(cause(t) for t in texts), keys=keys)
 
 
-def counts(report: Report, not_judged: int = 0) -> list[str]:
-    """`22 passed`, then the other non-zero counts in the terminal's order; the deferred tests
-    no judge answered are left to the not-run item."""
-    c = report.summary.counts
-    bits = [f"{c.passed} passed"]
-    for key in ("failed", "flaky", "error", "skipped", "deferred", "not_yet_available"):
-        if n := getattr(c, key) - (not_judged if key == "deferred" else 0):
-            bits.append(f"{n} {display.STATUS_LABEL[key]}")
-    if report.summary.uncalibrated:
-        bits.append(f"{report.summary.uncalibrated} uncalibrated (advisory)")
-    return bits
-
-
 def items(report: Report, missed: NotRun | None = None) -> list[str]:
     """Every item of the headline after the mark, in order: plain labels and numbers (no text
     read from the report), so the template joins them as they are."""
     missed = missed or not_run(report)
-    out = counts(report, len(missed))
+    out = display.summary_bits(report, len(missed))
     if missed.tests:
         out.append(missed.item)
     if review := display.to_review(report):
