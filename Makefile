@@ -3,9 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
-# pytest-xdist workers for `make test`: most tests wait on servers and subprocesses, so more
-# workers than cores pays (docs/architecture.md, "Tests"). `make test WORKERS=0` runs serially.
-WORKERS ?= 4
+# pytest-xdist workers for `make test`: one per core (each worker collects every test module, so
+# more workers cost CPU; docs/architecture.md, "Tests"). `make test WORKERS=0` runs serially.
+WORKERS ?= auto
 
 .PHONY: demo test lint bench clean
 
