@@ -164,7 +164,7 @@ class JudgeDetail(Model):
     """What the judges said for one LLM assertion or eval."""
 
     kind: Literal["llm-judge", "llm-jury", "eval", "custom"]
-    """`llm-judge` one judge, `llm-jury` a jury, `eval` an eval's rubric (`eval.rubric`, an
+    """`llm-judge` one judge, `llm-jury` a jury, `eval` an eval's rubric (`eval-rubric`, an
     eval row), `custom` a `custom-judge` matcher."""
     rubric: str | None = None
     """The rubric as sent to the judges (a criteria or tree rubric: a one-line description

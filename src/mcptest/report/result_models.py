@@ -51,7 +51,7 @@ class AssertionResult(Model):
     cached: bool = False
     """Its judge answers came from the judge cache: nothing was sent."""
     judge: JudgeDetail | None = None
-    """Set on judged assertions (`llm-judge`, `llm-jury`, `eval.rubric`, `custom-judge`):
+    """Set on judged assertions (`llm-judge`, `llm-jury`, `eval-rubric`, `custom-judge`):
     what the judges said."""
     calibration: CalibrationNote | None = None
     """Set on judged assertions whose judge is gated by `calibration:`."""
@@ -130,7 +130,7 @@ class TestResult(Model):
     assertions: list[AssertionResult] = Field(default_factory=list)
     """Every assertion graded for the test, in suite order (the suite's `defaults.expect` last)."""
     judge: JudgeDetail | None = None
-    """Eval-level judging (evals and `eval.rubric`)."""
+    """Eval-level judging (evals and `eval-rubric`)."""
     calibration: CalibrationNote | None = None
     """Set on eval rows whose judge is gated by `calibration:`."""
     cost_usd: Usd = 0.0
