@@ -85,8 +85,8 @@ async def _case(name: str, n: int, jurors: int, concurrency: int, base_url: str)
 async def _raw_floor(n: int, concurrency: int, base_url: str) -> dict[str, Any]:
     """The same calls through bare `litellm.acompletion`: the floor our engine sits on."""
     from mcptest.llm.imports import LitellmLoader
-    from mcptest.llm.models import GATEWAY_PREFIX
     from mcptest.llm.prompt import build_messages, new_nonce
+    from mcptest.llm.routing import GATEWAY_PREFIX
 
     litellm = LitellmLoader().get()
     limiter = anyio.CapacityLimiter(concurrency)

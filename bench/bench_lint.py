@@ -24,11 +24,11 @@ import anyio
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from mcptest.lint.engine import _server_rules  # noqa: E402
+from mcptest.lint.lint_all import _server_rules  # noqa: E402
 from mcptest.lint.wire_check import check_wire  # noqa: E402
 from mcptest.suite.load import load_suite  # noqa: E402
 from mcptest.suite.models import LintSettings  # noqa: E402
-from mcptest.surface.servers import open_servers  # noqa: E402
+from mcptest.surface.open_servers import open_servers  # noqa: E402
 from mcptest.surface.take import take_snapshot  # noqa: E402
 
 SERVER = textwrap.dedent('''

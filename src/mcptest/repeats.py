@@ -15,9 +15,9 @@ from dataclasses import replace
 
 import anyio
 
-from mcptest.grade.repeats import GateOn, RepeatOptions, merge_repetitions
+from mcptest.grade.repeated_row import GateOn, RepeatOptions, merge_repetitions
 from mcptest.judging.judging import agreements
-from mcptest.judging.projection import project
+from mcptest.judging.plan_projection import project
 from mcptest.pipeline import RunOptions, RunOutcome, arun_plan
 from mcptest.plan import Plan, PlannedTest
 from mcptest.report.build import JudgeTotals, build_report

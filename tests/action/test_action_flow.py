@@ -19,8 +19,8 @@ from support.action_env import PR, TOKEN, Runner, live_commands
 from support.github_events import push_event
 from support.github_server import GitHubServer
 
+from mcptest.action.job_summary import reporter_available
 from mcptest.action.main import run_action
-from mcptest.action.summary import reporter_available
 
 FAKE_CLI = (sys.executable, str(Path(__file__).parent / "data" / "fake_cli.py"))
 HOSTILE = "::error::owned\n::set-output name=passed::999\n::add-mask::x\n"

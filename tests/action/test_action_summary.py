@@ -1,11 +1,11 @@
-"""The job summary's minimal fallback (action/summary.py) says what was not judged as the full
+"""The job summary's minimal fallback (action/job_summary.py) says what was not judged as the full
 comment does: never a bare count of passes over deferred tests."""
 
 from __future__ import annotations
 
 from reporters.sample import sample_report
 
-from mcptest.action.summary import fallback_markdown
+from mcptest.action.job_summary import fallback_markdown
 
 
 def test_the_fallback_header_counts_deferred_tests_as_not_judged() -> None:

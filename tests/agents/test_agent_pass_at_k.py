@@ -14,7 +14,7 @@ from evals.conftest import judge_env
 from support.cli_run import HEAD
 from support.judge_server import Fault, JudgeServer
 
-from mcptest.grade.repeats import pass_at_k
+from mcptest.grade.repeated_row import pass_at_k
 
 pytestmark = pytest.mark.slow  # the CLI, the example server, five repetitions
 

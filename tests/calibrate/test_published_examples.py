@@ -34,7 +34,7 @@ from mcptest.calibrate.stats import cohen_kappa
 from mcptest.compare.fisher import fisher_greater
 from mcptest.grade.agreement import krippendorff_alpha_interval
 from mcptest.grade.agreement_nominal import nominal_alpha
-from mcptest.grade.repeats import pass_at_k
+from mcptest.grade.repeated_row import pass_at_k
 from mcptest.stats.fdr import adjusted, benjamini_hochberg
 from mcptest.stats.intervals import wilson
 

@@ -7,7 +7,7 @@ import pytest
 from evals.conftest import DATA, JUDGE, judge_env, judge_requests, row, run_suite
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
-from mcptest.judging.projection import project
+from mcptest.judging.plan_projection import project
 from mcptest.plan import build_plan
 from mcptest.suite.load import load_suites
 

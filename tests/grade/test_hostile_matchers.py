@@ -11,7 +11,7 @@ from pydantic import TypeAdapter
 
 from mcptest.evals.gates import when_holds
 from mcptest.grade import bounded_regex
-from mcptest.grade.matchers import evaluate
+from mcptest.grade.deterministic import evaluate
 from mcptest.suite.models import Matcher, WhenRegex
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses

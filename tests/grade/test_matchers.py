@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
-from mcptest.grade.matchers import evaluate, json_equal, shorten
+from mcptest.grade.deterministic import evaluate, json_equal, shorten
 from mcptest.suite.models import Matcher
 
 MATCHER = TypeAdapter(Matcher)

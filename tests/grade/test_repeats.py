@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcptest.grade.repeats import merge_repetitions
+from mcptest.grade.repeated_row import merge_repetitions
 from mcptest.report.models import JudgeDetail, Location, Status
 from mcptest.report.models import TestResult as Row
 

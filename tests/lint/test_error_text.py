@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from mcptest.grade.matchers import evaluate
+from mcptest.grade.deterministic import evaluate
 from mcptest.lint.error_text import error_text, starter_check
 from mcptest.suite.models import ToolTest
 

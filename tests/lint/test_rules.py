@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from mcptest.lint import checks
+from mcptest.lint import tool_rules
 from mcptest.lint.injection import scan
 from mcptest.lint.provider_schemas import anthropic_problems, openai_problems, providers_of
 from mcptest.lint.rules import RULES
@@ -22,39 +22,39 @@ CLEAN: dict[str, Any] = {
 }
 
 
-def rules_of(raw: list[checks.Raw]) -> list[str]:
+def rules_of(raw: list[tool_rules.Raw]) -> list[str]:
     return [r for r, *_ in raw]
 
 
 def test_a_clean_tool_passes_every_static_rule() -> None:
     tools = [CLEAN]
-    assert checks.tool_names(tools) == []
-    assert checks.input_schemas(tools) == []
-    assert checks.descriptions(tools, 20) == []
+    assert tool_rules.tool_names(tools) == []
+    assert tool_rules.input_schemas(tools) == []
+    assert tool_rules.descriptions(tools, 20) == []
     for profile in (None, "claude-directory", "openai-apps", "strict"):
-        assert checks.tool_annotations(tools, profile) == []
-    assert checks.injections(tools, {"send_email"}) == []
-    assert checks.provider_schemas(tools, {"openai", "anthropic"}) == []
+        assert tool_rules.tool_annotations(tools, profile) == []
+    assert tool_rules.injections(tools, {"send_email"}) == []
+    assert tool_rules.provider_schemas(tools, {"openai", "anthropic"}) == []
 
 
 def test_names_schemas_and_descriptions() -> None:
     tools = [{**CLEAN, "name": "get weather", "inputSchema": {}, "description": "Adds."},
              {**CLEAN, "name": "dup"}, {**CLEAN, "name": "dup"},
              {"name": "bare"}]
-    assert rules_of(checks.tool_names(tools)) == ["tool-name", "tool-name"]
-    levels = [lv for _, lv, _, _ in checks.input_schemas(tools)]
+    assert rules_of(tool_rules.tool_names(tools)) == ["tool-name", "tool-name"]
+    levels = [lv for _, lv, _, _ in tool_rules.input_schemas(tools)]
     assert levels == ["warning", "error"]
-    short = checks.descriptions(tools, 20)
+    short = tool_rules.descriptions(tools, 20)
     assert [s for _, _, s, _ in short] == ["get weather", "bare"]
 
 
 def test_annotation_profiles() -> None:
     partial = {**CLEAN, "annotations": {"readOnlyHint": True, "destructiveHint": False},
                "title": "Weather"}
-    assert checks.tool_annotations([partial], "claude-directory") == []
-    (openai,) = checks.tool_annotations([partial], "openai-apps")
+    assert tool_rules.tool_annotations([partial], "claude-directory") == []
+    (openai,) = tool_rules.tool_annotations([partial], "openai-apps")
     assert openai[1] == "error" and "openWorldHint" in openai[3]
-    (default,) = checks.tool_annotations([{**CLEAN, "annotations": {}}], None)
+    (default,) = tool_rules.tool_annotations([{**CLEAN, "annotations": {}}], None)
     assert default[1] == "warning"
 
 

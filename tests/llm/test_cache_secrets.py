@@ -18,7 +18,7 @@ from support.judge_server import JudgeServer
 from support.judge_server import Verdict as JudgeVerdict
 
 from mcptest.llm.cache import CacheKey, VerdictCache
-from mcptest.llm.verdict import Verdict
+from mcptest.llm.judge_reply import Verdict
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 

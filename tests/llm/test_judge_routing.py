@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcptest.llm.models import GATEWAY_PLACEHOLDER_KEY, Route, Unroutable, resolve_model, route
+from mcptest.llm.routing import GATEWAY_PLACEHOLDER_KEY, Route, Unroutable, resolve_model, route
 from mcptest.suite.models import JudgeDefaults
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcptest.llm.verdict import ParseFailure, parse_verdict
+from mcptest.llm.judge_reply import ParseFailure, parse_verdict
 
 
 def test_plain_json() -> None:

@@ -13,11 +13,11 @@ from support.judge_server import Fault, Verdict
 from support.providers import FAMILIES, MistralStandIn, StandIn
 
 from mcptest.llm.call import send
-from mcptest.llm.client import ModelClient, Tally
 from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
-from mcptest.llm.models import Route, route
+from mcptest.llm.model_client import ModelClient, Tally
 from mcptest.llm.retry import Classified, RetriesExhausted
+from mcptest.llm.routing import Route, route
 from mcptest.suite.models import JudgeDefaults
 
 pytestmark = pytest.mark.slow  # loopback servers and the litellm import

@@ -90,7 +90,7 @@ def test_an_internal_error_exits_70_and_the_report_says_70(tmp_path: Path) -> No
 
 
 def test_every_matcher_kind_has_exactly_one_grader() -> None:
-    from mcptest.grade.matchers import _DISPATCH
+    from mcptest.grade.deterministic import _DISPATCH
 
     deterministic = {matcher_kind_of(t) for t in _DISPATCH}
     judged = {matcher_kind_of(t) for t in JUDGED}

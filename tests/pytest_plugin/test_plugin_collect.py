@@ -11,7 +11,7 @@ import pytest
 
 from mcptest.api.options import Options
 from mcptest.pytest_plugin import DEFAULT_SUITES, is_suite
-from mcptest.pytest_plugin.session import PluginSession
+from mcptest.pytest_plugin.session_state import PluginSession
 
 REPO = Path(__file__).resolve().parents[2]
 SERVER = f"""servers:

@@ -10,7 +10,7 @@ import pytest
 from support.servers import process_env
 
 from mcptest.errors import SuiteErrors
-from mcptest.grade.matchers import evaluate
+from mcptest.grade.deterministic import evaluate
 from mcptest.grade.targets import Resolved, resolve
 from mcptest.run.session import ServerConnection
 from mcptest.run.surface_calls import produce, produced_of, resource_uri, subject

@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mcptest.starter.discover import Catalog
-from mcptest.starter.suite import render_suite
+from mcptest.starter.suite_text import render_suite
 from mcptest.starter.yaml_out import SuiteTooLarge, check_loads
 from mcptest.suite.load import load_suites
 

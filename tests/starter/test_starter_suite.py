@@ -9,7 +9,7 @@ import yaml
 
 from mcptest.starter.arguments import arguments_for
 from mcptest.starter.discover import Catalog
-from mcptest.starter.suite import render_suite
+from mcptest.starter.suite_text import render_suite
 from mcptest.suite.load import load_suites
 
 

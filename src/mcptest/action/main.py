@@ -1,4 +1,6 @@
-"""The Action: inputs → the CLI (`run`, or `merge` of shard reports with `mode: merge`) →
+"""Entry point of the Action (every main.py here is an entry point).
+
+The Action: inputs → the CLI (`run`, or `merge` of shard reports with `mode: merge`) →
 outputs, summary, annotations and the sticky PR comment.
 
 The CLI runs as a child process with its stderr folded into its stdout, and everything it prints
@@ -20,16 +22,16 @@ from mcptest.action.commands import annotations_for, command, log
 from mcptest.action.comment import compose_body, marker, post_sticky_comment, pr_number
 from mcptest.action.groups import write_server_groups
 from mcptest.action.inputs import ActionInputs, read_inputs
-from mcptest.action.lint import LINT_JSON, LINT_SARIF, combined_exit, lint_arguments, merge_lint
-from mcptest.action.outputs import era_output, write_outputs, write_summary
-from mcptest.action.process import load_report, run_cli
-from mcptest.action.shards import merge_shards, shard_weights_arguments
-from mcptest.action.summary import (
+from mcptest.action.job_summary import (
     fallback_markdown,
     no_report_markdown,
     render_markdown,
     reporter_available,
 )
+from mcptest.action.lint import LINT_JSON, LINT_SARIF, combined_exit, lint_arguments, merge_lint
+from mcptest.action.outputs import era_output, write_outputs, write_summary
+from mcptest.action.process import load_report, run_cli
+from mcptest.action.shards import merge_shards, shard_weights_arguments
 from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
 from mcptest.report.models import Report

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TextIO
 
 from mcptest.action.commands import command, log
+from mcptest.action.job_summary import escape_cell, reporter_available
 from mcptest.action.process import load_report
-from mcptest.action.summary import escape_cell, reporter_available
 from mcptest.exit_codes import ExitCode
 from mcptest.report.models import Report
 

@@ -25,7 +25,7 @@ from pydantic_core import PydanticCustomError
 
 from mcptest.compare.classify import DEFAULT_ALPHA, CompareOptions, FailOn
 from mcptest.errors import UsageError
-from mcptest.grade.repeats import RepeatOptions
+from mcptest.grade.repeated_row import RepeatOptions
 from mcptest.plan import parse_shard
 
 CLI = "cli"

@@ -1,4 +1,6 @@
-"""The `mcptest` command: a root parser, one subparser per command, dict dispatch."""
+"""Entry point of the `mcptest` command (every main.py here is an entry point).
+
+A root parser, one subparser per command, dict dispatch."""
 
 from __future__ import annotations
 

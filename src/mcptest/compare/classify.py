@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mcptest.compare.fisher import repeats_to_detect, worse
-from mcptest.compare.measures import Measure, comparable, judged, measure, report_cost
+from mcptest.compare.row_measures import Measure, comparable, judged, measure, report_cost
 from mcptest.report.models import Change, Comparison, Report, RowComparison, TestResult
 from mcptest.stats.fdr import adjusted
 

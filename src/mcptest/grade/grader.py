@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio
 
 from mcptest.grade.absent import missing_message, settle_error_answer
-from mcptest.grade.matchers import evaluate, shorten
+from mcptest.grade.deterministic import evaluate, shorten
 from mcptest.grade.measured import judge_measures, reads_judge
 from mcptest.grade.rows import assertion_result
 from mcptest.grade.targets import Missing, resolve

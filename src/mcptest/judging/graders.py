@@ -1,7 +1,7 @@
 """Which grader grades which judged matcher kind: the one table (docs/architecture.md).
 
 Deterministic kinds (`exact`, `contains`, `regex`, `schema`, `not`, `all`, `any`) are pure
-functions of a value, dispatched by `mcptest.grade.matchers`; every judged kind is here. A test
+functions of a value, dispatched by `mcptest.grade.deterministic`; every judged kind is here. A test
 checks that the two tables together cover every kind of the suite schema exactly once.
 """
 

@@ -18,7 +18,7 @@ from mcptest.grade.agreement_nominal import run_label_agreement
 from mcptest.grade.run_alpha import RunAlpha, run_alpha
 from mcptest.judging.graders import grader_for
 from mcptest.judging.model_checks import model_errors
-from mcptest.judging.projection import has_agent_rows, needs_litellm, plan_calls, project_calls
+from mcptest.judging.plan_projection import has_agent_rows, needs_litellm, plan_calls, project_calls
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.engine import JudgeEngine
 from mcptest.plan import Plan, PlannedAssertion, PlannedTest

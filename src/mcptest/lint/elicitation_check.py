@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from mcptest.lint.checks import Raw
+from mcptest.lint.tool_rules import Raw
 from mcptest.run.wire import WireLog
 
 SECRET = re.compile(

@@ -19,7 +19,7 @@ from typing import Literal
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from mcptest.errors import ServerNotReadyError
-from mcptest.lint.checks import Raw
+from mcptest.lint.tool_rules import Raw
 from mcptest.run.session import ServerConnection
 from mcptest.run.wire import WireLog
 from mcptest.suite.models import RemoteServer, StdioServer

@@ -23,7 +23,7 @@ from mcp_types.version import LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 
 from mcptest import __version__
 from mcptest.errors import ServerNotReadyError
-from mcptest.lint.checks import Raw
+from mcptest.lint.tool_rules import Raw
 from mcptest.run.connect import plan_remote
 from mcptest.suite.models import RemoteServer
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from mcptest.grade.structural import structural_problem
-from mcptest.lint.checks import Raw
 from mcptest.lint.error_text import error_text
+from mcptest.lint.tool_rules import Raw
 from mcptest.run.listing import list_all
 from mcptest.run.requests import build_request
 from mcptest.run.session import ServerConnection

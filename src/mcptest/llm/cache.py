@@ -25,8 +25,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from mcptest.llm.judge_reply import Verdict
 from mcptest.llm.prompt import PROMPT_VERSION
-from mcptest.llm.verdict import Verdict
 from mcptest.report.redact import redact_text
 
 DEFAULT_CACHE_DIR = Path(".mcptest/cache")

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcptest.errors import ProviderError
-from mcptest.llm.models import Route
 from mcptest.llm.prompt import VERDICT_SCHEMA
 from mcptest.llm.provider_errors import (
     body_in,
@@ -21,6 +20,7 @@ from mcptest.llm.provider_errors import (
     read_body,
     unreachable,
 )
+from mcptest.llm.routing import Route
 
 
 @dataclass(frozen=True)

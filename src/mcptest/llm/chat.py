@@ -17,10 +17,10 @@ from typing import Any, Literal
 from mcptest.errors import BudgetRefused
 from mcptest.llm.budget import lookup_price
 from mcptest.llm.call import ChatTurn, ToolCall, send_chat
-from mcptest.llm.client import ModelClient, Tally
-from mcptest.llm.models import Route, Unroutable, route
+from mcptest.llm.model_client import ModelClient, Tally
 from mcptest.llm.provider_errors import container_hint
 from mcptest.llm.retry import RetriesExhausted
+from mcptest.llm.routing import Route, Unroutable, route
 from mcptest.suite.models import JudgeDefaults
 
 ChatStatus = Literal["ok", "deferred", "budget", "error"]

@@ -19,16 +19,16 @@ from mcptest.errors import BudgetRefused, ProviderError
 from mcptest.llm.budget import Price, lookup_price, prompt_token_bound
 from mcptest.llm.cache import CacheKey, VerdictCache
 from mcptest.llm.call import Reply, count_prompt_tokens, response_format, send
-from mcptest.llm.client import ModelClient, Tally
 from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest, JudgeStats, Projection
-from mcptest.llm.models import Route, Unroutable, route
+from mcptest.llm.cost_bound import PROJECTED_PROMPT_TOKENS, PlannedCall, bound
+from mcptest.llm.judge_reply import CutOff, ParseFailure, Verdict, read_verdict
+from mcptest.llm.model_client import ModelClient, Tally
 from mcptest.llm.openai_route import response_format as fast_format
-from mcptest.llm.projection import PROJECTED_PROMPT_TOKENS, PlannedCall, bound
 from mcptest.llm.prompt import build_messages, cache_messages, candidate_text, new_nonce, stricter
 from mcptest.llm.provider_errors import container_hint
 from mcptest.llm.providers import thinking_tokens
 from mcptest.llm.retry import RetriesExhausted
-from mcptest.llm.verdict import CutOff, ParseFailure, Verdict, read_verdict
+from mcptest.llm.routing import Route, Unroutable, route
 from mcptest.llm.verdict_modes import mode_format, weaker_format
 from mcptest.suite.models import JudgeDefaults
 

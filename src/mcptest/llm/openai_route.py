@@ -24,10 +24,10 @@ from mcptest import __version__
 from mcptest.errors import ProviderError
 from mcptest.llm.call import ChatTurn, Reply, ToolCall, stop_of
 from mcptest.llm.connections import Connections
-from mcptest.llm.models import Route
 from mcptest.llm.prompt import VERDICT_SCHEMA
 from mcptest.llm.provider_errors import failure, header_hint, read_body, unreachable
 from mcptest.llm.providers import REASONING
+from mcptest.llm.routing import Route
 
 if TYPE_CHECKING:
     import httpcore

@@ -27,7 +27,7 @@ import pytest
 from mcptest.api.flow import arun_report, plan_for
 from mcptest.errors import McpTestError
 from mcptest.plan import Plan, PlannedTest
-from mcptest.pytest_plugin.session import plugin_session
+from mcptest.pytest_plugin.session_state import plugin_session
 from mcptest.report.models import Report, TestResult
 from mcptest.reporters.escape import shorten, terminal
 from mcptest.reporters.pretty import render_test

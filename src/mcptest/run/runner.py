@@ -27,7 +27,7 @@ from mcptest.report.models import ServerReport, TestResult
 from mcptest.suite.models import ListTest, PromptTest, RemoteServer, ResourceTest, ToolTest
 
 if TYPE_CHECKING:
-    from mcptest.llm.client import ModelClient
+    from mcptest.llm.model_client import ModelClient
     from mcptest.plan import Plan, PlannedTest
     from mcptest.run.client_side import Exchange
     from mcptest.run.requests import CallOutcome

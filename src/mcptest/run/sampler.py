@@ -11,7 +11,7 @@ from typing import Any
 import mcp_types as types
 
 from mcptest.llm.chat import AgentModel
-from mcptest.llm.client import ModelClient
+from mcptest.llm.model_client import ModelClient
 from mcptest.suite.models import JudgeDefaults
 
 

@@ -70,7 +70,7 @@ def merge(listed: Sequence[tuple[frozenset[str], dict[str, list[Any]]]]) -> dict
 async def take_matrix(loaded: LoadedSuite, names: list[str], env: Mapping[str, str],
                       sets: Sequence[frozenset[str]]) -> tuple[dict[str, Any], dict[str, str]]:
     """The snapshot document of `names` under every set, and the servers that failed."""
-    from mcptest.surface.servers import list_surface, open_servers
+    from mcptest.surface.open_servers import list_surface, open_servers
 
     listed: dict[str, list[tuple[frozenset[str], dict[str, list[Any]]]]] = {}
     failed: dict[str, str] = {}

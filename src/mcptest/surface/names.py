@@ -12,7 +12,7 @@ from typing import Any
 from mcptest.errors import ServerNotReadyError, SuiteError
 from mcptest.grade.absent import expects_error, unknown_name
 from mcptest.suite.load import LoadedSuite
-from mcptest.surface.servers import list_surface, open_servers
+from mcptest.surface.open_servers import list_surface, open_servers
 
 
 @dataclass

@@ -6,7 +6,7 @@ from typing import Any
 
 from mcptest.errors import UsageError
 from mcptest.suite.load import LoadedSuite
-from mcptest.surface.servers import OpenServers, list_surface
+from mcptest.surface.open_servers import OpenServers, list_surface
 from mcptest.surface.snapshot import document, server_surface
 
 

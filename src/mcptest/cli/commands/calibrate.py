@@ -13,8 +13,8 @@ import os
 import sys
 from pathlib import Path
 
-from mcptest.cli.options import add_suite_arguments, suite_files
 from mcptest.cli.output_flags import AliasedStore, alias_note
+from mcptest.cli.run_arguments import add_suite_arguments, suite_files
 from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
 
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     from mcptest.calibrate.labels import load_labels
     from mcptest.calibrate.measure import build_record, judge_labels
     from mcptest.calibrate.record import write_record
-    from mcptest.calibrate.render import plain, render_markdown
+    from mcptest.calibrate.record_markdown import plain, render_markdown
     from mcptest.calibrate.target import select_target
     from mcptest.judging.judging import pool_limits
     from mcptest.llm.contracts import JudgeOptions

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from mcptest.cli.commands.run import execute
 from mcptest.cli.compare_options import add_run_compare_arguments
-from mcptest.cli.options import add_run_arguments, suite_files
+from mcptest.cli.run_arguments import add_run_arguments, suite_files
 
 if TYPE_CHECKING:
     from mcptest.plan import PlannedTest
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _who(model: str | None, base_url: str | None, test: PlannedTest,
          env: Mapping[str, str]) -> str:
-    from mcptest.llm.models import Unroutable, route
+    from mcptest.llm.routing import Unroutable, route
 
     r = route(model, base_url, test.suite.suite.judge, env)
     if isinstance(r, Unroutable):
@@ -85,7 +85,7 @@ def explain_lines(test: PlannedTest, env: Mapping[str, str],
         lines.append("    " + " ".join(r.text.split())[:160])
     candidate = p.candidate
     if spec.response is None and not (test.model or spec.model):
-        from mcptest.llm.models import resolve_model
+        from mcptest.llm.routing import resolve_model
 
         agent = resolve_model(None, test.suite.suite.judge, env) or "no model: deferred"
         candidate = f"live agent run ({agent}, the default model)"
@@ -123,7 +123,7 @@ def explain(args: argparse.Namespace) -> int:
 
     from mcptest.api.flow import plan_for
     from mcptest.api.options import options_of
-    from mcptest.judging.projection import project
+    from mcptest.judging.plan_projection import project
 
     env = dict(os.environ)
     options = options_of(vars(args), cli=True)

@@ -60,7 +60,7 @@ def _refuse_overwrite(path: Path, force: bool) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mcptest.starter.discover import discover
-    from mcptest.starter.suite import render_suite, server_key
+    from mcptest.starter.suite_text import render_suite, server_key
     from mcptest.starter.workflow import WORKFLOW_PATH, render_workflow
     from mcptest.starter.yaml_out import check_loads
     from mcptest.suite.load import load_suites

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from mcptest.cli.options import add_suite_arguments, reporter_outputs, suite_files
 from mcptest.cli.output import write_reports
 from mcptest.cli.output_flags import add_reporter_outputs
+from mcptest.cli.run_arguments import add_suite_arguments, reporter_outputs, suite_files
 
 if TYPE_CHECKING:
     from mcptest.suite.load import LoadedSuite
@@ -38,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     import logging
 
-    from mcptest.lint.engine import lint_all
+    from mcptest.lint.lint_all import lint_all
     from mcptest.suite.load import load_suites
 
     outputs = reporter_outputs(args)

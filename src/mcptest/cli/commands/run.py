@@ -15,9 +15,9 @@ from mcptest.api.flow import apply_baseline, load_baseline, plan_for, run_option
 from mcptest.api.options import options_of
 from mcptest.api.paths import suite_paths
 from mcptest.cli.compare_options import add_run_compare_arguments
-from mcptest.cli.options import add_run_arguments, reporter_outputs
 from mcptest.cli.output import write_reports
 from mcptest.cli.progress import progress_for
+from mcptest.cli.run_arguments import add_run_arguments, reporter_outputs
 from mcptest.exit_codes import ExitCode
 
 if TYPE_CHECKING:

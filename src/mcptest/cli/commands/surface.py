@@ -59,7 +59,7 @@ def _snapshot(args: argparse.Namespace) -> int:
     from mcptest.report.redact import redact_text, redact_value
     from mcptest.suite.load import load_suite
     from mcptest.surface.matrix import describe, parse_set, take_matrix
-    from mcptest.surface.servers import open_servers
+    from mcptest.surface.open_servers import open_servers
     from mcptest.surface.snapshot import dumps
     from mcptest.surface.take import snapshot_servers, take_snapshot
 

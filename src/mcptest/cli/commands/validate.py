@@ -13,7 +13,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from mcptest.cli.options import add_suite_arguments, suite_files
+from mcptest.cli.run_arguments import add_suite_arguments, suite_files
 from mcptest.errors import SuiteErrors
 from mcptest.exit_codes import ExitCode
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from mcptest.grade import bounded_regex
 from mcptest.grade.shape import grade_same_shape
 from mcptest.grade.similarity import grade_similar
-from mcptest.grade.trajectory import grade_tools_called
+from mcptest.grade.tools_called import grade_tools_called
 from mcptest.grade.verdicts import MAX_SHOWN, Verdict, json_equal, shorten
 from mcptest.suite.models import (
     AllMatcher,

@@ -9,7 +9,7 @@ from typing import Any
 from mcptest.lint.error_text import starter_check
 from mcptest.starter.arguments import arguments_for
 from mcptest.starter.discover import Catalog
-from mcptest.starter.surface import prompt_test, resource_test
+from mcptest.starter.resource_tests import prompt_test, resource_test
 from mcptest.starter.yaml_out import depth, dump, fits
 from mcptest.suite.schema import SUITE_SCHEMA_ID
 from mcptest.suite.yaml_bounds import MAX_DEPTH

@@ -26,7 +26,7 @@ def _pattern(p: Pattern) -> CallPattern:
 
 def _arg_ok(expected: Any, actual: Any) -> bool:
     if isinstance(expected, BaseModel):
-        from mcptest.grade.matchers import evaluate  # the matcher table, which imports us
+        from mcptest.grade.deterministic import evaluate  # the matcher table, which imports us
 
         return evaluate(expected, actual).passed
     if isinstance(expected, dict):

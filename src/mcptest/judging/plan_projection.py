@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from mcptest.errors import SourcePos
 from mcptest.evals.projection import project_agent_rubrics, project_eval
 from mcptest.llm.contracts import Projection
+from mcptest.llm.cost_bound import PlannedCall, bound, litellm_needed
 from mcptest.llm.price_table import price_table
-from mcptest.llm.projection import PlannedCall, bound, litellm_needed
 from mcptest.plan import Plan, PlannedAssertion, PlannedTest
 from mcptest.suite.models import AgentTest, EvalSpec, LlmJudgeMatcher, LlmJuryMatcher
 

@@ -3,7 +3,7 @@ the unknown-price check of `--max-cost`).
 
 Prices come from the suite's `judge.pricing`, then litellm's price table read as data, so
 projecting never waits for the litellm import. The calls themselves are counted in one place,
-`mcptest.judging.projection`.
+`mcptest.judging.plan_projection`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 
 from mcptest.llm.budget import lookup_price
 from mcptest.llm.contracts import Projection
-from mcptest.llm.models import Unroutable, route
 from mcptest.llm.openai_route import applies
+from mcptest.llm.routing import Unroutable, route
 from mcptest.suite.models import JudgeDefaults
 
 PROJECTED_PROMPT_TOKENS = 2000

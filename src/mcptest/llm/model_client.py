@@ -20,11 +20,11 @@ from mcptest.errors import BudgetRefused, JudgeError
 from mcptest.llm.budget import BudgetLedger, Price
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.imports import LitellmLoader
-from mcptest.llm.models import Route
 from mcptest.llm.openai_route import OpenAIRoute, applies
 from mcptest.llm.pool import JudgePool
 from mcptest.llm.price_table import price_table
 from mcptest.llm.retry import RetriesExhausted, RetryPolicy, classify, with_retries
+from mcptest.llm.routing import Route
 from mcptest.report.redact import redact_text, secret_values
 
 T = TypeVar("T")

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from mcptest import __version__
-from mcptest.lint import checks, probes
+from mcptest.lint import probes, tool_rules
 from mcptest.lint.elicitation_check import elicitation_findings
 from mcptest.lint.era_probe import era_facts, era_findings
 from mcptest.lint.http_probes import bind_findings, origin_findings
@@ -40,7 +40,7 @@ from mcptest.run.session import ServerConnection
 from mcptest.suite.load import LoadedSuite
 from mcptest.suite.models import LintSettings, RemoteServer
 from mcptest.surface.matrix import take_matrix
-from mcptest.surface.servers import open_servers
+from mcptest.surface.open_servers import open_servers
 from mcptest.surface.take import snapshot_servers, take_snapshot
 
 
@@ -75,14 +75,15 @@ def _models(loaded: LoadedSuite) -> list[str]:
 
 
 async def _server_rules(conn: ServerConnection, loaded: LoadedSuite, settings: LintSettings,
-                        others: set[str]) -> list[checks.Raw]:
+                        others: set[str]) -> list[tool_rules.Raw]:
     tools = [t for t in conn.tools if isinstance(t, dict)]
     providers: set[str] = (set(settings.providers) if settings.providers is not None
                             else set(providers_of(_models(loaded))))
-    raw = [*checks.tool_names(tools), *checks.input_schemas(tools),
-           *checks.descriptions(tools, settings.min_description),
-           *checks.tool_annotations(tools, settings.profile), *checks.injections(tools, others),
-           *checks.provider_schemas(tools, providers), *await probes.list_order(conn),
+    raw = [*tool_rules.tool_names(tools), *tool_rules.input_schemas(tools),
+           *tool_rules.descriptions(tools, settings.min_description),
+           *tool_rules.tool_annotations(tools, settings.profile),
+           *tool_rules.injections(tools, others),
+           *tool_rules.provider_schemas(tools, providers), *await probes.list_order(conn),
            *await probes.cursor_validation(conn)]
     if settings.probe_invalid_args:
         raw += await probes.probe_invalid_args(conn)
