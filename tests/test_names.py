@@ -1,5 +1,5 @@
 """One name per idea (docs/architecture.md, "Names"): no two modules of mcptest share a file name
-unless they play the same role, (public classes and functions: next).
+unless they play the same role, and no two public classes or functions share a name.
 
 A new duplicate fails here; rename one of the two for what it is. Same-role exceptions are listed
 below, and each such module says its role in its docstring.
@@ -22,6 +22,15 @@ SAME_ROLE_FILES: dict[str, tuple[set[str], str]] = {
 }
 # a package whose file names are fixed from outside: `mcptest X` lives in cli/commands/X.py
 NAMED_FROM_OUTSIDE = ("cli/commands/",)
+# public names that are a protocol, defined once per module of one role
+PROTOCOL_NAMES: dict[str, tuple[str, ...]] = {
+    "add_parser": ("cli/commands/",),  # each command adds its subparser (cli/main.py)
+    "run": ("cli/commands/",),  # ... and runs it; `mcptest.run` (api/) is the Python API's
+    "render": ("reporters/",),  # a reporter: render(report) -> str (docs/reports.md)
+    "main": ("",),  # a program's entry point (`python -m ...`)
+}
+
+
 def _modules() -> list[Path]:
     return sorted(p for p in SRC.rglob("*.py") if "__pycache__" not in p.parts)
 
@@ -46,7 +55,26 @@ def test_no_two_modules_share_a_file_name_unless_same_role() -> None:
             assert role in doc, f"{rel}: its docstring should name its role ({role!r})"
 
 
+def _public_defs(p: Path) -> list[str]:
+    tree = ast.parse(p.read_text(encoding="utf-8"))
+    return [n.name for n in tree.body
+            if isinstance(n, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and not n.name.startswith("_")]
+
+
+def test_no_two_public_classes_or_functions_share_a_name() -> None:
+    where: dict[str, list[str]] = defaultdict(list)
+    for p in _modules():
+        rel = _rel(p)
+        for name in _public_defs(p):
+            if not rel.startswith(PROTOCOL_NAMES.get(name, ("\0",))):
+                where[name].append(rel)
+    shared = {name: places for name, places in where.items() if len(places) > 1}
+    assert not shared, f"one name, several things; rename for what each is: {shared}"
+
+
 def test_the_walk_sees_the_package() -> None:
     """The checks above read real files: the walk finds the modules they name."""
     rels = {_rel(p) for p in _modules()}
     assert {"cli/main.py", "report/models.py", "suite/models/base.py"} <= rels
+    assert "Verdict" in _public_defs(SRC / "grade/verdicts.py")

@@ -11,14 +11,14 @@ from support.github_server import GitHubServer
 from mcptest.action.comment import (
     BODY_LIMIT,
     CommentResult,
+    action_marker,
     compose_body,
-    marker,
     post_sticky_comment,
     pr_number,
 )
 
 REPO = "octo/repo"
-MARK = marker(["tests/mcp/*.yml"])
+MARK = action_marker(["tests/mcp/*.yml"])
 
 
 def post(gh: GitHubServer, body: str, mode: str = "update", token: str = "t0ken") -> CommentResult:
@@ -60,7 +60,7 @@ def test_personal_token_login_is_asked_and_respected() -> None:
 
 
 def test_other_suite_sets_keep_their_own_comment() -> None:
-    other = marker(["other/*.yml"])
+    other = action_marker(["other/*.yml"])
     with GitHubServer() as gh:
         gh.seed(7, f"{other}\nother suites", login="github-actions[bot]", repo=REPO)
         post(gh, "### ours")
@@ -125,7 +125,7 @@ def test_marker_line_from_the_reporter_is_replaced() -> None:
 
 
 def test_marker_cannot_close_the_html_comment() -> None:
-    line = marker(["a-->b.yml", "x<y"], shard="1/2")
+    line = action_marker(["a-->b.yml", "x<y"], shard="1/2")
     assert line.startswith("<!-- mcptest-action: suites=") and line.count("-->") == 1
     assert line.endswith(" shard=1/2 -->")
 
@@ -167,7 +167,7 @@ def test_enterprise_api_url_with_a_path_prefix() -> None:
 def test_marker_must_open_the_comment() -> None:
     with GitHubServer() as gh:
         quoted = gh.seed(7, f"> {MARK}\nquoted in a reply", login="github-actions[bot]", repo=REPO)
-        wider = marker(["tests/mcp/*.yml", "more/*.yml"])
+        wider = action_marker(["tests/mcp/*.yml", "more/*.yml"])
         gh.seed(7, f"{wider}\nanother suite set", login="github-actions[bot]", repo=REPO)
         result = post(gh, "### ours")
         bodies = {c["id"]: c["body"] for c in gh.comments(7)}

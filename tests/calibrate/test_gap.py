@@ -3,7 +3,7 @@ doubt."""
 
 from __future__ import annotations
 
-from mcptest.grade.diagnose import classify
+from mcptest.grade.diagnose import gap_category
 from mcptest.report.models import AssertionResult, CalibrationNote, JudgeDetail
 
 
@@ -21,12 +21,12 @@ def calibrated(false_fail: float) -> CalibrationNote:
 
 def test_a_judge_that_fails_too_many_good_answers_is_the_suspect() -> None:
     produced = {"result": {"content": []}}
-    assert classify("failed", [failed_judged(calibrated(0.25))], produced) == "judge-calibration"
-    assert classify("failed", [failed_judged(calibrated(0.05))], produced) == "judgment"
-    assert classify("failed", [failed_judged(None)], produced) == "judgment"
+    assert gap_category("failed", [failed_judged(calibrated(0.25))], produced) == "judge-calibration"
+    assert gap_category("failed", [failed_judged(calibrated(0.05))], produced) == "judgment"
+    assert gap_category("failed", [failed_judged(None)], produced) == "judgment"
 
 
 def test_an_uncalibrated_judge_failing_under_require_calibration() -> None:
     note = CalibrationNote(state="stale", advisory=False, record="r.json", verdict="failed")
-    assert classify("failed", [failed_judged(note)], {"result": {"content": []}}) == \
+    assert gap_category("failed", [failed_judged(note)], {"result": {"content": []}}) == \
         "judge-calibration"

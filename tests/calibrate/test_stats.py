@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
-from mcptest.calibrate.stats import alpha, cohen_kappa, figures, wilson
+from mcptest.calibrate.stats import alpha, cohen_kappa, figures, wilson_interval
 
 pairs = st.lists(st.tuples(st.booleans(), st.booleans()), min_size=2, max_size=80)
 
@@ -43,12 +43,12 @@ def test_alpha_with_the_humans_as_a_coder_equals_the_krippendorff_package(
 
 def test_wilson_interval_matches_the_textbook_values() -> None:
     # Wilson (1927) / Newcombe (1998) example: 81 of 263 → [0.2553, 0.3662]
-    ci = wilson(81, 263)
+    ci = wilson_interval(81, 263)
     assert ci is not None
     assert (round(ci.low, 4), round(ci.high, 4)) == (0.2553, 0.3662)
-    zero = wilson(0, 10)
+    zero = wilson_interval(0, 10)
     assert zero is not None and zero.low == 0.0 and zero.high == pytest.approx(0.2775, abs=1e-4)
-    assert wilson(0, 0) is None
+    assert wilson_interval(0, 0) is None
 
 
 def test_error_rates_are_read_from_the_humans_side() -> None:

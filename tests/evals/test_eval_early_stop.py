@@ -224,15 +224,15 @@ def test_a_mean_panel_that_a_pass_cannot_settle_is_asked_at_once() -> None:
     three at threshold 0.7 cannot be settled by two passes (0.67 if the third says 0), so all
     three are asked together instead of one at a time; a majority of three asks two first."""
     from mcptest.evals.rubric import ResolvedRubric
-    from mcptest.evals.settle import next_wave
+    from mcptest.evals.settle import next_sample_wave
     from mcptest.suite.models import EvalJudge
 
     rubric = ResolvedRubric(text="r", body=None, threshold=0.7, strict=False, source="inline")
     mean = EvalJudge(panel=["a", "b", "c"], aggregate="mean")
     majority = EvalJudge(panel=["a", "b", "c"], aggregate="majority")
-    assert next_wave("panel", [], 3, rubric, mean, 0.5) == 3
-    assert next_wave("panel", [], 3, rubric, majority, 0.5) == 2
-    assert next_wave("panel", [], 2, rubric, EvalJudge(panel=["a", "b"], aggregate="majority"),
+    assert next_sample_wave("panel", [], 3, rubric, mean, 0.5) == 3
+    assert next_sample_wave("panel", [], 3, rubric, majority, 0.5) == 2
+    assert next_sample_wave("panel", [], 2, rubric, EvalJudge(panel=["a", "b"], aggregate="majority"),
                      0.5) == 2
 
 

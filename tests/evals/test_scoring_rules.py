@@ -7,7 +7,7 @@ import math
 import pytest
 
 from mcptest.evals import prompts
-from mcptest.evals.gates import aggregate, decide, display, evidence_found, when_holds
+from mcptest.evals.gates import aggregate, decide_criteria, display, evidence_found, when_holds
 from mcptest.evals.presets import PRESET_CRITERIA
 from mcptest.evals.projection import questions, tree_depth
 from mcptest.evals.rubric import ResolvedRubric, resolve_rubric
@@ -72,24 +72,24 @@ def _c(name: str, score: float | None, status: str = "passed", **kw: object) -> 
 
 
 def test_decide_gates() -> None:
-    ok = decide([_c("a", 0.9), _c("b", 0.8)], threshold=0.7, strict=False, how="mean")
+    ok = decide_criteria([_c("a", 0.9), _c("b", 0.8)], threshold=0.7, strict=False, how="mean")
     assert ok[:2] == (pytest.approx(0.85), True)
     # required below its gate fails whatever the mean
-    req = decide([_c("a", 1.0), _c("b", 0.6, "failed", required=True)], threshold=0.7,
+    req = decide_criteria([_c("a", 1.0), _c("b", 0.6, "failed", required=True)], threshold=0.7,
                   strict=False, how="mean")
     assert req[1] is False and "required `b`" in req[2]
     # a guard that holds fails the eval and never enters the mean
-    guard = decide([_c("a", 0.9), _c("g", 0.95, "failed", guard=True)], threshold=0.7,
+    guard = decide_criteria([_c("a", 0.9), _c("g", 0.95, "failed", guard=True)], threshold=0.7,
                    strict=False, how="mean")
     assert guard[0] == pytest.approx(0.9) and guard[1] is False and "guard `g`" in guard[2]
     # strict needs every criterion perfect
-    strict = decide([_c("a", 1.0), _c("b", 0.9)], threshold=0.7, strict=True, how="mean")
+    strict = decide_criteria([_c("a", 1.0), _c("b", 0.9)], threshold=0.7, strict=True, how="mean")
     assert strict[1] is False and "strict" in strict[2]
     # all skipped: vacuous pass
-    vac = decide([_c("a", None, "skipped")], threshold=0.7, strict=False, how="mean")
+    vac = decide_criteria([_c("a", None, "skipped")], threshold=0.7, strict=False, how="mean")
     assert vac == (None, True, vac[2], True) and "vacuous" in vac[2]
     # extra gates (missing evidence) fail a passing mean
-    gated = decide([_c("a", 0.9)], threshold=0.7, strict=False, how="mean", gated=["no span"])
+    gated = decide_criteria([_c("a", 0.9)], threshold=0.7, strict=False, how="mean", gated=["no span"])
     assert gated[1] is False and "no span" in gated[2]
 
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcptest.grade.agreement_nominal import (
-    label_agreement,
+    labeled_jury_alpha,
     nominal_alpha,
     run_label_agreement,
 )
@@ -25,7 +25,7 @@ CELL = st.one_of(st.none(), st.sampled_from(LABELS), st.sampled_from(LABELS))
     lambda units: st.lists(st.lists(CELL, min_size=units, max_size=units),
                            min_size=raters, max_size=raters))))
 def test_many_units_match_the_package(matrix: list[list[str | None]]) -> None:
-    _, raw, units = label_agreement(matrix, len(LABELS))
+    _, raw, units = labeled_jury_alpha(matrix, len(LABELS))
     codes = np.array([[np.nan if v is None else LABELS.index(v) for v in row] for row in matrix],
                      dtype=float)
     pairable = [u for u in range(codes.shape[1]) if np.sum(~np.isnan(codes[:, u])) >= 2]
@@ -40,8 +40,8 @@ def test_one_unit_uses_a_uniform_prior_over_the_labels() -> None:
     # three friendly, one rude: 3 of 6 pairs differ; expected 1 − 1/3 with three labels
     assert nominal_alpha([["friendly", "friendly", "friendly", "rude"]], 3) == pytest.approx(
         1 - (3 / 6) / (2 / 3))
-    assert label_agreement([["a"], ["a"]], 2) == (1.0, 1.0, 1)
-    assert label_agreement([["a"], [None]], 2) == (None, None, 0)
+    assert labeled_jury_alpha([["a"], ["a"]], 2) == (1.0, 1.0, 1)
+    assert labeled_jury_alpha([["a"], [None]], 2) == (None, None, 0)
 
 
 def test_run_level_takes_one_unit_per_jury() -> None:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcptest.grade.agreement import decision_agreement, votes_alpha
-from mcptest.grade.decision import Ballot, Rule, decide
+from mcptest.grade.decision import Ballot, JuryRule, decide
 from mcptest.grade.jury import decision_analytics
 
 THRESHOLD = 0.7
@@ -19,7 +19,7 @@ THRESHOLD = 0.7
 def _jury(scores: list[float], quorum: float = 0.5, generator: str | None = None,
           models: list[str] | None = None):  # type: ignore[no-untyped-def]
     ballots = [Ballot(passed=s >= THRESHOLD, answer=s, ratings=(s,)) for s in scores]
-    d = decide(ballots, Rule(how="quorum", quorum=quorum))
+    d = decide(ballots, JuryRule(how="quorum", quorum=quorum))
     jurors = models or ["gpt-4o", "claude-sonnet-4-5", "gemini-2.5-pro", "mistral-large",
                         "llama-3.3-70b"][:len(scores)]
     return d, decision_analytics(d, juror_models=jurors, generator_model=generator,
@@ -47,14 +47,14 @@ def test_the_worked_examples_of_docs_jury(scores: list[float], answers: float, v
 def test_a_labeled_jury_reads_its_labels_and_its_votes() -> None:
     ballots = [Ballot(passed=True, answer=lab, labels=(lab,))
                for lab in ("friendly", "friendly", "neutral")]
-    rule = Rule(how="plurality", passing=frozenset({"neutral", "friendly"}),
+    rule = JuryRule(how="plurality", passing=frozenset({"neutral", "friendly"}),
                 space=("rude", "neutral", "friendly"), categories=3)
     d = decide(ballots, rule)
     assert d.outcome == "passed" and d.answer == "friendly"
     assert d.agreement is not None
     assert d.agreement.answers_raw == pytest.approx(0.0)
     assert d.agreement.votes_raw == 1.0 and d.agreement.band == "low"
-    unknown = decide(ballots, Rule(how="plurality", passing=None,
+    unknown = decide(ballots, JuryRule(how="plurality", passing=None,
                                    space=("rude", "neutral", "friendly"), categories=3))
     assert unknown.outcome == "unknown"
     assert unknown.agreement is not None and unknown.agreement.votes_raw is None
@@ -93,7 +93,7 @@ def test_all_agree_reads_one_in_a_jury() -> None:
 ])
 def test_the_quorum_examples_of_the_jury_consensus_document(votes: list[bool], quorum: float,
                                                             outcome: str) -> None:
-    d = decide([Ballot(passed=v) for v in votes], Rule(how="quorum", quorum=quorum))
+    d = decide([Ballot(passed=v) for v in votes], JuryRule(how="quorum", quorum=quorum))
     assert d.outcome == outcome
 
 

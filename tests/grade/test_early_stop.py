@@ -36,13 +36,13 @@ quorums = st.sampled_from([0.0, 0.34, 0.5, 0.6, 0.67, 0.75, 1.0])
 def settled(h: list[tuple[float, bool]], pending: list[float], quorum: float,
             need: int = 1) -> bool | None:
     """The decision's early-stop check on a quorum jury: the quorum's answer once settled."""
-    rule = decision.Rule(how="quorum", quorum=quorum, min_decisive=need)
+    rule = decision.JuryRule(how="quorum", quorum=quorum, min_decisive=need)
     present = [decision.Ballot(weight=w, passed=ok) for w, ok in h]
     return weighted_quorum(h, quorum).met if decision.settled(present, pending, rule) else None
 
 
 def next_wave(h: list[tuple[float, bool]], pending: list[float], quorum: float) -> int:
-    rule = decision.Rule(how="quorum", quorum=quorum)
+    rule = decision.JuryRule(how="quorum", quorum=quorum)
     return decision.next_wave([decision.Ballot(weight=w, passed=ok) for w, ok in h], pending,
                               rule)
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
-from mcptest.grade.deterministic import evaluate, json_equal, shorten
+from mcptest.grade.deterministic import evaluate, json_equal, shorten_json
 from mcptest.suite.models import Matcher
 
 MATCHER = TypeAdapter(Matcher)
@@ -78,7 +78,7 @@ def test_not_all_any() -> None:
 
 
 def test_long_values_are_shortened_with_length() -> None:
-    text = shorten("x" * 5000)
+    text = shorten_json("x" * 5000)
     assert text.endswith("… (5,000 chars)") and len(text) < 260
     ok, msg = check({"exact": "short"}, "y" * 10_000)
     assert not ok and "(10,000 chars)" in msg

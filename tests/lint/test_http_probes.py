@@ -12,7 +12,7 @@ from lint.test_lint import lint
 from support.servers import EVERYTHING_PACKAGE, free_port
 from support.tools import node_modules
 
-from mcptest.lint.http_probes import bind_findings, is_local, listening_addresses
+from mcptest.lint.http_probes import bind_findings, is_loopback_server, listening_addresses
 from mcptest.suite.models import RemoteServer
 
 PROC_NET = Path(__file__).parent / "fixtures" / "proc-net"
@@ -48,11 +48,11 @@ def test_loopback_or_remote_servers_are_not(url: str) -> None:
 
 
 def test_what_counts_as_local() -> None:
-    assert is_local(remote("http://[::1]:1/mcp")) and is_local(remote("http://0.0.0.0:1/mcp"))
-    assert is_local(remote("http://api.localhost:1/mcp"))
-    assert not is_local(remote("https://mcp.example.com/mcp"))
+    assert is_loopback_server(remote("http://[::1]:1/mcp")) and is_loopback_server(remote("http://0.0.0.0:1/mcp"))
+    assert is_loopback_server(remote("http://api.localhost:1/mcp"))
+    assert not is_loopback_server(remote("https://mcp.example.com/mcp"))
     started = remote("http://mcp.internal:9000/mcp", start={"command": ["srv"]})
-    assert is_local(started)  # mcptest starts it on this machine
+    assert is_loopback_server(started)  # mcptest starts it on this machine
 
 
 @pytest.mark.slow

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 from support.judge_server import JudgeServer
-from support.judge_server import Verdict as JudgeVerdict
+from support.judge_server import Verdict as ScriptedVerdict
 
 from mcptest.llm.cache import CacheKey, VerdictCache
-from mcptest.llm.judge_reply import Verdict
+from mcptest.llm.judge_reply import JudgeVerdict
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
@@ -69,7 +69,7 @@ def _cache_text(root: Path) -> str:
 def test_key_shaped_secrets_a_judge_echoes_never_reach_the_cache(tmp_path: Path) -> None:
     who = f"{GH} {AWS} {JUDGE_KEY}"
     with JudgeServer() as js:
-        js.script("judge-a", JudgeVerdict(0.9, reason=f"It greets {who}", evidence=who))
+        js.script("judge-a", ScriptedVerdict(0.9, reason=f"It greets {who}", evidence=who))
         r = _run(_suite(tmp_path, "Ada"), js, who)
         assert js.count() == 1
         assert GH in json.dumps(js.requests())  # the judge did see them: nothing was masked
@@ -83,9 +83,9 @@ def test_key_shaped_secrets_a_judge_echoes_never_reach_the_cache(tmp_path: Path)
 
 def test_redact_candidates_keeps_known_secrets_from_the_judge(tmp_path: Path) -> None:
     with JudgeServer() as js:
-        js.script("judge-a", JudgeVerdict(0.9, reason="a greeting"))
+        js.script("judge-a", ScriptedVerdict(0.9, reason="a greeting"))
         # A judge that sees the secret quotes it back.
-        js.script("judge-a", JudgeVerdict(0.9, reason=f"greets {PLAIN}", evidence=PLAIN),
+        js.script("judge-a", ScriptedVerdict(0.9, reason=f"greets {PLAIN}", evidence=PLAIN),
                   candidate=PLAIN)
         r = _run(_suite(tmp_path, "Ada"), js, f"{PLAIN} and {GH}", "--redact-candidates")
         sent = json.dumps(js.requests())
@@ -101,7 +101,7 @@ def test_the_cache_redacts_known_values_of_any_shape(tmp_path: Path) -> None:
     cache = VerdictCache(tmp_path, secrets=[PLAIN])
     key = CacheKey(model="m", messages=[{"role": "user", "content": PLAIN}], rubric="r",
                    candidate=PLAIN, sampling={}, repetition=0)
-    cache.put(key, Verdict(score=1.0, reason=f"quotes {PLAIN} and {GH}", evidence=PLAIN))
+    cache.put(key, JudgeVerdict(score=1.0, reason=f"quotes {PLAIN} and {GH}", evidence=PLAIN))
     text = _cache_text(tmp_path)
     assert PLAIN not in text and GH not in text
     hit = cache.get(key)

@@ -11,7 +11,7 @@ import pytest
 
 from mcptest.llm.provider_errors import (
     body_in,
-    duration,
+    duration_seconds,
     failure,
     header_hint,
     read_body,
@@ -23,7 +23,7 @@ from mcptest.llm.provider_errors import (
     ("7s", 7.0), ("1.5s", 1.5), ("6m0s", 360.0), ("20ms", 0.02), ("1h2m3s", 3723.0),
     ("soon", None), ("7", None), ("", None)])
 def test_durations_as_google_and_openai_write_them(text: str, seconds: float | None) -> None:
-    assert duration(text) == (pytest.approx(seconds) if seconds is not None else None)
+    assert duration_seconds(text) == (pytest.approx(seconds) if seconds is not None else None)
 
 
 def test_header_hints_in_the_order_providers_mean_them() -> None:

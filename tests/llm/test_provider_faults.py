@@ -15,7 +15,7 @@ from support.providers import FAMILIES, MistralStandIn, StandIn
 from mcptest.llm.call import send
 from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
-from mcptest.llm.model_client import ModelClient, Tally
+from mcptest.llm.model_client import ModelClient, RequestSpend
 from mcptest.llm.retry import Classified, RetriesExhausted
 from mcptest.llm.routing import Route, route
 from mcptest.suite.models import JudgeDefaults
@@ -101,7 +101,7 @@ async def first_failure(env: dict[str, str], model: str) -> Classified:
 
     with pytest.raises(RetriesExhausted) as e:
         await client.request(r.model, once, price=None, prompt_tokens=16, max_tokens=64,
-                             tally=Tally())
+                             tally=RequestSpend())
     await client.aclose()
     return e.value.last
 

@@ -14,7 +14,7 @@ from sample import SECRET, big_report, hostile_report, sample_report
 from mcptest.report.models import Counts, Report, Summary
 from mcptest.reporters import RenderOptions, get_reporter
 from mcptest.reporters.escape import md_block, md_code, md_inline, md_title
-from mcptest.reporters.markdown import MAX_CHARS, marker, render
+from mcptest.reporters.markdown import MAX_CHARS, render, report_marker
 
 # Tags the template itself writes; untrusted text must never add one.
 ALLOWED_TAGS = {"details", "summary", "code", "pre", "br", "sub"}
@@ -77,14 +77,14 @@ def test_marker_comes_first_and_names_the_suites() -> None:
     text = render(sample_report())
     first = text.splitlines()[0]
     assert first.startswith("<!-- mcptest-action")
-    assert first == marker(sample_report())
+    assert first == report_marker(sample_report())
     assert first == ("<!-- mcptest-action: suites=suites/agents.yaml,suites/broken.yaml,"
                      "suites/evals.yaml,suites/weather.yaml -->")
 
 
 def test_marker_cannot_be_closed_or_split_by_a_suite_path() -> None:
     report = sample_report().model_copy(update={"suites": ["a-->b.yml", "c,d\n.yml"]})
-    line = marker(report)
+    line = report_marker(report)
     assert line.count("-->") == 1 and line.endswith(" -->")
     assert "\n" not in line
     assert "suites=a--%3Eb.yml,c%2Cd%0A.yml" in line
@@ -339,7 +339,7 @@ def test_every_cap_is_respected_and_keeps_the_comment_well_formed() -> None:
         assert len(text) <= cap, cap
         assert (text == full) == (cap >= len(full)), cap
         assert text.count("<details") == text.count("</details>"), cap
-        assert text.startswith(marker(report)) and "<sub>🟢" in text, cap
+        assert text.startswith(report_marker(report)) and "<sub>🟢" in text, cap
         _assert_tables_intact(text)
 
 

@@ -67,7 +67,7 @@ def pr_number(event_path: str | None) -> int | None:
     return None
 
 
-def marker(suites: list[str], shard: str | None = None) -> str:
+def action_marker(suites: list[str], shard: str | None = None) -> str:
     """The hidden line that keys the comment to this suite set (and shard): the markdown
     reporter's one marker function, keyed by the Action's inputs."""
     return comment_marker(suites, shard)

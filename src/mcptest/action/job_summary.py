@@ -41,7 +41,7 @@ def escape_cell(text: str, limit: int = 300) -> str:
     return re.sub(r"@(?=\w)", "@\u200b", text)
 
 
-def render_markdown(report: Report) -> str:
+def report_markdown(report: Report) -> str:
     """The `md` reporter's output, or the fallback when it is not installed yet."""
     if reporter_available("md"):
         return get_reporter("md")(report)

@@ -19,13 +19,13 @@ from typing import TextIO
 
 from mcptest.action.baseline import BaselineChoice, resolve_baseline
 from mcptest.action.commands import annotations_for, command, log
-from mcptest.action.comment import compose_body, marker, post_sticky_comment, pr_number
+from mcptest.action.comment import action_marker, compose_body, post_sticky_comment, pr_number
 from mcptest.action.groups import write_server_groups
 from mcptest.action.inputs import ActionInputs, read_inputs
 from mcptest.action.job_summary import (
     fallback_markdown,
     no_report_markdown,
-    render_markdown,
+    report_markdown,
     reporter_available,
 )
 from mcptest.action.lint import LINT_JSON, LINT_SARIF, combined_exit, lint_arguments, merge_lint
@@ -110,7 +110,7 @@ def _markdown(report: Report | None, exit_code: int, suites: list[str], out: Tex
     if report is None:
         return no_report_markdown(exit_code, suites)
     try:
-        return render_markdown(report)
+        return report_markdown(report)
     except Exception as error:  # any reporter bug must not fail a passing run
         out.write(command("warning", f"the md reporter failed ({type(error).__name__}); "
                                      "using a minimal summary") + "\n")
@@ -238,7 +238,7 @@ def run_action(env: Mapping[str, str], out: TextIO, cli: Sequence[str] = DEFAULT
             token=inputs.github_token,
             repository=env["GITHUB_REPOSITORY"],
             number=number,
-            body=compose_body(markdown, marker(inputs.suites, inputs.shard)),
+            body=compose_body(markdown, action_marker(inputs.suites, inputs.shard)),
             mode="recreate" if inputs.comment_mode == "recreate" else "update",
         )
         if result.warning:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcptest.agents.loop import run_agent
 from mcptest.agents.transcript import Transcript
-from mcptest.grade.diagnose import classify
+from mcptest.grade.diagnose import gap_category
 from mcptest.grade.grader import LlmGrading, grade_test, test_verdict
 from mcptest.grade.rows import test_result
 from mcptest.llm.chat import AgentModel
@@ -81,7 +81,7 @@ async def run_agent_row(test: PlannedTest, engine: JudgeEngine, llm: LlmGrading,
     assertions, status, message = verdict.assertions, verdict.status, verdict.message
     if t.stop == "max_turns":
         status, message = "failed", t.message
-    gap: Any = classify(status, assertions, None)
+    gap: Any = gap_category(status, assertions, None)
     if t.stop == "max_turns":
         gap = "shape"
     return test_result(test, status, start=start, message=message, gap=gap,

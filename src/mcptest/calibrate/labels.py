@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError, field_validator
 
 from mcptest.errors import ReadBackError, SourcePos, SuiteError, SuiteErrors
-from mcptest.readback.files import FileRefused, decode_utf8, read_regular, size_text
+from mcptest.readback.files import FileRefused, bound_text, decode_utf8, read_regular
 from mcptest.readback.json_bounds import JsonLimits, check_json
 from mcptest.suite.models import Strict
 from mcptest.suite.positions import Positions, pack, parse_yaml
@@ -84,7 +84,7 @@ def _text(path: Path, jsonl: bool) -> str:
             check_json(raw, shown, LIMITS)
         return decode_utf8(raw, shown)
     except FileRefused as e:
-        what = (f"larger than {size_text(MAX_LABELS_BYTES)}" if e.too_large else e.message)
+        what = (f"larger than {bound_text(MAX_LABELS_BYTES)}" if e.too_large else e.message)
         raise SuiteError(f"cannot read labels file: {what}", SourcePos(shown, 1, 1)) from None
     except ReadBackError as e:
         raise SuiteError(e.message, SourcePos(shown, e.line or 1, e.column or 1)) from None

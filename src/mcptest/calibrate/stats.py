@@ -89,7 +89,7 @@ def cohen_kappa(a: Sequence[bool], b: Sequence[bool]) -> float | None:
     return (observed - expected) / (1.0 - expected)
 
 
-def wilson(hits: int, of: int) -> Interval | None:
+def wilson_interval(hits: int, of: int) -> Interval | None:
     """Wilson score interval of a proportion (`stats.intervals.wilson`) as a report field."""
     ends = intervals.wilson(hits, of)
     return None if ends is None else Interval(low=ends[0], high=ends[1])
@@ -100,7 +100,7 @@ def interval(ends: tuple[float, float] | None) -> Interval | None:
 
 
 def rate(hits: int, of: int) -> Rate:
-    return Rate(hits=hits, of=of, rate=hits / of if of else None, ci95=wilson(hits, of))
+    return Rate(hits=hits, of=of, rate=hits / of if of else None, ci95=wilson_interval(hits, of))
 
 
 def alpha(*coders: Sequence[float | None]) -> float | None:
@@ -125,7 +125,7 @@ def kappa_interval(hs: Sequence[bool], js: Sequence[bool]) -> Interval | None:
         pairs, lambda s: cohen_kappa([h for h, _ in s], [j for _, j in s])))
 
 
-def share_below(hs: Sequence[bool], js: Sequence[bool], floor: float) -> float | None:
+def kappa_share_below(hs: Sequence[bool], js: Sequence[bool], floor: float) -> float | None:
     """How often a resample of the labels gives a kappa below `floor`."""
     pairs = list(zip(hs, js, strict=True))
     found = intervals.share_below(
@@ -160,11 +160,11 @@ def figures(human: Sequence[bool], judge: Sequence[bool | None],
     coded = ([float(h) for h in human], [None if j is None else float(j) for j in judge])
     return Figures(
         labels=n, kappa=cohen_kappa(hs, js), kappa_ci95=kappa_interval(hs, js),
-        kappa_below_floor=None if floor is None else share_below(hs, js, floor),
+        kappa_below_floor=None if floor is None else kappa_share_below(hs, js, floor),
         alpha=alpha(*coded), alpha_ci95=alpha_interval(*coded),
         score_alpha=score_alpha,
         accuracy=(both_pass + both_fail) / n if n else None,
-        accuracy_ci95=wilson(both_pass + both_fail, n),
+        accuracy_ci95=wilson_interval(both_pass + both_fail, n),
         false_pass=rate(false_pass, false_pass + both_fail),
         false_fail=rate(false_fail, false_fail + both_pass),
         confusion=Confusion(both_pass=both_pass, both_fail=both_fail, false_pass=false_pass,

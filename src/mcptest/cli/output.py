@@ -13,7 +13,7 @@ from mcptest.report.models import Report
 from mcptest.reporters import RenderOptions, get_reporter
 
 
-def render(report: Report, fmt: str, *, to_terminal: bool = False) -> str:
+def render_report(report: Report, fmt: str, *, to_terminal: bool = False) -> str:
     """One format through the one `Reporter` signature; colour only on a terminal that allows
     it (no `NO_COLOR`), and only the formats that draw it read it."""
     color = to_terminal and sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -34,7 +34,7 @@ def write_reports(
     failed: list[str] = []
     for fmt, path in outputs:
         try:
-            _write(render(clean, fmt, to_terminal=path is None), path)
+            _write(render_report(clean, fmt, to_terminal=path is None), path)
         except OSError as e:
             where = "stdout" if path is None else str(path)
             failed.append(f"cannot write the {fmt} report to {where}: {e.strerror or e}")

@@ -45,11 +45,6 @@ def measure(t: TestResult) -> Measure:
                    cost_usd=t.cost_usd if t.cost_known else None)
 
 
-def measured(t: TestResult) -> bool:
-    """Whether some run of the row produced a verdict (else it is "not measured")."""
-    return measure(t).runs > 0
-
-
 def judged(t: TestResult) -> bool:
     """Whether the row's failure rests on a model's answer (a judge's verdict, an eval, an
     agent's run): then one run of it is a sample, not a verdict. A failure of the server, the

@@ -78,7 +78,7 @@ def display(score: float | None, scale: object) -> str | None:
     return f"{score:.2f}"
 
 
-def decide(criteria: list[CriterionResult], *, threshold: float, strict: bool,
+def decide_criteria(criteria: list[CriterionResult], *, threshold: float, strict: bool,
            how: Aggregation, gated: Sequence[str] = ()) -> tuple[float | None, bool, str, bool]:
     """(score, passed, why, vacuous) from judged criteria; skipped ones leave the aggregate.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mcptest.evals.sample import Sample
-from mcptest.evals.settle import ballots, eval_rule
+from mcptest.evals.settle import eval_rule, sample_ballots
 from mcptest.grade.decision import Decision, decide
 from mcptest.grade.jury import decision_analytics
 from mcptest.llm.verdict_modes import VerdictMode
@@ -44,7 +44,7 @@ def decide_labels(done: list[Sample], judge: EvalJudge, require_judge: bool,
             return LabelDecision("failed", f"judge required but unavailable: {done[0].why}")
         return LabelDecision("deferred", f"deferred: {done[0].why}")
     rule = eval_rule("panel", None, judge, 0.5, require_judge)
-    d = decide(ballots(done, rule), rule)
+    d = decide(sample_ballots(done, rule), rule)
     missing = [s for s in done if s.state == "deferred"]
     if d.outcome == "skipped":
         budget = next(s for s in done if s.state == "budget")

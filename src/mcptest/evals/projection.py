@@ -13,7 +13,7 @@ from typing import Any
 
 from mcptest.evals.gates import when_holds
 from mcptest.evals.rubric import ResolvedRubric, resolve_rubric
-from mcptest.evals.verdict import Seat, seats
+from mcptest.evals.verdict import SampleSeat, seats
 from mcptest.suite.models import (
     EvalRubricMatcher,
     EvalSpec,
@@ -27,7 +27,7 @@ from mcptest.suite.models import (
 class EvalProjection:
     rubric: ResolvedRubric
     mode: str
-    seats: list[Seat]
+    seats: list[SampleSeat]
     questions: int
     """Judge questions per sample (criteria applicable, tree depth, or 1)."""
     exact: bool

@@ -13,7 +13,7 @@ from typing import Any, Literal
 import anyio
 
 from mcptest.evals import prompts
-from mcptest.evals.gates import decide, evidence_found, when_holds
+from mcptest.evals.gates import decide_criteria, evidence_found, when_holds
 from mcptest.evals.rubric import ResolvedRubric
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
@@ -182,7 +182,7 @@ async def _criteria(s: Sample, criteria: list[Criterion], rubric: ResolvedRubric
                      else None for i in sorted(answers)]
     if s.state != "scored":
         return s
-    s.score, s.passed, s.why, s.vacuous = decide(
+    s.score, s.passed, s.why, s.vacuous = decide_criteria(
         s.criteria, threshold=rubric.threshold, strict=rubric.strict,
         how=rubric.body.aggregation, gated=gated)
     scored = [c for c in s.criteria if not c.guard and c.score is not None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from mcptest.evals.rubric import ResolvedRubric
 from mcptest.evals.sample import Sample
 from mcptest.grade import decision
-from mcptest.grade.decision import Ballot, Decision, Rule, SeatState
+from mcptest.grade.decision import Ballot, Decision, JuryRule, SeatState
 from mcptest.suite.models import EvalJudge
 
 _STATE: dict[str, SeatState] = {"scored": "answered", "deferred": "deferred",
@@ -38,25 +38,25 @@ def _how(mode: str, judge: EvalJudge | None) -> str:
 
 
 def eval_rule(mode: str, rubric: ResolvedRubric | None, judge: EvalJudge | None,
-              quorum: float, require_judge: bool = False) -> Rule:
+              quorum: float, require_judge: bool = False) -> JuryRule:
     """The decision's rule for an eval jury (`quorum` is its consensus) or panel (a mean or
     median one reads the `rubric`'s threshold and gates)."""
     how = _how(mode, judge)
     if judge is not None and judge.labels:
         passing = None if judge.passing_labels is None else frozenset(judge.passing_labels)
-        return Rule(how="plurality", passing=passing, space=tuple(judge.labels),
+        return JuryRule(how="plurality", passing=passing, space=tuple(judge.labels),
                     categories=len(judge.labels), require_judge=require_judge)
     if how == "quorum":
-        return Rule(how="quorum", quorum=quorum, require_judge=require_judge)
+        return JuryRule(how="quorum", quorum=quorum, require_judge=require_judge)
     if how == "majority":
-        return Rule(how="plurality", tie_break=judge.tie_break if judge else "fail",
+        return JuryRule(how="plurality", tie_break=judge.tie_break if judge else "fail",
                     require_judge=require_judge)
     assert rubric is not None
-    return Rule(how="median" if how == "median" else "mean", threshold=rubric.threshold,
+    return JuryRule(how="median" if how == "median" else "mean", threshold=rubric.threshold,
                 space=(0.0, 1.0), can_gate=_can_gate(rubric), require_judge=require_judge)
 
 
-def ballot(s: Sample, rule: Rule) -> Ballot:
+def sample_ballot(s: Sample, rule: JuryRule) -> Ballot:
     """One sample: its pass or fail, and what the rule counts (its score, `pass`/`fail`, or
     its label), with its ratings (or label) for the agreement."""
     labeled = rule.how == "plurality" and rule.space != ("pass", "fail")
@@ -72,8 +72,8 @@ def ballot(s: Sample, rule: Rule) -> Ballot:
                   ratings=tuple(s.units) if s.state == "scored" else ())
 
 
-def ballots(done: list[Sample], rule: Rule) -> list[Ballot]:
-    return [ballot(s, rule) for s in done]
+def sample_ballots(done: list[Sample], rule: JuryRule) -> list[Ballot]:
+    return [sample_ballot(s, rule) for s in done]
 
 
 def panel_words(d: Decision, decisive: list[Sample], rubric: ResolvedRubric,
@@ -100,20 +100,20 @@ def waits(mode: str, decisive: list[Sample], n: int, rubric: ResolvedRubric,
     """Why a jury or panel must wait for `n` gradings not in yet, or None when no verdict of
     theirs could change the outcome."""
     rule = eval_rule(mode, rubric, judge, quorum)
-    heads = decision.decisive(ballots(decisive, rule), rule)
+    heads = decision.decisive(sample_ballots(decisive, rule), rule)
     if mode == "single" or decision.could_change(heads, [1.0] * n, rule):
         return f"{n} judge(s) deferred and their verdicts could change the outcome"
     return None
 
 
-def next_wave(mode: str, done: list[Sample], pending: int, rubric: ResolvedRubric,
+def next_sample_wave(mode: str, done: list[Sample], pending: int, rubric: ResolvedRubric,
               judge: EvalJudge | None, quorum: float) -> int:
     """With `early_stop`: how many of the `pending` gradings to ask next (0: stop). A deferred
     grading counts as not yet in; a budget refusal stops it (the eval is skipped)."""
     if any(s.state == "budget" for s in done):
         return 0
     rule = eval_rule(mode, rubric, judge, quorum)
-    present = ballots(done, rule)
+    present = sample_ballots(done, rule)
     rest = [1.0] * (pending + sum(1 for s in done if s.state == "deferred"))
     if done and decision.settled(present, rest, rule):
         return 0

@@ -21,7 +21,7 @@ from mcptest.evals.gates import display
 from mcptest.evals.label_verdict import decide_labels, label_mode
 from mcptest.evals.rubric import ResolvedRubric
 from mcptest.evals.sample import Asker, Sample, grade_sample
-from mcptest.evals.settle import ballots, eval_rule, next_wave, panel_words
+from mcptest.evals.settle import eval_rule, next_sample_wave, panel_words, sample_ballots
 from mcptest.grade.aggregate import calls_per_grading, vote
 from mcptest.grade.decision import decide
 from mcptest.grade.jury import decision_analytics
@@ -33,7 +33,7 @@ from mcptest.suite.models import EvalJudge, JudgeDefaults
 
 
 @dataclass(frozen=True)
-class Seat:
+class SampleSeat:
     model: str | None
     base_url: str | None
     repetition: int
@@ -49,16 +49,16 @@ class EvalOutcome:
     all_cached: bool
 
 
-def seats(judge: EvalJudge | None, matrix_model: str | None) -> tuple[str, list[Seat]]:
+def seats(judge: EvalJudge | None, matrix_model: str | None) -> tuple[str, list[SampleSeat]]:
     """The mode (`single`, `jury`, `panel`) and who grades: a matrix model replaces the judge
     model (and a panel, which a models axis would otherwise contradict)."""
     j = judge or EvalJudge()
     if j.panel is not None and matrix_model is None:
-        return "panel", [Seat(m, j.base_url, 0) for m in j.panel]
+        return "panel", [SampleSeat(m, j.base_url, 0) for m in j.panel]
     model = matrix_model or j.model
     if j.jury is not None:
-        return "jury", [Seat(model, j.base_url, k) for k in range(j.jury.size)]
-    return "single", [Seat(model, j.base_url, 0)]
+        return "jury", [SampleSeat(model, j.base_url, k) for k in range(j.jury.size)]
+    return "single", [SampleSeat(model, j.base_url, 0)]
 
 
 def jury_sampling(judge: EvalJudge | None, defaults: JudgeDefaults | None) -> JudgeDefaults:
@@ -88,10 +88,10 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
         defaults = jury_sampling(judge, defaults or engine.options.defaults)
     labeled = label_mode(judge)
 
-    async def wave(batch: list[Seat]) -> list[Sample]:
+    async def wave(batch: list[SampleSeat]) -> list[Sample]:
         out: list[Sample | None] = [None] * len(batch)
 
-        async def one(i: int, seat: Seat) -> None:
+        async def one(i: int, seat: SampleSeat) -> None:
             ask = Asker(engine, seat.model, seat.base_url, seat.repetition, defaults, labeled,
                         reference)
             out[i] = await grade_sample(rubric, candidate, text, prompt, ask)
@@ -113,7 +113,7 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
     while pending:
         k = len(pending)
         if early:
-            k = next_wave(mode, [s for _, s in asked], len(pending), rubric, judge, quorum)
+            k = next_sample_wave(mode, [s for _, s in asked], len(pending), rubric, judge, quorum)
             if k == 0:
                 break
         batch, pending = pending[:k], pending[k:]
@@ -192,7 +192,7 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
     if mode == "single":
         return _single(done[0])
     rule = eval_rule(mode, rubric, judge, _quorum(mode, judge), require)
-    d = decide(ballots(done, rule), rule)
+    d = decide(sample_ballots(done, rule), rule)
     missing = [s for s in done if s.state == "deferred"]
     if d.outcome == "skipped":
         budget = next(s for s in done if s.state == "budget")

@@ -26,7 +26,7 @@ def missing_message(found: Missing, produced: dict[str, Any]) -> str:
     return TARGET_MISSING + found.message
 
 
-def error_text(produced: dict[str, Any], limit: int = 200) -> str:
+def tool_error_line(produced: dict[str, Any], limit: int = 200) -> str:
     """The error a tool answered with, on one line: the JSON-RPC error's message, or the text
     content of an `isError` result."""
     error = produced.get("error")
@@ -47,7 +47,7 @@ def settle_error_answer(results: dict[int, AssertionResult], produced: dict[str,
     checked`) once another failure carries the reason."""
     if not is_tool_error(produced):
         return
-    said = f'the tool answered with an error: "{error_text(produced)}"'
+    said = f'the tool answered with an error: "{tool_error_line(produced)}"'
     failed = [i for i in sorted(results) if results[i].status == "failed"]
     absent = [i for i in failed if i in missing]
     present = [i for i in failed if i not in missing]
@@ -58,7 +58,7 @@ def settle_error_answer(results: dict[int, AssertionResult], produced: dict[str,
     message = a.message or ""
     if first in absent:
         message = f"{said}, so {message}"
-    elif error_text(produced) not in message:
+    elif tool_error_line(produced) not in message:
         message = f"{message} ({said})"
     results[first] = a.model_copy(update={"message": message})
     for i in absent:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from mcptest.grade.agreement_nominal import label_agreement
+from mcptest.grade.agreement_nominal import labeled_jury_alpha
 
 Rating = float | None
 Confidence = Literal["high", "medium", "low"]
@@ -224,7 +224,7 @@ def decision_agreement(ratings: Sequence[Sequence[Rating]],
     if len(ratings) < 2:
         return Agreement(None, None, 0, None, None, "low", True)
     if any(v is not None for row in labels for v in row):
-        _, answers, units = label_agreement(labels, categories)
+        _, answers, units = labeled_jury_alpha(labels, categories)
     else:
         _, answers, units = jury_agreement(ratings)
     said = [v for v in votes or [] if v is not None]

@@ -49,7 +49,7 @@ def nominal_alpha(units: list[list[str]], categories: int) -> float | None:
     return 1.0 - observed / expected
 
 
-def label_agreement(ratings: Sequence[Sequence[str | None]],
+def labeled_jury_alpha(ratings: Sequence[Sequence[str | None]],
                     categories: int) -> tuple[float | None, float | None, int]:
     """(clipped to [0, 1], raw, pairable units) for one labeled jury."""
     if sum(1 for row in ratings if any(v is not None for v in row)) < 2:

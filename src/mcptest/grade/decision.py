@@ -50,7 +50,7 @@ class Ballot:
 
 
 @dataclass(frozen=True)
-class Rule:
+class JuryRule:
     """How a jury decides (docs/jury.md: the quorum rule, "Verdict modes"; docs/evals.md)."""
 
     how: How = "quorum"
@@ -94,7 +94,7 @@ class Decision:
     agreement: Agreement | None = None
 
 
-def decisive(ballots: Sequence[Ballot], rule: Rule) -> list[Ballot]:
+def decisive(ballots: Sequence[Ballot], rule: JuryRule) -> list[Ballot]:
     """The seats the rule counts: answered with what the rule reads."""
     if rule.how == "quorum":
         return [b for b in ballots if b.state == "answered" and b.passed is not None]
@@ -103,7 +103,7 @@ def decisive(ballots: Sequence[Ballot], rule: Rule) -> list[Ballot]:
     return [b for b in ballots if b.state == "answered"]
 
 
-def _answer(heads: Sequence[Ballot], rule: Rule) -> tuple[Answer | None, bool | None]:
+def _answer(heads: Sequence[Ballot], rule: JuryRule) -> tuple[Answer | None, bool | None]:
     """The panel's answer and whether it passes, from decisive seats."""
     if rule.how == "quorum":
         return None, weighted_quorum([(b.weight, bool(b.passed)) for b in heads], rule.quorum).met
@@ -120,7 +120,7 @@ def _answer(heads: Sequence[Ballot], rule: Rule) -> tuple[Answer | None, bool | 
     return stat, stat >= rule.threshold and not any(b.gate_failed for b in heads)
 
 
-def status_key(heads: Sequence[Ballot], rule: Rule) -> object:
+def status_key(heads: Sequence[Ballot], rule: JuryRule) -> object:
     """What of the answer decides the status: pass or fail, or the label itself when there are
     no passing answers (then the label is the verdict)."""
     answer, passed = _answer(heads, rule)
@@ -129,14 +129,14 @@ def status_key(heads: Sequence[Ballot], rule: Rule) -> object:
     return passed is True
 
 
-def _monotone(rule: Rule) -> bool:
+def _monotone(rule: JuryRule) -> bool:
     """Every seat's pass only helps and its fail only hurts: the two unanimous ends bound it."""
     if rule.how != "plurality":
         return True
     return rule.passing == frozenset({"pass"}) and set(rule.space) <= {"pass", "fail"}
 
 
-def extreme(weight: float, ok: bool, rule: Rule) -> Ballot:
+def extreme(weight: float, ok: bool, rule: JuryRule) -> Ballot:
     """A seat not in, answering at one end: passing with the best answer, or failing with the
     worst (and a gate, when a missing seat could fail one)."""
     if rule.how in ("mean", "median"):
@@ -146,7 +146,7 @@ def extreme(weight: float, ok: bool, rule: Rule) -> Ballot:
     return Ballot(weight=weight, passed=ok, answer="pass" if ok else "fail")
 
 
-def _mixes(pending: Sequence[float], rule: Rule) -> list[list[Ballot]] | None:
+def _mixes(pending: Sequence[float], rule: JuryRule) -> list[list[Ballot]] | None:
     """The answers of the seats not in worth trying; None when there are too many."""
     if _monotone(rule):
         return [[extreme(w, ok, rule) for w in pending] for ok in (True, False)]
@@ -157,7 +157,7 @@ def _mixes(pending: Sequence[float], rule: Rule) -> list[list[Ballot]] | None:
              if a is not None] for mix in itertools.product(choices, repeat=len(pending))]
 
 
-def could_change(heads: Sequence[Ballot], pending: Sequence[float], rule: Rule) -> bool:
+def could_change(heads: Sequence[Ballot], pending: Sequence[float], rule: JuryRule) -> bool:
     """Whether seats not in (their weights) could still change what the decisive `heads` decide:
     pass, fail, abstain, or make up `min_decisive`."""
     if not pending:
@@ -171,14 +171,14 @@ def could_change(heads: Sequence[Ballot], pending: Sequence[float], rule: Rule) 
     return any(status_key([*heads, *mix], rule) != now for mix in mixes)
 
 
-def settled(present: Sequence[Ballot], pending: Sequence[float], rule: Rule) -> bool:
+def settled(present: Sequence[Ballot], pending: Sequence[float], rule: JuryRule) -> bool:
     """Early stop: `min_decisive` decisive seats are in and no answer of the `pending` seats
     (weights) can change the outcome (docs/jury.md, "Early stop")."""
     heads = decisive(present, rule)
     return len(heads) >= max(1, rule.min_decisive) and not could_change(heads, pending, rule)
 
 
-def next_wave(present: Sequence[Ballot], pending: Sequence[float], rule: Rule) -> int:
+def next_wave(present: Sequence[Ballot], pending: Sequence[float], rule: JuryRule) -> int:
     """How many of the `pending` seats (in order) to ask next: the fewest whose unanimous answer
     settles the outcome whichever it is, so a wave that agrees is the last; all of them when no
     smaller wave can. A wave that settles only one way would ask an agreeing jury one seat at
@@ -191,7 +191,7 @@ def next_wave(present: Sequence[Ballot], pending: Sequence[float], rule: Rule) -
     return len(pending)
 
 
-def decide(ballots: Sequence[Ballot], rule: Rule) -> Decision:
+def decide(ballots: Sequence[Ballot], rule: JuryRule) -> Decision:
     """The jury's outcome, in order: a budget refusal skips it; missing seats fail it under
     `--require-judge`, else defer it while they could change it; no decisive seat is an error
     (every seat failed mechanically) or inconclusive, as are fewer than `min_decisive` and a

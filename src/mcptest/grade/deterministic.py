@@ -17,7 +17,7 @@ from mcptest.grade import bounded_regex
 from mcptest.grade.shape import grade_same_shape
 from mcptest.grade.similarity import grade_similar
 from mcptest.grade.tools_called import grade_tools_called
-from mcptest.grade.verdicts import MAX_SHOWN, Verdict, json_equal, shorten
+from mcptest.grade.verdicts import MAX_SHOWN, Verdict, json_equal, shorten_json
 from mcptest.suite.models import (
     AllMatcher,
     AnyMatcher,
@@ -31,7 +31,7 @@ from mcptest.suite.models import (
 from mcptest.suite.models.scoring import SameShapeMatcher
 from mcptest.suite.models.trajectory import SimilarMatcher, ToolsCalledMatcher
 
-__all__ = ["MAX_SHOWN", "Verdict", "evaluate", "json_equal", "shorten"]
+__all__ = ["MAX_SHOWN", "Verdict", "evaluate", "json_equal", "shorten_json"]
 
 def _subset(expected: Any, actual: Any) -> bool:
     """`actual` holds every key/value of `expected`, recursively for objects."""
@@ -45,29 +45,31 @@ def _subset(expected: Any, actual: Any) -> bool:
 def _exact(m: ExactMatcher, value: Any) -> Verdict:
     if json_equal(m.exact, value):
         return Verdict(True, expected=m.exact)
-    return Verdict(False, f"expected {shorten(m.exact)}, got {shorten(value)}", m.exact)
+    return Verdict(False, f"expected {shorten_json(m.exact)}, got {shorten_json(value)}", m.exact)
 
 
 def _contains(m: ContainsMatcher, value: Any) -> Verdict:
     needle = m.contains
     if isinstance(value, str):
         if not isinstance(needle, str):
-            return Verdict(False, f"cannot look for {shorten(needle)} in a string", needle)
+            return Verdict(False, f"cannot look for {shorten_json(needle)} in a string", needle)
         ok = needle in value
     elif isinstance(value, list):
         ok = any(_subset(needle, item) if isinstance(needle, dict) else json_equal(needle, item)
                  for item in value)
     elif isinstance(value, dict):
         if not isinstance(needle, dict):
-            return Verdict(False, f"cannot look for {shorten(needle)} in an object; give a "
+            return Verdict(False, f"cannot look for {shorten_json(needle)} in an object; give a "
                                   "mapping of keys and values", needle)
         ok = _subset(needle, value)
     else:
-        return Verdict(False, f"`contains` needs a string, array or object, got {shorten(value)}",
+        return Verdict(False, "`contains` needs a string, array or object, got "
+                       f"{shorten_json(value)}",
                        needle)
     if ok:
         return Verdict(True, expected=needle)
-    return Verdict(False, f"expected to contain {shorten(needle)}, got {shorten(value)}", needle)
+    return Verdict(False, f"expected to contain {shorten_json(needle)}, "
+                          f"got {shorten_json(value)}", needle)
 
 
 def _regex(m: RegexMatcher, value: Any) -> Verdict:
@@ -79,7 +81,7 @@ def _regex(m: RegexMatcher, value: Any) -> Verdict:
         return Verdict(False, str(e), m.regex, undecided=True)
     if found:
         return Verdict(True, expected=m.regex)
-    return Verdict(False, f"expected a match for /{m.regex}/, got {shorten(value)}", m.regex)
+    return Verdict(False, f"expected a match for /{m.regex}/, got {shorten_json(value)}", m.regex)
 
 
 def _schema(m: SchemaMatcher, value: Any) -> Verdict:
@@ -107,7 +109,7 @@ def _not(m: NotMatcher, value: Any) -> Verdict:
     if inner.passed:
         negated = m.not_.model_dump(mode="json", by_alias=True, exclude_defaults=True)
         return Verdict(False, f"expected `{matcher_kind(m.not_)}` not to match, but it did "
-                              f"(value {shorten(value)})", expected={"not": negated})
+                              f"(value {shorten_json(value)})", expected={"not": negated})
     return Verdict(True)
 
 

@@ -72,7 +72,7 @@ def _reads_jury(a: AssertionResult) -> bool:
     return a.target.split(".", 1)[0].split("[", 1)[0] == "jury"
 
 
-def classify(
+def gap_category(
     status: Status,
     assertions: list[AssertionResult],
     produced: dict[str, Any] | None,

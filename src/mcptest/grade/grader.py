@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio
 
 from mcptest.grade.absent import missing_message, settle_error_answer
-from mcptest.grade.deterministic import evaluate, shorten
+from mcptest.grade.deterministic import evaluate, shorten_json
 from mcptest.grade.measured import judge_measures, reads_judge
 from mcptest.grade.rows import assertion_result
 from mcptest.grade.targets import Missing, resolve
-from mcptest.grade.weighted import unreachable, weighted_scoring, weighted_verdict
+from mcptest.grade.weighted import out_of_reach, weighted_scoring, weighted_verdict
 from mcptest.report.models import AssertionResult, Status, WeightedScore
 from mcptest.suite.models import LlmJuryMatcher
 
@@ -55,7 +55,7 @@ def grade_deterministic(planned: PlannedAssertion, produced: dict[str, Any]) -> 
 
 def _shown(value: Any) -> Any:
     """Keep small actual values as they are; shorten big ones for the report."""
-    text = shorten(value, limit=2000)
+    text = shorten_json(value, limit=2000)
     return value if not text.endswith("JSON)") and not text.endswith("chars)") else text
 
 
@@ -78,7 +78,7 @@ async def grade_test(
             p.index for p in deterministic
             if isinstance(resolve(produced, p.assertion.target), Missing)})
     if scoring is not None:  # weighted: stop only when the threshold is out of reach
-        stop = unreachable(test, scoring, list(results.values()))
+        stop = out_of_reach(test, scoring, list(results.values()))
     else:
         stop = SKIP_AFTER_SHAPE if any(r.status != "passed" for r in results.values()) else None
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from mcptest.grade.aggregate import reduce_repetitions
-from mcptest.grade.decision import Answer, Ballot, Rule, SeatState
+from mcptest.grade.decision import Answer, Ballot, JuryRule, SeatState
 from mcptest.llm.contracts import JudgeOutcome
 from mcptest.llm.verdict_modes import VerdictMode
 from mcptest.suite.models import Juror, LlmJurySpec
@@ -57,21 +57,21 @@ def passes(answer: Answer | None, spec: LlmJurySpec) -> bool | None:
     return None if spec.passing_labels is None else answer in spec.passing_labels
 
 
-def rule_of(spec: LlmJurySpec, require_judge: bool) -> Rule:
+def rule_of(spec: LlmJurySpec, require_judge: bool) -> JuryRule:
     """The jury's rule: the quorum, or its verdict mode's plurality or mean/median."""
     need = spec.min_jurors or 1
     mode = verdict_mode(spec)
     if mode is None:
-        return Rule(how="quorum", quorum=spec.quorum, min_decisive=need,
+        return JuryRule(how="quorum", quorum=spec.quorum, min_decisive=need,
                     require_judge=require_judge)
     if mode.kind == "numeric":
-        return Rule(how="median" if spec.aggregate == "median" else "mean",
+        return JuryRule(how="median" if spec.aggregate == "median" else "mean",
                     threshold=spec.threshold, min_decisive=need, space=(mode.low, mode.high),
                     require_judge=require_judge)
     labels = tuple(mode.labels) or ("pass", "fail")
     passing = (frozenset({"pass"}) if mode.kind == "boolean" else
                None if spec.passing_labels is None else frozenset(spec.passing_labels))
-    return Rule(how="plurality", passing=passing, min_decisive=need, space=labels,
+    return JuryRule(how="plurality", passing=passing, min_decisive=need, space=labels,
                 require_judge=require_judge, categories=len(labels))
 
 

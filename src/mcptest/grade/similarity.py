@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcptest.grade.verdicts import Verdict, shorten
+from mcptest.grade.verdicts import Verdict, shorten_json
 from mcptest.suite.models.trajectory import SimilarMatcher
 
 
@@ -29,5 +29,5 @@ def grade_similar(m: SimilarMatcher, value: Any) -> Verdict:
     if score >= spec.threshold:
         return Verdict(True, expected=spec.to)
     return Verdict(False, f"similarity {score:.2f} ({spec.method}) is below {spec.threshold:g}: "
-                          f"expected text like {shorten(spec.to)}, got {shorten(value)}",
+                          f"expected text like {shorten_json(spec.to)}, got {shorten_json(value)}",
                    spec.to)

@@ -67,7 +67,7 @@ def parse_target(path: str) -> tuple[Segment, ...]:
 _PLAIN_SEGMENT = re.compile(r"[^.\[\]\"]+")
 
 
-def format_path(segments: tuple[Segment, ...] | list[Segment]) -> str:
+def format_target_path(segments: tuple[Segment, ...] | list[Segment]) -> str:
     """A target path as written (`result.content[0].text`; odd keys as JSON strings)."""
     return format_key_path(segments, _PLAIN_SEGMENT, json.dumps)
 
@@ -87,7 +87,7 @@ class Missing:
     not a mistake of the suite's (grade/absent.py)."""
 
 
-def describe(value: Any) -> str:
+def describe_shape(value: Any) -> str:
     """A short description of a JSON value's shape, for 'what was there instead'."""
     if isinstance(value, dict):
         keys = ", ".join(list(map(str, value))[:8])
@@ -111,21 +111,21 @@ def resolve(root: dict[str, Any], path: str) -> Resolved | Missing:
     segments = parse_target(path)
     current: Any = root
     for i, seg in enumerate(segments):
-        here = format_path(segments[: i + 1])
+        here = format_target_path(segments[: i + 1])
         if isinstance(seg, int):
             if not isinstance(current, list):
-                return Missing(f"`{here}`: cannot index [{seg}] into {describe(current)}")
+                return Missing(f"`{here}`: cannot index [{seg}] into {describe_shape(current)}")
             if not -len(current) <= seg < len(current):
-                return Missing(f"`{here}`: index {seg} out of range ({describe(current)})")
+                return Missing(f"`{here}`: index {seg} out of range ({describe_shape(current)})")
             current = current[seg]
         else:
             if not isinstance(current, dict):
-                return Missing(f"`{here}`: no key `{seg}` in {describe(current)}")
+                return Missing(f"`{here}`: no key `{seg}` in {describe_shape(current)}")
             if seg not in current:
                 if i == 0:
                     text = _absent_root(seg, root)
                     return Missing(text, explained=" is absent: " in text)
-                return Missing(f"`{here}`: no key `{seg}` in {describe(current)}"
+                return Missing(f"`{here}`: no key `{seg}` in {describe_shape(current)}"
                                f"{did_you_mean(seg, map(str, current))}")
             current = current[seg]
     return Resolved(current)

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from mcptest.grade.verdicts import Verdict, json_equal, shorten
+from mcptest.grade.verdicts import Verdict, json_equal, shorten_json
 from mcptest.suite.models.trajectory import CallPattern, CountBound, ToolsCalledMatcher
 
 Pattern = CallPattern | str
@@ -60,7 +60,7 @@ def _show_pattern(p: Pattern) -> str:
 
 def _show_call(call: Any) -> str:
     if not isinstance(call, dict):
-        return shorten(call, 60)
+        return shorten_json(call, 60)
     args = call.get("args")
     text = " " + _cut(json.dumps(args, ensure_ascii=False), 60) if args not in (None, {}) else ""
     return f"{call.get('name')}{text}"
@@ -135,7 +135,7 @@ def grade_tools_called(m: ToolsCalledMatcher, value: Any) -> Verdict:
     expected = spec.model_dump(by_alias=True, mode="json", exclude_none=True)
     if not isinstance(value, list):
         return Verdict(False, "`tools-called` reads a list of tool calls (target `tool_calls`), "
-                              f"got {shorten(value)}", expected)
+                              f"got {shorten_json(value)}", expected)
     problems = [p for p in (
         _exact(spec.exact, value) if spec.exact is not None else None,
         _in_order(spec.in_order, value) if spec.in_order is not None else None,

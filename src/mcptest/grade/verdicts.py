@@ -21,7 +21,7 @@ class Verdict:
     """The check could not finish (a regex out of time): a failure that `not` keeps a failure."""
 
 
-def shorten(value: Any, limit: int = MAX_SHOWN) -> str:
+def shorten_json(value: Any, limit: int = MAX_SHOWN) -> str:
     """A value as JSON, cut to `limit` chars with the full length noted."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
     shown = json.dumps(text, ensure_ascii=False) if isinstance(value, str) else text

@@ -37,7 +37,7 @@ def _weights(test: PlannedTest) -> dict[int, float]:
     return {p.index: p.assertion.weight for p in test.assertions}
 
 
-def unreachable(test: PlannedTest, scoring: Scoring, done: list[AssertionResult]) -> str | None:
+def out_of_reach(test: PlannedTest, scoring: Scoring, done: list[AssertionResult]) -> str | None:
     """Why the judges need not be sent: the checks already lost so much weight that even a
     perfect score on everything else stays under the threshold (None: still reachable)."""
     weights = _weights(test)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from mcptest.errors import SourcePos
 from mcptest.evals.projection import project_agent_rubrics, project_eval
 from mcptest.llm.contracts import Projection
-from mcptest.llm.cost_bound import PlannedCall, bound, litellm_needed
+from mcptest.llm.cost_bound import PlannedCall, litellm_needed, project_cost
 from mcptest.llm.price_table import price_table
 from mcptest.plan import Plan, PlannedAssertion, PlannedTest
 from mcptest.suite.models import AgentTest, EvalSpec, LlmJudgeMatcher, LlmJuryMatcher
@@ -76,7 +76,7 @@ def project(plan: Plan, env: Mapping[str, str],
 
 def project_calls(calls: list[PlannedCall], env: Mapping[str, str]
                   ) -> tuple[Projection, dict[str, SourcePos]]:
-    return bound(calls, env, price_table())
+    return project_cost(calls, env, price_table())
 
 
 def has_agent_rows(calls: list[PlannedCall]) -> bool:

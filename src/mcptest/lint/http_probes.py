@@ -33,7 +33,7 @@ ALL_INTERFACES = {"0.0.0.0", "::"}
 CLIENT = {"name": "mcptest-lint", "version": __version__}
 
 
-def is_local(spec: RemoteServer) -> bool:
+def is_loopback_server(spec: RemoteServer) -> bool:
     """The URL points at this machine's loopback (or its wildcard), or mcptest starts it."""
     host = (urlsplit(spec.url).hostname or "").lower()
     if spec.start is not None or host == "localhost" or host.endswith(".localhost"):
@@ -78,7 +78,7 @@ async def observe(name: str, spec: RemoteServer, version: str | None,
                   env: Mapping[str, str]) -> tuple[int | None, int | None, int | None] | None:
     """HTTP statuses of the opening request as mcptest sends it, with a foreign Origin and with
     a foreign Host; None when the server is not a local Streamable HTTP one."""
-    if spec.transport != "streamable-http" or not is_local(spec):
+    if spec.transport != "streamable-http" or not is_loopback_server(spec):
         return None
     try:
         auth = plan_remote(name, spec, env).headers
@@ -151,7 +151,7 @@ def listening_addresses(port: int, proc_net: Path = Path("/proc/net")) -> set[st
 
 def bind_findings(spec: RemoteServer, proc_net: Path = Path("/proc/net")) -> list[Raw]:
     """`http-bind-all`: a local server listening on every interface."""
-    if not is_local(spec):
+    if not is_loopback_server(spec):
         return []
     port = urlsplit(spec.url).port or (443 if spec.url.startswith("https") else 80)
     addresses = listening_addresses(port, proc_net)

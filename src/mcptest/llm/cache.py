@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from mcptest.llm.judge_reply import Verdict
+from mcptest.llm.judge_reply import JudgeVerdict
 from mcptest.llm.prompt import PROMPT_VERSION
 from mcptest.report.redact import redact_text
 
@@ -77,25 +77,25 @@ class VerdictCache:
     def _path(self, digest: str) -> Path:
         return self.root / "judge" / digest[:2] / f"{digest}.json"
 
-    def get(self, key: CacheKey) -> Verdict | None:
+    def get(self, key: CacheKey) -> JudgeVerdict | None:
         digest = key.digest()
         try:
             raw = self._path(digest).read_text(encoding="utf-8")
             entry = _Entry.model_validate_json(raw)
             if entry.key != digest:
                 return None
-            return Verdict.model_validate(entry.verdict)
+            return JudgeVerdict.model_validate(entry.verdict)
         except (OSError, ValidationError, ValueError):
             return None  # a missing or damaged entry is a miss, never an error
 
-    def _redacted(self, verdict: Verdict) -> Verdict:
+    def _redacted(self, verdict: JudgeVerdict) -> JudgeVerdict:
         evidence = verdict.evidence
         return verdict.model_copy(update={
             "reason": redact_text(verdict.reason, self.secrets),
             "evidence": None if evidence is None else redact_text(evidence, self.secrets),
         })
 
-    def put(self, key: CacheKey, verdict: Verdict) -> None:
+    def put(self, key: CacheKey, verdict: JudgeVerdict) -> None:
         digest = key.digest()
         path = self._path(digest)
         entry = _Entry(key=digest, model=key.model, prompt_version=key.prompt_version,

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from mcptest.errors import BudgetRefused
 from mcptest.llm.budget import lookup_price
 from mcptest.llm.call import ChatTurn, ToolCall, send_chat
-from mcptest.llm.model_client import ModelClient, Tally
+from mcptest.llm.model_client import ModelClient, RequestSpend
 from mcptest.llm.provider_errors import container_hint
 from mcptest.llm.retry import RetriesExhausted
 from mcptest.llm.routing import Route, Unroutable, route
@@ -69,7 +69,7 @@ class AgentModel:
         r = self.route
         if isinstance(r, Unroutable):
             return ChatReply(status="deferred", message=r.reason)
-        tally = Tally()
+        tally = RequestSpend()
         try:
             fast = self.client.fast(r)
             litellm = None if fast else await self.client.litellm()

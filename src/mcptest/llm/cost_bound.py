@@ -36,7 +36,8 @@ class PlannedCall:
     conversation; agent turns are model calls but not judge calls)."""
 
 
-def bound(calls: Iterable[PlannedCall], env: Mapping[str, str], model_cost: Mapping[str, Any],
+def project_cost(calls: Iterable[PlannedCall], env: Mapping[str, str],
+                 model_cost: Mapping[str, Any],
           *, prompt_tokens: int = PROJECTED_PROMPT_TOKENS) -> tuple[Projection, dict[str, Any]]:
     """The projection of `calls`, and model → where it is first used for unpriced models."""
     sent = deferred = 0

@@ -20,10 +20,10 @@ from mcptest.llm.budget import Price, lookup_price, prompt_token_bound
 from mcptest.llm.cache import CacheKey, VerdictCache
 from mcptest.llm.call import Reply, count_prompt_tokens, response_format, send
 from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest, JudgeStats, Projection
-from mcptest.llm.cost_bound import PROJECTED_PROMPT_TOKENS, PlannedCall, bound
-from mcptest.llm.judge_reply import CutOff, ParseFailure, Verdict, read_verdict
-from mcptest.llm.model_client import ModelClient, Tally
-from mcptest.llm.openai_route import response_format as fast_format
+from mcptest.llm.cost_bound import PROJECTED_PROMPT_TOKENS, PlannedCall, project_cost
+from mcptest.llm.judge_reply import CutOff, JudgeVerdict, ParseFailure, read_verdict
+from mcptest.llm.model_client import ModelClient, RequestSpend
+from mcptest.llm.openai_route import openai_response_format as fast_format
 from mcptest.llm.prompt import build_messages, cache_messages, candidate_text, new_nonce, stricter
 from mcptest.llm.provider_errors import container_hint
 from mcptest.llm.providers import thinking_tokens
@@ -75,7 +75,8 @@ class JudgeEngine:
         """Projected judge calls (one per entry: the model each call names, None = default) and
         an upper cost bound assuming `prompt_tokens` per prompt and `max_tokens` per answer."""
         d = defaults or self.options.defaults
-        self._projection, _ = bound([PlannedCall(m, None, d) for m in models], self.options.env,
+        self._projection, _ = project_cost([PlannedCall(m, None, d) for m in models],
+                                           self.options.env,
                                     self.client.model_cost(), prompt_tokens=prompt_tokens)
         return self._projection
 
@@ -142,7 +143,7 @@ class JudgeEngine:
                 repetition=req.repetition,
                 message=f"no known price for {r.model!r} with a cost cap set: add it to the "
                         "suite's judge.pricing (USD per million tokens)")
-        tally = Tally()
+        tally = RequestSpend()
         fmt = (fast_format(r, table, structured=settings.structured_output) if litellm is None
                else response_format(litellm, r, structured=settings.structured_output))
         fmt = mode_format(fmt, req.mode)
@@ -179,7 +180,8 @@ class JudgeEngine:
         return self._from_verdict(verdict, r.model, req.repetition, cached=False,
                                   latency=latency, tally=tally)
 
-    def _failure(self, tally: Tally, model: str, req: JudgeRequest, status: Any, message: str,
+    def _failure(self, tally: RequestSpend, model: str, req: JudgeRequest, status: Any,
+                 message: str,
                  kind: Any, start: float) -> JudgeOutcome:
         if status == "judge_error":
             self._count(errors=1)
@@ -191,9 +193,9 @@ class JudgeEngine:
                             repetition=req.repetition)
 
     @staticmethod
-    def _from_verdict(v: Verdict, model: str, repetition: int, *, cached: bool,
-                      latency: float, tally: Tally | None = None) -> JudgeOutcome:
-        t = tally or Tally()
+    def _from_verdict(v: JudgeVerdict, model: str, repetition: int, *, cached: bool,
+                      latency: float, tally: RequestSpend | None = None) -> JudgeOutcome:
+        t = tally or RequestSpend()
         return JudgeOutcome(
             status="abstained" if v.abstain else "verdict", model=model,
             score=None if v.abstain else v.score, judge_pass=v.passed, reason=v.reason or None,
@@ -203,7 +205,7 @@ class JudgeEngine:
             value=v.value)
 
     async def _send(self, litellm: Any | None, call: _Call, messages: list[dict[str, str]],
-                    fmt: dict[str, Any] | None, tally: Tally) -> Reply:
+                    fmt: dict[str, Any] | None, tally: RequestSpend) -> Reply:
         """One judge request through the client; an endpoint that rejects the
         structured-output format (a 4xx naming it) gets the same request again with a weaker
         one: `json_schema` → `json_object` → none. Any other rejection is final."""

@@ -29,7 +29,7 @@ _REFUSAL = re.compile(
 )
 
 
-class Verdict(BaseModel):
+class JudgeVerdict(BaseModel):
     """One judge's answer. `score` is always set unless the judge abstained."""
 
     model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
@@ -45,7 +45,7 @@ class Verdict(BaseModel):
     """A numeric verdict's score as the juror gave it, in the jury's `score_range`."""
 
     @model_validator(mode="after")
-    def _score_from_pass(self) -> Verdict:
+    def _score_from_pass(self) -> JudgeVerdict:
         if self.abstain or self.label is not None:
             return self
         if self.score is None:
@@ -69,7 +69,7 @@ class CutOff(JudgeError):
         super().__init__(reason or "cut")
 
 
-def read_verdict(reply: Reply, mode: VerdictMode | None = None) -> Verdict:
+def read_verdict(reply: Reply, mode: VerdictMode | None = None) -> JudgeVerdict:
     """The verdict of a whole answer: a cut answer raises `CutOff`, an answer the provider
     stopped as a refusal (Anthropic's `stop_reason: refusal`, Gemini's `SAFETY`, a
     `content_filter`) abstains whatever text came before, the rest is parsed."""
@@ -77,7 +77,7 @@ def read_verdict(reply: Reply, mode: VerdictMode | None = None) -> Verdict:
         raise CutOff(reply.stop_reason)
     if reply.stop == "refusal":
         why = reply.refusal or f"the provider stopped the answer ({reply.stop_reason})"
-        return Verdict(abstain=True, reason=("refused: " + why)[:500])
+        return JudgeVerdict(abstain=True, reason=("refused: " + why)[:500])
     return parse_verdict(reply.content, reply.refusal, mode)
 
 
@@ -113,10 +113,10 @@ def _normalise(obj: dict[str, Any]) -> dict[str, Any]:
 
 
 def parse_verdict(content: str | None, refusal: str | None = None,
-                  mode: VerdictMode | None = None) -> Verdict:
+                  mode: VerdictMode | None = None) -> JudgeVerdict:
     """Parse a reply. Raises `ParseFailure` when there is no usable verdict."""
     if refusal:
-        return Verdict(abstain=True, reason=("refused: " + refusal)[:500])
+        return JudgeVerdict(abstain=True, reason=("refused: " + refusal)[:500])
     text = (content or "").strip()
     if not text:
         raise ParseFailure("empty reply")
@@ -125,13 +125,13 @@ def parse_verdict(content: str | None, refusal: str | None = None,
     errors: list[str] = []
     for obj in reversed(candidates):
         try:
-            return Verdict.model_validate(_normalise(mode.read(obj) if mode else obj))
+            return JudgeVerdict.model_validate(_normalise(mode.read(obj) if mode else obj))
         except ValidationError as e:
             errors.append(e.errors()[0]["msg"])
         except ValueError as e:  # not a verdict of the jury's mode
             errors.append(str(e))
     if not candidates and _REFUSAL.search(text):
-        return Verdict(abstain=True, reason=("refused: " + text)[:500])
+        return JudgeVerdict(abstain=True, reason=("refused: " + text)[:500])
     if errors:
         raise ParseFailure(f"invalid verdict: {errors[0]}")
     raise ParseFailure("no JSON object in the reply")

@@ -45,7 +45,7 @@ R = TypeVar("R", bound=Usage)
 
 
 @dataclass
-class Tally:
+class RequestSpend:
     """What one logical request (its retries and fallbacks included) sent and cost."""
 
     sent: int = 0
@@ -114,7 +114,7 @@ class ModelClient:
             return self._sent
 
     async def request(self, model: str, send: Callable[[], Awaitable[R]], *,
-                      price: Price | None, prompt_tokens: int, max_tokens: int, tally: Tally,
+                      price: Price | None, prompt_tokens: int, max_tokens: int, tally: RequestSpend,
                       fallback: Callable[[BaseException], bool] | None = None) -> R:
         """Send one request under a pool slot: reserve → send → settle, with our retries.
 

@@ -49,7 +49,7 @@ def _native_name(r: Route) -> str:
     return r.model.split("/", 1)[1] if r.model.lower().startswith("openai/") else r.model
 
 
-def response_format(r: Route, model_cost: Mapping[str, Any],
+def openai_response_format(r: Route, model_cost: Mapping[str, Any],
                     structured: bool) -> dict[str, Any] | None:
     """Structured output where the price table says OpenAI's model supports it, else JSON mode
     (what `mcptest.llm.call.response_format` picks through litellm)."""

@@ -40,7 +40,7 @@ class ProviderFailure:
     retry_after: float | None = None
 
 
-def duration(value: str) -> float | None:
+def duration_seconds(value: str) -> float | None:
     """`7s`, `1.5s`, `6m0s`, `20ms` (Google's Duration, OpenAI's reset headers) in seconds."""
     parts = _DURATION.findall(value.strip())
     if not parts or "".join(n + u for n, u in parts) != value.strip():
@@ -68,7 +68,7 @@ def header_hint(get: Callable[[str], str | None]) -> float | None:
     for limit in ("requests", "tokens"):  # OpenAI: the reset of the limit that ran out
         if get(f"x-ratelimit-remaining-{limit}") == "0":
             reset = get(f"x-ratelimit-reset-{limit}")
-            if reset is not None and (seconds := duration(reset)) is not None:
+            if reset is not None and (seconds := duration_seconds(reset)) is not None:
                 return seconds
     return None
 
@@ -84,7 +84,7 @@ def read_body(body: Any) -> ProviderFailure:
     if isinstance(err, dict):
         status = err.get("code") if isinstance(err.get("code"), int) else None
         code = err.get("status") or err.get("type") or err.get("code")
-        delay = next((duration(d["retryDelay"]) for d in err.get("details") or []
+        delay = next((duration_seconds(d["retryDelay"]) for d in err.get("details") or []
                       if isinstance(d, dict) and isinstance(d.get("retryDelay"), str)), None)
         return ProviderFailure(status, str(code) if code else None,
                                str(err.get("message") or ""), delay)

@@ -148,7 +148,7 @@ class SuiteItem(pytest.Item):
         assert isinstance(self.parent, SuiteFile)
         row = self.parent.row(self.planned.id)
         self.user_properties.append(("mcptest_status", row.status))
-        verdict(row)
+        apply_row(row)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: Any = None) -> Any:
@@ -171,7 +171,7 @@ def _register(config: pytest.Config, tag: str) -> None:
         seen.add(tag)
 
 
-def verdict(row: TestResult) -> None:
+def apply_row(row: TestResult) -> None:
     """Pass, fail with mcptest's text, or skip with the reason, as the row says."""
     if row.status == "passed" or (row.status == "flaky" and row.repeat is not None
                                   and row.repeat.met):

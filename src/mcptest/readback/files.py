@@ -28,7 +28,7 @@ class FileRefused(ReadBackError):
         super().__init__(message, file)
 
 
-def size_text(n: int) -> str:
+def bound_text(n: int) -> str:
     """`64 MiB`, `1,024 KiB`: how a bound is named in messages."""
     if n >= 1 << 20 and n % (1 << 20) == 0:
         return f"{n >> 20:,} MiB"
@@ -36,7 +36,7 @@ def size_text(n: int) -> str:
 
 
 def too_large(shown: str, max_bytes: int) -> FileRefused:
-    return FileRefused(f"the file is larger than {size_text(max_bytes)}", shown, too_large=True)
+    return FileRefused(f"the file is larger than {bound_text(max_bytes)}", shown, too_large=True)
 
 
 @contextmanager
@@ -59,7 +59,7 @@ def open_regular(path: str | Path, shown: str, *, kind: str) -> Iterator[tuple[B
         yield f, info.st_size
 
 
-def blocks(f: BinaryIO, shown: str, max_bytes: int) -> Iterator[bytes]:
+def bounded_blocks(f: BinaryIO, shown: str, max_bytes: int) -> Iterator[bytes]:
     """The file's bytes block by block; refused past `max_bytes` (the bound, not the size the
     file claims, stops the read)."""
     total = 0
@@ -81,7 +81,7 @@ def read_regular(path: str | Path, shown: str, *, max_bytes: int, kind: str) -> 
     with open_regular(path, shown, kind=kind) as (f, size):
         if size > max_bytes:
             raise too_large(shown, max_bytes)
-        return b"".join(blocks(f, shown, max_bytes))
+        return b"".join(bounded_blocks(f, shown, max_bytes))
 
 
 def decode_utf8(raw: bytes, shown: str) -> str:

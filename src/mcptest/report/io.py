@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from mcptest.errors import ReadBackError
-from mcptest.readback.files import blocks, decode_utf8, open_regular, too_large
+from mcptest.readback.files import bounded_blocks, decode_utf8, open_regular, too_large
 from mcptest.readback.json_bounds import JsonLimits, JsonScan
 from mcptest.report.base import Model
 from mcptest.report.build import recomputed
@@ -57,7 +57,7 @@ def read_report(path: str | Path, *, budget: ValuesBudget | None = None) -> Repo
     with open_regular(path, shown, kind=KIND) as (f, size):
         if size > MAX_REPORT_BYTES:
             raise too_large(shown, MAX_REPORT_BYTES)
-        return report_from_blocks(blocks(f, shown, MAX_REPORT_BYTES), shown, budget=budget)
+        return report_from_blocks(bounded_blocks(f, shown, MAX_REPORT_BYTES), shown, budget=budget)
 
 
 def report_from_blocks(chunks: Iterable[bytes], shown: str, *,

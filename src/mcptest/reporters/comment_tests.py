@@ -22,11 +22,11 @@ from mcptest.reporters.verdict_text import mode_line, vote_answer
 _RANK = {s: i for i, s in enumerate(display.STATUS_ORDER)}
 
 
-def _reads_jury(f: display.Finding) -> bool:
+def _reads_jury(f: display.ReviewRow) -> bool:
     return f.assertion is not None and f.assertion.target.startswith("jury.")
 
 
-def _has_jury(f: display.Finding) -> bool:
+def _has_jury(f: display.ReviewRow) -> bool:
     return f.judge is not None and f.judge.jury is not None
 
 
@@ -36,7 +36,7 @@ def _judged(judge: JudgeDetail | None) -> bool:
         not v.deferred for v in judge.votes))
 
 
-def _needs_look(f: display.Finding) -> bool:
+def _needs_look(f: display.ReviewRow) -> bool:
     return f.status != "passed" or f.escalated or f.lost
 
 
@@ -46,15 +46,15 @@ class Block:
     that read it (shown for context even when the jury itself passed)."""
 
     test: TestResult
-    findings: list[display.Finding]
+    findings: list[display.ReviewRow]
 
     @property
-    def checks(self) -> list[display.Finding]:
+    def checks(self) -> list[display.ReviewRow]:
         """The findings that need a look (not a passing jury shown for context)."""
         return [f for f in self.findings if _needs_look(f)]
 
     @property
-    def lead(self) -> display.Finding:
+    def lead(self) -> display.ReviewRow:
         """The test's worst check, or its jury when the jury's readers failed."""
         return self.checks[0]
 
@@ -83,7 +83,7 @@ def block(test: TestResult) -> Block | None:
         judged = next((a for a in test.assertions if a.judge and a.judge.jury), None)
         if judged is None:
             return Block(test, found)
-        jury = display.Finding(test, judged, judged.status, False)
+        jury = display.ReviewRow(test, judged, judged.status, False)
         rest.insert(next((i for i, f in enumerate(rest) if _RANK[f.status] > _RANK[
             readers[0].status]), len(rest)), jury)
     at = rest.index(jury) + 1  # the jury first, then the checks that read it
@@ -201,13 +201,13 @@ def _judge(judge: JudgeDetail) -> dict[str, Any]:
     }
 
 
-def where(test: TestResult, finding: display.Finding | None = None) -> str:
+def where(test: TestResult, finding: display.ReviewRow | None = None) -> str:
     loc = finding.assertion.location if finding and finding.assertion else None
     loc = loc or test.location
     return f"{loc.file}:{loc.line}"
 
 
-def _check(f: display.Finding) -> dict[str, Any]:
+def _check(f: display.ReviewRow) -> dict[str, Any]:
     a = f.assertion
     judged = _judged(f.judge)
     # a jury's own words are its jury line; the grader's message is shown when it adds to it

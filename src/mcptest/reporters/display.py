@@ -164,7 +164,7 @@ def exit_text(report: Report) -> str:
             None) or exit_meaning(code)
 
 
-def verdict(report: Report) -> tuple[str, str]:
+def run_verdict(report: Report) -> tuple[str, str]:
     return VERDICT.get(report.summary.exit_code, ("❔", f"exit {report.summary.exit_code}"))
 
 
@@ -183,7 +183,7 @@ def is_escalated(judge: JudgeDetail | None) -> bool:
 
 
 @dataclass(frozen=True)
-class Finding:
+class ReviewRow:
     """One row of the review table: a non-passing assertion, an escalated jury or a test."""
 
     test: TestResult
@@ -266,12 +266,12 @@ def quorum_text(j: JuryAnalytics) -> str:
     return "" if j.panel else f", quorum {num(j.quorum)}"
 
 
-def test_findings(test: TestResult) -> list[Finding]:
-    found: list[Finding] = []
+def test_findings(test: TestResult) -> list[ReviewRow]:
+    found: list[ReviewRow] = []
     hard = any(a.status in ("failed", "error") for a in test.assertions)
     weighted = test.weighted is not None
     if weighted and test.status not in ("passed", "flaky"):  # the score decided: lead with it
-        found.append(Finding(test, None, test.status, False))
+        found.append(ReviewRow(test, None, test.status, False))
     for a in test.assertions:
         escalated = is_escalated(a.judge)
         if (a.status == "passed" or (weighted and test.status == "passed")) and not (
@@ -279,15 +279,15 @@ def test_findings(test: TestResult) -> list[Finding]:
             continue  # in a passing weighted test a failed check did not fail anything
         if a.status == "skipped" and hard and not escalated:
             continue  # a cascade skip behind a failure adds nothing to read
-        found.append(Finding(test, a, a.status, escalated))
+        found.append(ReviewRow(test, a, a.status, escalated))
     if test.status == "flaky":  # the row's own verdict leads its failing repetition's detail
-        found.insert(0, Finding(test, None, "flaky", False))
+        found.insert(0, ReviewRow(test, None, "flaky", False))
     elif is_escalated(test.judge) or (test.status != "passed" and not found):
-        found.append(Finding(test, None, test.status, is_escalated(test.judge)))
+        found.append(ReviewRow(test, None, test.status, is_escalated(test.judge)))
     return found
 
 
-def findings(report: Report) -> list[Finding]:
+def review_rows(report: Report) -> list[ReviewRow]:
     """Non-passing and escalated rows, worst status first, then in report order."""
     rows = [f for t in report.tests for f in test_findings(t)]
     rank = {s: i for i, s in enumerate(STATUS_ORDER)}

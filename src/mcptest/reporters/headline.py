@@ -117,7 +117,7 @@ def items(report: Report, missed: NotRun | None = None) -> list[str]:
         out.append(missed.item)
     if review := display.to_review(report):
         out.append(f"{review} to review")
-    if lost := sum(len(j.lost) for _, j in seats.lost_seats(report)):
+    if lost := sum(len(j.lost) for _, j in seats.juries_with_lost_seats(report)):
         out.append(f"⚠️ {lost} juror seat(s) lost")
     out.append(display.cost_line(report))
     return out

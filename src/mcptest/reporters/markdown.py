@@ -47,7 +47,7 @@ def comment_marker(suites: list[str], shard: str | None = None) -> str:
     return f"{MARKER_PREFIX}: suites={key} -->"
 
 
-def marker(report: Report) -> str:
+def report_marker(report: Report) -> str:
     """The marker of a report's comment (its suite set)."""
     return comment_marker(report.suites)
 
@@ -55,7 +55,7 @@ def marker(report: Report) -> str:
 def _header(report: Report, missed: headline.NotRun) -> dict[str, Any]:
     s = report.summary
     return {
-        "mark": display.verdict(report)[0], "headline": headline.items(report, missed),
+        "mark": display.run_verdict(report)[0], "headline": headline.items(report, missed),
         "servers": [
             {"name": sv.name, "status": sv.status, "error": sv.error}
             for sv in report.servers if sv.status != "ready"
@@ -65,7 +65,7 @@ def _header(report: Report, missed: headline.NotRun) -> dict[str, Any]:
         "not_run": missed.count if missed.tests else "", "not_run_causes": missed.cause_text,
         "missing_keys": display.either(missed.keys) if set(missed.causes) == {"no key"} else "",
         "lost": [{"test": t.name, "text": seats.lost_text(j)}
-                 for t, j in seats.lost_seats(report)],
+                 for t, j in seats.juries_with_lost_seats(report)],
     }
 
 
@@ -162,13 +162,13 @@ def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     m = _templates()
     missed = headline.not_run(report)
     found = blocks(report.tests)
-    head = (m.marker(marker(report)) + m.header(_header(report, missed)) + lint_block(report)
+    head = (m.marker(report_marker(report)) + m.header(_header(report, missed)) + lint_block(report)
             + repeats_block(report))
     footer = m.footer(_footer(report))
     diff = diff_block(report)
     if diff:  # the difference leads; the full results follow, collapsed (docs/baseline.md)
-        head = m.marker(marker(report)) + diff + FULL_OPEN + head.removeprefix(
-            m.marker(marker(report)))
+        head = m.marker(report_marker(report)) + diff + FULL_OPEN + head.removeprefix(
+            m.marker(report_marker(report)))
         footer = FULL_CLOSE + footer
     rows = _upto((m.row(row(b)) for b in found), max_chars)
     details = _upto(_details(m, found), max_chars)

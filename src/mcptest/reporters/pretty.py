@@ -225,7 +225,7 @@ def _summary(out: _Out, report: Report) -> None:
         for k, _, advice in gaps:
             if advice:
                 out.add(f"{_safe(k, 60)}: {advice}", 1)
-    for test, jury in seats.lost_seats(report):  # never silent, even in a passing jury
+    for test, jury in seats.juries_with_lost_seats(report):  # never silent, even in a passing jury
         out.add(out.paint(f"juror seat lost: {_safe(test.name, 120)}: "
                           f"{_safe(seats.lost_text(jury), 400)}", "error"))
     for warning in report.warnings:

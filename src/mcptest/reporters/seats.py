@@ -6,7 +6,7 @@ from __future__ import annotations
 from mcptest.report.judge_models import lost_words
 from mcptest.report.models import JudgeDetail, JuryAnalytics, Report, TestResult
 
-__all__ = ["has_lost_seat", "lost_seats", "lost_text", "rests_on"]
+__all__ = ["has_lost_seat", "juries_with_lost_seats", "lost_text", "rests_on"]
 
 
 def has_lost_seat(judge: JudgeDetail | None) -> bool:
@@ -26,7 +26,7 @@ def rests_on(j: JuryAnalytics) -> str:
     return f" on {j.decisive} of {j.seats} jurors"
 
 
-def lost_seats(report: Report) -> list[tuple[TestResult, JuryAnalytics]]:
+def juries_with_lost_seats(report: Report) -> list[tuple[TestResult, JuryAnalytics]]:
     """Every jury of the run that lost a seat to an error, with its test."""
     return [(t, d.jury) for t in report.tests
             for d in [*(a.judge for a in t.assertions), t.judge]

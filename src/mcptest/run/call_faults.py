@@ -30,7 +30,7 @@ from mcp_types import CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_REQUEST, PARSE_
 from pydantic import ValidationError
 
 from mcptest.run.bounded_stdio import HEAD_BYTES, TOO_LARGE, TOO_LARGE_PREFIX, answer_id
-from mcptest.run.connect import HttpStatusLog, describe, one_line
+from mcptest.run.connect import HttpStatusLog, one_line, one_line_error
 from mcptest.suite.models import RemoteServer, StdioServer
 
 GARBLED = "protocol: the server wrote invalid protocol output instead of an answer: "
@@ -45,7 +45,7 @@ def unparsed_output(message: Any) -> str | None:
             return one_line(repr(seen), 160)
         if seen is not None:
             return one_line(json.dumps(seen, ensure_ascii=False, default=str), 160)
-        return one_line(describe(message), 160)
+        return one_line(one_line_error(message), 160)
     if isinstance(message, ValueError):  # a line `bounded_stdio` could not take
         return one_line(str(message), 160)
     return None
@@ -90,7 +90,7 @@ def unreadable_error(cause: BaseException) -> str | None:
     return found.group(0) if found else None
 
 
-def too_large(server: str, bound: int, detail: str) -> str:
+def too_large_line(server: str, bound: int, detail: str) -> str:
     """The test's line for an answer over the bound; `detail` is `too_large_text`'s (the bound
     it names is lower than `max_result_bytes` on the SSE transport, whose SDK limits events)."""
     size, _, rest = detail.removeprefix(TOO_LARGE_PREFIX).partition(" bytes")
@@ -141,7 +141,7 @@ def lost_message(cause: BaseException, spec: StdioServer | RemoteServer) -> str:
     if isinstance(cause, httpx2.ReadTimeout) and isinstance(spec, RemoteServer):
         return (f"connection lost: no HTTP response data within {spec.http.timeout:g}s "
                 "(http.timeout)")
-    return one_line(f"connection lost: {describe(cause)}")
+    return one_line(f"connection lost: {one_line_error(cause)}")
 
 
 def timeout_text(timeout: float, noise: str | None) -> str:

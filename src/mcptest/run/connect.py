@@ -220,7 +220,7 @@ def root_cause(exc: BaseException) -> BaseException:
     return next((leaf for leaf in leaves if isinstance(leaf, Exception)), leaves[0])
 
 
-def describe(exc: BaseException) -> str:
+def one_line_error(exc: BaseException) -> str:
     """`Type: message` of an exception, one line."""
     text = str(exc) or repr(exc)
     return one_line(f"{type(exc).__name__}: {text}")
@@ -256,4 +256,4 @@ def _cause_text(cause: BaseException) -> str:
         return f"protocol error {cause.code}: {cause.error.message}"
     if isinstance(cause, NegotiationError):
         return f"protocol negotiation failed: {cause}"
-    return describe(cause)
+    return one_line_error(cause)

@@ -28,11 +28,11 @@ from mcptest.run.client_config import NO_CLIENT, ClientConfig
 from mcptest.run.client_side import ClientSide
 from mcptest.run.connect import (
     HttpStatusLog,
-    describe,
     enter_remote,
     enter_stdio,
     flatten,
     one_line,
+    one_line_error,
     plan_remote,
     plan_stdio,
     root_cause,
@@ -215,7 +215,7 @@ class Lifecycle:
         shown = unparsed_output(message)
         if shown is None:
             if isinstance(message, Exception):
-                self._noise = one_line(describe(message), 160)
+                self._noise = one_line(one_line_error(message), 160)
             return
         unreadable = unreadable_answer(message) if self._startup is not None else None
         if unreadable is not None and self._startup is not None:

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio
 
 from mcptest.errors import ServerNotReadyError
-from mcptest.grade.absent import error_text, unknown_name
-from mcptest.grade.diagnose import classify, is_tool_error
+from mcptest.grade.absent import tool_error_line, unknown_name
+from mcptest.grade.diagnose import gap_category, is_tool_error
 from mcptest.grade.grader import LlmGrading, grade_test, test_verdict
 from mcptest.grade.rows import server_report, since_ms, test_result
 from mcptest.grade.structural import StructuralTier
@@ -252,7 +252,7 @@ class Runner:
         unknown = unknown_name("tool", spec.tool, test.server or "",
                                [str(t.get("name")) for t in conn.tools])
         return None if unknown is None else (
-            f"{unknown} (the call answered: \"{error_text(produced)}\"); "
+            f"{unknown} (the call answered: \"{tool_error_line(produced)}\"); "
             "`mcptest validate --connect` finds this before a run")
 
     async def _grade(
@@ -283,7 +283,7 @@ class Runner:
         status, message = client_verdict(test, *client, status, message)
         # The tools/call shape rules (a `content` list, `isError`) say nothing of resources,
         # prompts and listings: their answers are judged by their assertions alone.
-        gap = classify(status, assertions, produced if isinstance(spec, ToolTest) else None,
+        gap = gap_category(status, assertions, produced if isinstance(spec, ToolTest) else None,
                        protocol_error=(message or "").startswith(ACCEPTED_TAMPERED))
         self._record(test_result(
             test, status, assertions=assertions, gap=gap, message=message,

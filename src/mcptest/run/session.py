@@ -29,11 +29,11 @@ from mcptest.run.call_faults import (
     http_fault,
     lost_message,
     timeout_text,
-    too_large,
+    too_large_line,
 )
 from mcptest.run.connect import (
-    describe,
     one_line,
+    one_line_error,
     root_cause,
 )
 from mcptest.run.lifecycle import Lifecycle
@@ -99,7 +99,7 @@ class ServerConnection(Lifecycle):
                 self._dead = self._dead or closed_message(self.transport, self._stderr_lines(3))
                 return done(transport_error=self._dead)
             if e.code == TOO_LARGE and e.error.message.startswith(TOO_LARGE_PREFIX):
-                return done(transport_error=too_large(self.name, self.spec.max_result_bytes,
+                return done(transport_error=too_large_line(self.name, self.spec.max_result_bytes,
                                                                e.error.message))
             if self.transport != "stdio":
                 fault = http_fault(e.code, e.error.message, self._http_log, http_seen)
@@ -113,7 +113,7 @@ class ServerConnection(Lifecycle):
             if isinstance(cause, httpx2.TransportError | OSError):
                 self._dead = self._dead or lost_message(cause, self.spec)
                 return done(transport_error=self._dead)
-            return done(transport_error=describe(cause))
+            return done(transport_error=one_line_error(cause))
         finally:
             self._in_flight.pop(number, None)
             self._garbled.pop(number, None)

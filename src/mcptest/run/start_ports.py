@@ -67,7 +67,7 @@ def _bindable(family: int, address: str) -> bool:
     return True
 
 
-async def is_local(host: str) -> bool:
+async def resolves_locally(host: str) -> bool:
     """Whether `host` resolves to an address of this machine (where a started process listens)."""
     try:
         infos = await anyio.getaddrinfo(host, None, type=socket.SOCK_STREAM)
@@ -82,7 +82,7 @@ async def is_local(host: str) -> bool:
 
 
 async def local_endpoints(url: str, ready: ReadyCheck | None) -> list[Endpoint]:
-    return [p for p in endpoints(url, ready) if await is_local(p.host)]
+    return [p for p in endpoints(url, ready) if await resolves_locally(p.host)]
 
 
 async def _answers(point: Endpoint) -> bool:

@@ -28,7 +28,7 @@ _SHAPES = {"EnvRef": "`{env: NAME}`", "FromEnv": "`{from_env: NAME, default: …
            "LikertScale": "`{likert: {min, max}}`"}
 
 
-def describe(value: Any) -> str:
+def yaml_kind(value: Any) -> str:
     """The kind of a YAML value, as a person says it ("a list", "a string")."""
     if value is None:
         return "nothing (null)"
@@ -78,7 +78,7 @@ def _suggest(word: str, choices: list[str]) -> str:
 def _matcher_message(value: Any) -> tuple[str, str | None]:
     """Message for a matcher that is not exactly one known kind, and the key to point at."""
     if not isinstance(value, dict):
-        return f"a matcher is a mapping like `{{exact: …}}`, got {describe(value)}", None
+        return f"a matcher is a mapping like `{{exact: …}}`, got {yaml_kind(value)}", None
     kinds = [k for k in value if canonical_kind(k) in MATCHER_KINDS]
     unknown = [k for k in value if canonical_kind(k) not in MATCHER_KINDS]
     if len(kinds) > 1:
@@ -114,7 +114,7 @@ def message(
         hint = _suggest(value, choices) or f" (one of: {', '.join(choices)})"
         return f"unknown {what} `{value}`{hint}", path, False
     if kind in _EXPECTED:
-        return f"expected {_EXPECTED[kind]}, got {describe(value)}", path, False
+        return f"expected {_EXPECTED[kind]}, got {yaml_kind(value)}", path, False
     if kind in ("value_error", "assertion_error"):
         return str(err["msg"]).split(", ", 1)[-1], path, False
     bounds = {"greater_than": "greater than", "greater_than_equal": "at least",

@@ -77,7 +77,7 @@ def report_json_schema() -> dict[str, Any]:
     )
 
 
-def render(schema: dict[str, Any]) -> str:
+def schema_text(schema: dict[str, Any]) -> str:
     """The exact text we publish: 2-space indent, UTF-8, newline at the end."""
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
@@ -85,7 +85,7 @@ def render(schema: dict[str, Any]) -> str:
 def published_files(root: Path | None) -> dict[Path, str]:
     """Every schema file we ship, with the text it must have: the copies in this package and,
     given a source checkout's `root`, the two in its `schema/`."""
-    suite, report = render(suite_json_schema()), render(report_json_schema())
+    suite, report = schema_text(suite_json_schema()), schema_text(report_json_schema())
     files = {_PACKAGE / "v1.json": suite, _PACKAGE / "report-v1.json": report}
     if root is not None:
         files |= {root / "schema" / "v1.json": suite, root / "schema" / "report-v1.json": report}

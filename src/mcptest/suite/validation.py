@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 from pydantic import AliasChoices, BaseModel, Discriminator, Tag, ValidationError
 
 from mcptest.errors import SuiteError
-from mcptest.suite.messages import describe, join, member_expected, message
+from mcptest.suite.messages import join, member_expected, message, yaml_kind
 from mcptest.suite.positions import KeyPath, Positions, format_path
 
 _TYPE_ERRORS = frozenset({
@@ -91,7 +91,7 @@ def _model_field(model: type[BaseModel], seg: str) -> tuple[str, Any] | None:
     return None
 
 
-def place(err: dict[str, Any], data: Any, root: type[BaseModel]) -> _Item:
+def locate_error(err: dict[str, Any], data: Any, root: type[BaseModel]) -> _Item:
     """Walk `err['loc']` through the types and the data together."""
     loc = tuple(err["loc"])
     item = _Item(err, (), None)
@@ -159,7 +159,7 @@ def _condense(items: list[_Item]) -> list[_Item]:
             first = inside[0]
             path = next(path for p, _, path in first.branches if p == prefix)
             expected = join([member_expected(seg, g[0].err) for seg, g in groups.items()])
-            got = describe(first.err.get("input"))
+            got = yaml_kind(first.err.get("input"))
             synthetic = {"type": "union_type", "loc": prefix, "input": first.err.get("input"),
                          "msg": f"expected {expected}, got {got}"}
             items = [*rest, _Item(synthetic, path, None)]
@@ -197,7 +197,7 @@ def suite_errors(
     exc: ValidationError, data: Any, positions: Positions, root: type[BaseModel],
 ) -> list[SuiteError]:
     """Translate every error of `exc` (raised validating `data` as `root`)."""
-    items = _condense([place(dict(e), data, root) for e in exc.errors(include_url=False)])
+    items = _condense([locate_error(dict(e), data, root) for e in exc.errors(include_url=False)])
     out: list[SuiteError] = []
     seen: set[str] = set()
     typos = _typos(items)

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     return execute(args, evals=args.with_evals, tools=True, agents=True)
 
 
-def log(message: str) -> None:
+def to_stderr(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
@@ -54,7 +54,7 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
     if report.summary.internal_error is not None:
         if env.get("MCPTEST_DEBUG") and outcome.traceback:
             sys.stderr.write(outcome.traceback)
-        log(f"internal error: {report.summary.internal_error} (the reports were written; "
+        to_stderr(f"internal error: {report.summary.internal_error} (the reports were written; "
             "set MCPTEST_DEBUG=1 for a traceback)")
     return report.summary.exit_code if selected else int(ExitCode.NO_TESTS)
 

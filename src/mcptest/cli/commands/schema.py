@@ -35,9 +35,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _text(report: bool) -> str:
     """Generated from the installed models, so a written copy is never older than the code."""
-    from mcptest.suite.schema import render, report_json_schema, suite_json_schema
+    from mcptest.suite.schema import report_json_schema, schema_text, suite_json_schema
 
-    return render(report_json_schema() if report else suite_json_schema())
+    return schema_text(report_json_schema() if report else suite_json_schema())
 
 
 def run(args: argparse.Namespace) -> int:
