@@ -64,8 +64,7 @@ def _contains(m: ContainsMatcher, value: Any) -> Verdict:
         ok = _subset(needle, value)
     else:
         return Verdict(False, "`contains` needs a string, array or object, got "
-                       f"{shorten_json(value)}",
-                       needle)
+                       f"{shorten_json(value)}", needle)
     if ok:
         return Verdict(True, expected=needle)
     return Verdict(False, f"expected to contain {shorten_json(needle)}, "

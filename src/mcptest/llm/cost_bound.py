@@ -37,8 +37,8 @@ class PlannedCall:
 
 
 def project_cost(calls: Iterable[PlannedCall], env: Mapping[str, str],
-                 model_cost: Mapping[str, Any],
-          *, prompt_tokens: int = PROJECTED_PROMPT_TOKENS) -> tuple[Projection, dict[str, Any]]:
+                 model_cost: Mapping[str, Any], *, prompt_tokens: int = PROJECTED_PROMPT_TOKENS
+                 ) -> tuple[Projection, dict[str, Any]]:
     """The projection of `calls`, and model → where it is first used for unpriced models."""
     sent = deferred = 0
     total = 0.0

@@ -76,8 +76,8 @@ class JudgeEngine:
         an upper cost bound assuming `prompt_tokens` per prompt and `max_tokens` per answer."""
         d = defaults or self.options.defaults
         self._projection, _ = project_cost([PlannedCall(m, None, d) for m in models],
-                                           self.options.env,
-                                    self.client.model_cost(), prompt_tokens=prompt_tokens)
+                                           self.options.env, self.client.model_cost(),
+                                           prompt_tokens=prompt_tokens)
         return self._projection
 
     def redact(self, text: str) -> str:
@@ -181,8 +181,7 @@ class JudgeEngine:
                                   latency=latency, tally=tally)
 
     def _failure(self, tally: RequestSpend, model: str, req: JudgeRequest, status: Any,
-                 message: str,
-                 kind: Any, start: float) -> JudgeOutcome:
+                 message: str, kind: Any, start: float) -> JudgeOutcome:
         if status == "judge_error":
             self._count(errors=1)
         return JudgeOutcome(status=status, model=model, message=message, error_kind=kind,
