@@ -13,7 +13,7 @@ from __future__ import annotations
 import signal
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from traceback import format_exc
@@ -24,11 +24,12 @@ from mcptest.agents.driver import RowDriver
 from mcptest.errors import McpTestError
 from mcptest.grade.rows import test_result
 from mcptest.judging.judging import Judging, pool_limits
+from mcptest.llm.cassette import Cassettes
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.known_secrets import known_secrets
 from mcptest.plan import Plan
 from mcptest.report.build import JudgeTotals, build_report
-from mcptest.report.models import Report, ShardInfo, TestResult
+from mcptest.report.models import CassetteSummary, Report, ShardInfo, TestResult
 from mcptest.report.redact import redact_text
 from mcptest.run.runner import Runner, RunState
 from mcptest.suite.advice import load_warnings
@@ -70,6 +71,8 @@ class RunOptions:
     handle_signals: bool = True
     inject_fault: bool = False
     """Raise `InjectedFault` when the first test finishes (tests only)."""
+    cassettes: Cassettes | None = None
+    """`--models`: the model cassettes every repetition of the run shares (docs/cassettes.md)."""
 
 
 @dataclass(frozen=True)
@@ -96,12 +99,15 @@ def judge_options(plan: Plan, options: RunOptions) -> JudgeOptions:
         redact_candidates=options.redact_candidates)
 
 
-def header(plan: Plan, judging: Judging | None) -> str:
+def header(plan: Plan, judging: Judging | None, tapes: Cassettes | None = None) -> str:
     cases = sum(1 for t in plan.tests if t.case is not None)
     line = (f"mcptest: {len(plan.tests)} of {plan.selected_from} tests"
             + (f" ({cases} from case tables)" if cases else "")
             + f" from {len(plan.suites)} file(s), {len(plan.server_keys())} server(s)")
-    return line + (f"; {judging.header()}" if judging is not None else "")
+    if tapes is not None and tapes.mode == "replay":  # nothing is projected: nothing is sent
+        return line + "; models: replayed from their cassettes, no request is sent"
+    models = f"; models: {tapes.mode} (cassettes)" if tapes is not None else ""
+    return line + (f"; {judging.header()}" if judging is not None else "") + models
 
 
 def run_plan(plan: Plan, options: RunOptions) -> RunOutcome:
@@ -112,8 +118,9 @@ def run_plan(plan: Plan, options: RunOptions) -> RunOutcome:
 async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     """Run `plan`; never raises for a fault during the run (the report carries it). Errors in
     setting up (an unpriced model under `--max-cost`) raise before anything starts."""
-    judging = Judging(plan, judge_options(plan, options)) if plan.needs_judge else None
-    options.log(header(plan, judging))
+    judging = (Judging(plan, judge_options(plan, options), options.cassettes)
+               if plan.needs_judge else None)
+    options.log(header(plan, judging, options.cassettes))
     started, t0 = _now(), time.perf_counter()
     state = RunState()
     fault = trace = None
@@ -140,6 +147,27 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
         warnings=[w for s in plan.suites for w in load_warnings(s)]
         + (judging.calibration.warnings() if judging is not None else []))
     return RunOutcome(report, secrets, trace)
+
+
+def with_cassettes(outcome: RunOutcome, options: RunOptions) -> RunOutcome:
+    """After the whole run (every repetition): the cassettes of its finished rows written
+    when recording, and what they did in the summary (docs/cassettes.md)."""
+    tapes = options.cassettes
+    if tapes is None:
+        return outcome
+    report = outcome.report
+    finished = [t.id for t in report.tests
+                if t.status in ("passed", "failed", "error", "flaky") and t.gap != "replay"]
+    changed = tapes.save(finished)
+    if changed:
+        options.log(f"mcptest: {len(changed)} model cassette(s) written: {', '.join(changed)}"
+                    if len(changed) <= 3 else f"mcptest: {len(changed)} model cassettes written "
+                    f"(first {changed[0]})")
+    tally = CassetteSummary(mode=tapes.mode, replayed=tapes.replayed, recorded=tapes.recorded,
+                            written=len(changed),
+                            diverged=sum(1 for t in report.tests if t.gap == "replay"))
+    summary = report.summary.model_copy(update={"cassettes": tally})
+    return replace(outcome, report=report.model_copy(update={"summary": summary}))
 
 
 def _first_cause(e: BaseException) -> BaseException:

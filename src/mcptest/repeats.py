@@ -18,7 +18,7 @@ import anyio
 from mcptest.grade.repeated_row import GateOn, RepeatOptions, merge_repetitions
 from mcptest.judging.judging import agreements
 from mcptest.judging.plan_projection import project
-from mcptest.pipeline import RunOptions, RunOutcome, arun_plan
+from mcptest.pipeline import RunOptions, RunOutcome, arun_plan, with_cassettes
 from mcptest.plan import Plan, PlannedTest
 from mcptest.report.build import JudgeTotals, build_report
 from mcptest.report.models import Report, TestResult
@@ -71,7 +71,7 @@ async def arun_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) 
         options.log(_all_repetitions(plan, options, repeat, most))
     first = await arun_plan(plan, options)
     if most == 1:
-        return first
+        return with_cassettes(first, options)
     outcomes = [first]
     for k in range(2, most + 1):
         last = outcomes[-1].report.summary
@@ -85,9 +85,10 @@ async def arun_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) 
             max_cost=None if options.max_cost is None else max(options.max_cost - spent, 0.0))
         options.log(f"mcptest: repetition {k} of {most} ({len(sub.tests)} test(s))")
         outcomes.append(await arun_plan(sub, opts))
-    return RunOutcome(_merged(plan, [o.report for o in outcomes], repeat, options.max_cost),
-                      frozenset().union(*(o.secrets for o in outcomes)),
-                      next((o.traceback for o in outcomes if o.traceback), None))
+    return with_cassettes(RunOutcome(
+        _merged(plan, [o.report for o in outcomes], repeat, options.max_cost),
+        frozenset().union(*(o.secrets for o in outcomes)),
+        next((o.traceback for o in outcomes if o.traceback), None)), options)
 
 
 def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,

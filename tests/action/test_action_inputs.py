@@ -63,6 +63,7 @@ def test_empty_sarif_turns_it_off_and_comment_off_mode() -> None:
         ({"shard": "1-2"}, "shard"),
         ({"reporters": "json, pdf"}, "reporters"),
         ({"working_directory": "a\nb"}, "working-directory"),
+        ({"models": "playback"}, "models"),
     ],
 )
 def test_bad_inputs_name_the_input(inputs: dict[str, str], named: str) -> None:
@@ -73,3 +74,22 @@ def test_bad_inputs_name_the_input(inputs: dict[str, str], named: str) -> None:
 
 def test_split_list_keeps_order_and_drops_blanks() -> None:
     assert split_list("b.yml,\na.yml ,, \n c/**/*.yml") == ["b.yml", "a.yml", "c/**/*.yml"]
+
+
+def test_models_becomes_the_cli_flag() -> None:
+    """`models: replay` on a pull request runs `mcptest run … --models replay`
+    (docs/action.md, "Record on a schedule, replay on pull requests")."""
+    import io
+
+    from mcptest.action.main import cli_arguments
+
+    for mode in ("record", "replay", "replay-or-record"):
+        got = read_inputs(env(suites="a.yml", models=mode.upper()))
+        assert got.models == mode
+        argv = cli_arguments(got, ["a.yml"], "r.json", None, io.StringIO())
+        assert argv[argv.index("--models") + 1] == mode
+    plain = read_inputs(env(suites="a.yml"))
+    assert plain.models is None
+    assert "--models" not in cli_arguments(plain, ["a.yml"], "r.json", None, io.StringIO())
+    with pytest.raises(UsageError, match="input 'models' applies to a run"):
+        read_inputs(env(mode="merge", shard_reports="r.json", models="replay"))

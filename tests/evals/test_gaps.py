@@ -104,6 +104,7 @@ evals:
     assert (wrong.message or "").startswith("unknown tool `greeet` on server `ex` "
                                             "(did you mean `greet`?)")
     assert stopped.summary.gaps == {"budget": 1}
-    # `flaky` needs repeats: tests/cli/test_repeat_cli.py produces it through the CLI
-    assert set(GAP_ADVICE) - {"flaky"} == set(gaps.values())
+    # `flaky` needs repeats: tests/cli/test_repeat_cli.py produces it through the CLI; `replay`
+    # a model cassette: tests/agents/test_cassettes_cli.py does
+    assert set(GAP_ADVICE) - {"flaky", "replay"} == set(gaps.values())
     assert js.count("pricey-judge") == 0

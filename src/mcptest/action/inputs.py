@@ -59,6 +59,8 @@ class ActionInputs(BaseModel):
     baseline_artifact: str = "mcptest-report"
     fail_on: str = "any-failure"
     """`any-failure` or `regressed`, and/or `not-measured` (comma-separated)."""
+    models: Literal["record", "replay", "replay-or-record"] | None = None
+    """Model cassettes (docs/cassettes.md); None: every model request is sent."""
 
     @property
     def wants_comment(self) -> bool:
@@ -89,7 +91,7 @@ def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
 _RUN_ONLY: dict[str, set[str]] = {
     "shard": {""}, "shard-weights": {""}, "max-cost": {""}, "concurrency": {""},
     "baseline": {""}, "fail-on": {"", "any-failure"},
-    "with-evals": _FALSE, "lint": _FALSE, "require-judge": _FALSE,
+    "with-evals": _FALSE, "lint": _FALSE, "require-judge": _FALSE, "models": {""},
 }
 
 
@@ -175,6 +177,11 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
     except ValueError as e:
         raise UsageError(f"input 'fail-on' {e}") from None
 
+    models = _raw(env, "models").lower() or None
+    if models not in (None, "record", "replay", "replay-or-record"):
+        raise UsageError(f"input 'models' must be record, replay or replay-or-record, got "
+                         f"{models!r}")
+
     shard_reports = split_list(_raw(env, "shard-reports"))
     check_mode(env, mode, shard_reports)
 
@@ -201,4 +208,5 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         baseline=_raw(env, "baseline"),
         baseline_artifact=_raw(env, "baseline-artifact") or "mcptest-report",
         fail_on=fail_on,
+        models=models,
     )

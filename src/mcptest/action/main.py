@@ -102,6 +102,8 @@ def cli_arguments(inputs: ActionInputs, suites: list[str], report_json: str,
         argv.append("--require-judge")
     if inputs.with_evals:
         argv.append("--with-evals")
+    if inputs.models:
+        argv += ["--models", inputs.models]
     return argv
 
 

@@ -25,6 +25,7 @@ from mcptest.errors import ServerNotReadyError
 from mcptest.grade.grader import LlmGrading
 from mcptest.llm.engine import JudgeEngine
 from mcptest.run.runner import Record, RunState, ServerFailed, ready_server
+from mcptest.run.tapes import playing
 from mcptest.suite.models import EvalSpec
 
 if TYPE_CHECKING:  # the MCP client is a costly import: fixed-response evals never pay it
@@ -70,7 +71,9 @@ class RowDriver:
 
     async def _fixed(self, t: PlannedTest, slots: anyio.Semaphore) -> None:
         try:
-            self.record(self.calibration.apply_row(t, await run_eval_row(t, self.engine)))
+            with playing(self.engine.client.cassettes, t):
+                row = await run_eval_row(t, self.engine)
+            self.record(self.calibration.apply_row(t, row))
         finally:
             slots.release()
 
@@ -121,6 +124,12 @@ class RowDriver:
         return conns
 
     async def _row(self, t: PlannedTest, servers: dict[str, ServerConnection]) -> None:
+        with playing(self.engine.client.cassettes, t):
+            for conn in servers.values():  # sampling its tool calls cause is this row's
+                conn.client.begin(None)
+            await self._run_row(t, servers)
+
+    async def _run_row(self, t: PlannedTest, servers: dict[str, ServerConnection]) -> None:
         if not isinstance(t.spec, EvalSpec):
             self.record(await run_agent_row(t, self.engine, self.llm, servers))
             return

@@ -38,9 +38,11 @@ def run_options(options: Options, env: Mapping[str, str], *,
                 log: Callable[[str], None] | None = None,
                 handle_signals: bool = False) -> RunOptions:
     """The pipeline's options. Signals stay the caller's unless it hands them over (the CLI)."""
+    from mcptest.llm.cassette import Cassettes
     from mcptest.pipeline import INJECT_FAULT_ENV, RunOptions
 
     return RunOptions(
+        cassettes=Cassettes(options.models, options.cassette_dir) if options.models else None,
         env=env, concurrency=options.concurrency, max_cost=options.max_cost,
         cache_dir=None if options.no_cache else options.cache_dir,
         require_judge=options.require_judge, redact_candidates=options.redact_candidates,

@@ -61,6 +61,12 @@ class Options(BaseModel):
     require_calibration: bool = False
     no_cache: bool = False
     cache_dir: Path = Path(".mcptest/cache")
+    # model cassettes (docs/cassettes.md)
+    models: Literal["record", "replay", "replay-or-record"] | None = None
+    """Record every model request to per-test cassettes, answer them from the cassettes, or
+    both (send only what is missing); None: every request is sent, nothing is recorded."""
+    cassette_dir: Path | None = None
+    """Where the cassettes go (None: `cassettes/` beside each suite file)."""
     # repeats
     repeat: int = Field(default=1, ge=1, le=100)
     min_pass_rate: float = Field(default=1.0, ge=0, le=1)

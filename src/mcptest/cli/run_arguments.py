@@ -47,6 +47,13 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     judge.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     judge.add_argument("--cache-dir", type=Path, default=Path(".mcptest/cache"), metavar="DIR",
                        help="judge verdict cache (default .mcptest/cache)")
+    tapes = p.add_argument_group("model cassettes")
+    tapes.add_argument("--models", choices=("record", "replay", "replay-or-record"),
+                       help="record every model request (agents, judges, juries, sampling) to "
+                            "per-test cassettes, replay them with no model call and $0 while "
+                            "the servers run live, or replay and record what is missing")
+    tapes.add_argument("--cassette-dir", type=Path, metavar="DIR",
+                       help="where cassettes go (default: cassettes/ beside each suite file)")
     talk = p.add_mutually_exclusive_group()
     talk.add_argument("-v", "--verbose", action="store_true",
                       help="one line per finished test on stderr, also on a terminal")

@@ -19,7 +19,8 @@ _OUTCOME: dict[str, Outcome] = {
 }
 _JUDGED = ("llm-judge", "llm-jury", "eval-rubric", "custom-judge",
            "eval.rubric")  # reports written before the one spelling (docs/decisions.md)
-_MECHANICAL = ("transport", "protocol", "suite", "tool-error", "shape", "environment", "budget")
+_MECHANICAL = ("transport", "protocol", "suite", "tool-error", "shape", "environment", "budget",
+               "replay")
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def judged(t: TestResult) -> bool:
     agent's run): then one run of it is a sample, not a verdict. A failure of the server, the
     transport or a deterministic check is not (docs/baseline.md, "When is it a regression")."""
     if t.kind in ("eval", "agent"):  # a model's answer, whatever check it then failed
-        return t.gap not in ("transport", "protocol", "environment", "budget")
+        return t.gap not in ("transport", "protocol", "environment", "budget", "replay")
     if t.gap in _MECHANICAL:
         return False
     failing = [a for a in t.assertions if a.status in ("failed", "error")]

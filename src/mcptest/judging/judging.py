@@ -19,6 +19,7 @@ from mcptest.grade.run_alpha import RunAlpha, run_alpha
 from mcptest.judging.graders import grader_for
 from mcptest.judging.model_checks import model_errors
 from mcptest.judging.plan_projection import has_agent_rows, needs_litellm, plan_calls, project_calls
+from mcptest.llm.cassette import Cassettes
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.engine import JudgeEngine
 from mcptest.plan import Plan, PlannedAssertion, PlannedTest
@@ -31,9 +32,10 @@ from mcptest.suite.models import JudgeDefaults
 class Judging:
     """Grades judged assertions for the runner through one shared `JudgeEngine`."""
 
-    def __init__(self, plan: Plan, options: JudgeOptions) -> None:
+    def __init__(self, plan: Plan, options: JudgeOptions,
+                 cassettes: Cassettes | None = None) -> None:
         self.options = options
-        self.engine = JudgeEngine(options)
+        self.engine = JudgeEngine(options, cassettes)
         self.calibration = CalibrationGating(require=options.require_calibration)
         if errors := model_errors(plan, options.env):
             raise SuiteErrors(errors)

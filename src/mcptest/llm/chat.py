@@ -3,7 +3,8 @@
 An agent model is routed like a judge (its own key, or the MCPTEST_JUDGE_BASE_URL gateway), its
 worst case is reserved in the same budget ledger before each request (so `--max-cost` covers
 agents too), and it shares the client's pool and retry policy. Agent requests are not judge
-calls: they do not count in `calls_sent` and are never cached (a transcript is live).
+calls: they do not count in `calls_sent` and are never cached (a transcript is live); a run's
+model cassettes record and replay them (`llm/cassette.py`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any, Literal
 from mcptest.errors import BudgetRefused
 from mcptest.llm.budget import lookup_price
 from mcptest.llm.call import ChatTurn, ToolCall, send_chat
+from mcptest.llm.cassette import NotRecorded, OfflineRoute, Sent
 from mcptest.llm.model_client import ModelClient, RequestSpend
 from mcptest.llm.provider_errors import container_hint
 from mcptest.llm.retry import RetriesExhausted
@@ -55,8 +57,8 @@ class AgentModel:
         self.client = client
         self.settings = defaults or client.options.defaults or JudgeDefaults()
         self.defaults = defaults
-        self.route: Route | Unroutable = route(model or None, None, defaults,
-                                               client.options.env)
+        self.route: Route | Unroutable = client.routed(route(model or None, None, defaults,
+                                                             client.options.env))
         self.max_tokens = max_tokens or self.settings.max_tokens
         self.name = self.route.model or model or "(no model)"
 
@@ -75,7 +77,8 @@ class AgentModel:
             litellm = None if fast else await self.client.litellm()
             table = self.client.model_cost() if litellm is None else litellm.model_cost
             price = lookup_price(r.model, self.settings.pricing, table, r.price_name)
-            if price is None and self.client.options.max_cost is not None:
+            offline = r.reason if isinstance(r, OfflineRoute) else None
+            if price is None and self.client.options.max_cost is not None and not offline:
                 return ChatReply(status="error", message=(
                     f"no known price for agent model {r.model!r} with a cost cap set: add it "
                     "to the suite's judge.pricing"))
@@ -89,10 +92,15 @@ class AgentModel:
                                  max_tokens=self.max_tokens,
                                  temperature=self.settings.temperature)
 
+            sent = Sent("chat", r.model, messages, tools, {
+                "temperature": self.settings.temperature, "max_tokens": self.max_tokens},
+                offline=offline)
             turn: ChatTurn = await self.client.request(
                 r.model, once,
                 price=price, prompt_tokens=_bound(messages, tools), max_tokens=self.max_tokens,
-                tally=tally)
+                tally=tally, sent=sent)
+        except NotRecorded as e:  # a replay with no answer for this turn (docs/cassettes.md)
+            return ChatReply(status="deferred" if e.deferred else "error", message=str(e))
         except BudgetRefused as e:
             return ChatReply(status="budget", message=str(e), cost_usd=tally.cost)
         except RetriesExhausted as e:

@@ -19,6 +19,7 @@ from mcptest.errors import BudgetRefused, ProviderError
 from mcptest.llm.budget import Price, lookup_price, prompt_token_bound
 from mcptest.llm.cache import CacheKey, VerdictCache
 from mcptest.llm.call import Reply, count_prompt_tokens, response_format, send
+from mcptest.llm.cassette import Cassettes, NotRecorded, OfflineRoute, Sent
 from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest, JudgeStats, Projection
 from mcptest.llm.cost_bound import PROJECTED_PROMPT_TOKENS, PlannedCall, project_cost
 from mcptest.llm.judge_reply import CutOff, JudgeVerdict, ParseFailure, read_verdict
@@ -36,9 +37,9 @@ from mcptest.suite.models import JudgeDefaults
 class JudgeEngine:
     """One per run: all judge calls share its client (pool, ledger, retries) and its cache."""
 
-    def __init__(self, options: JudgeOptions) -> None:
+    def __init__(self, options: JudgeOptions, cassettes: Cassettes | None = None) -> None:
         self.options = options
-        self.client = ModelClient(options)
+        self.client = ModelClient(options, cassettes)
         self._cache = (VerdictCache(options.cache_dir, secrets=options.secrets)
                        if options.cache_dir else None)
         self._lock = threading.Lock()
@@ -89,7 +90,7 @@ class JudgeEngine:
         """Whether a request to `model` could be sent; False: it is deferred at no cost (no key
         or gateway), so an early-stopped jury asks it anyway (docs/jury.md, "Early stop")."""
         r = route(model, base_url, defaults or self.options.defaults, self.options.env)
-        return not isinstance(r, Unroutable)
+        return not isinstance(self.client.routed(r), Unroutable)
 
     # ----------------------------------------------------------------------------- internals
 
@@ -108,12 +109,14 @@ class JudgeEngine:
     async def _judge(self, req: JudgeRequest) -> JudgeOutcome:
         defaults = req.defaults or self.options.defaults
         settings = defaults or JudgeDefaults()
-        r = route(req.model, req.base_url, defaults, self.options.env)
+        r = self.client.routed(route(req.model, req.base_url, defaults, self.options.env))
         nonce = new_nonce()
         messages = build_messages(req.rubric, req.candidate, nonce,
                                   req.mode.contract() if req.mode else None, req.reference)
         key: CacheKey | None = None
-        if r.model is not None and self._cache is not None:
+        # With cassettes the cache is left alone: a cached verdict would leave its request out
+        # of the recording, and a replay answers from the recording (docs/cassettes.md).
+        if r.model is not None and self._cache is not None and self.client.cassettes is None:
             # Served even when the judge is unreachable now: a restored cache keeps a
             # key-free re-run of the same suite graded.
             key = CacheKey(model=r.model, messages=cache_messages(messages, nonce),
@@ -136,7 +139,8 @@ class JudgeEngine:
         litellm = None if fast else await self.client.litellm()
         table = self.client.model_cost() if litellm is None else litellm.model_cost
         price = lookup_price(r.model, settings.pricing, table, r.price_name)
-        if price is None and self.options.max_cost is not None:
+        offline = r.reason if isinstance(r, OfflineRoute) else None
+        if price is None and self.options.max_cost is not None and offline is None:
             self._count(errors=1)
             return JudgeOutcome(
                 status="judge_error", model=r.model, error_kind="unpriced",
@@ -147,7 +151,8 @@ class JudgeEngine:
         fmt = (fast_format(r, table, structured=settings.structured_output) if litellm is None
                else response_format(litellm, r, structured=settings.structured_output))
         fmt = mode_format(fmt, req.mode)
-        call = _Call(r, price, settings, self._timeout(defaults), thinking_tokens(r, table))
+        call = _Call(r, price, settings, self._timeout(defaults), thinking_tokens(r, table),
+                     nonce, offline)
         start = time.monotonic()
         try:
             reply = await self._send(litellm, call, messages, fmt, tally)
@@ -157,6 +162,12 @@ class JudgeEngine:
                 retry_msgs = stricter(messages, reply.content or "")
                 reply = await self._send(litellm, call, retry_msgs, fmt, tally)
                 verdict = read_verdict(reply, req.mode)
+        except NotRecorded as e:  # a replay without this request (docs/cassettes.md)
+            if e.deferred:
+                self._count(deferred=1)
+                return JudgeOutcome(status="deferred", model=r.model, message=str(e),
+                                    repetition=req.repetition)
+            return self._failure(tally, r.model, req, "judge_error", str(e), "client", start)
         except BudgetRefused as e:
             return self._failure(tally, r.model, req, "budget_skipped", str(e), None, start)
         except RetriesExhausted as e:
@@ -230,10 +241,14 @@ class JudgeEngine:
                         max_tokens=settings.max_tokens, temperature=settings.temperature,
                         fmt=state["fmt"], thinking=call.thinking)
 
+        sent = Sent("judge", r.model, cache_messages(messages, call.nonce), [], {
+            "temperature": settings.temperature, "max_tokens": settings.max_tokens},
+            offline=call.offline)
         return await self.client.request(
             r.model, once,
             price=call.price, prompt_tokens=prompt_token_bound(messages, counted),
-            max_tokens=settings.max_tokens + call.thinking, tally=tally, fallback=drop_format)
+            max_tokens=settings.max_tokens + call.thinking, tally=tally, fallback=drop_format,
+            sent=sent)
 
 
 @dataclass(frozen=True)
@@ -246,6 +261,10 @@ class _Call:
     timeout: float
     thinking: int
     """Tokens allowed for thinking before the verdict (`providers.thinking_tokens`)."""
+    nonce: str = ""
+    """The prompt's nonce, blanked in what a cassette keys the request by."""
+    offline: str | None = None
+    """Why the model cannot be reached now, when only a cassette can answer it."""
 
     def cut_message(self, e: CutOff) -> str:
         limit = f"{self.settings.max_tokens}" + (

@@ -9,10 +9,11 @@ budget. Nothing else in mcptest holds a pool, a ledger or a retry policy (docs/a
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import anyio
 
@@ -24,8 +25,11 @@ from mcptest.llm.openai_route import OpenAIRoute, applies
 from mcptest.llm.pool import JudgePool
 from mcptest.llm.price_table import price_table
 from mcptest.llm.retry import RetriesExhausted, RetryPolicy, classify, with_retries
-from mcptest.llm.routing import Route
-from mcptest.report.redact import redact_text, secret_values
+from mcptest.llm.routing import Route, Unroutable
+from mcptest.report.redact import redact_text, redact_value, secret_values
+
+if TYPE_CHECKING:
+    from mcptest.llm.cassette import Cassettes, Sent
 
 T = TypeVar("T")
 
@@ -68,8 +72,11 @@ class ModelClient:
     """One per run: the pool, the ledger, the retry policy, the lazy litellm import and the
     fast OpenAI-compatible route (`llm/openai_route.py`)."""
 
-    def __init__(self, options: JudgeOptions) -> None:
+    def __init__(self, options: JudgeOptions, cassettes: Cassettes | None = None) -> None:
         self.options = options
+        self.cassettes = cassettes
+        """`--models record|replay|replay-or-record` (`llm/cassette.py`); None: every request
+        is sent."""
         self.loader = LitellmLoader()
         self.openai = OpenAIRoute()
         self.pool = JudgePool(options.concurrency, options.per_model_concurrency)
@@ -77,6 +84,7 @@ class ModelClient:
         self.policy = RetryPolicy(max_tries=options.max_tries, base_delay=options.retry_base_delay,
                                   max_total=options.retry_max_total)
         self._secrets = secret_values(options.env)
+        self._known = frozenset(self._secrets | set(options.secrets))
         self._lock = threading.Lock()
         self._sent = 0
         self._reported: dict[str, float] = {}
@@ -93,7 +101,20 @@ class ModelClient:
 
     def fast(self, r: Route) -> bool:
         """Whether `r` goes over the fast route (no litellm) rather than through litellm."""
-        return applies(r, self.options.env)
+        from mcptest.llm.cassette import OfflineRoute
+
+        return isinstance(r, OfflineRoute) or applies(r, self.options.env)
+
+    def routed(self, r: Route | Unroutable) -> Route | Unroutable:
+        """`r`, except that in a replay a model that cannot be reached now (no key, no
+        gateway) is still asked: its cassette answers, or it is deferred (docs/cassettes.md)."""
+        if (self.cassettes is None or not self.cassettes.replays
+                or not isinstance(r, Unroutable) or r.model is None):
+            return r
+        from mcptest.llm.cassette import OfflineRoute
+
+        return OfflineRoute(model=r.model, litellm_model=r.model, api_base=r.api_base,
+                            reason=r.reason)
 
     async def litellm(self) -> Any:
         return self.loader.get() if self.loader.loaded else await anyio.to_thread.run_sync(
@@ -115,13 +136,47 @@ class ModelClient:
 
     async def request(self, model: str, send: Callable[[], Awaitable[R]], *,
                       price: Price | None, prompt_tokens: int, max_tokens: int, tally: RequestSpend,
-                      fallback: Callable[[BaseException], bool] | None = None) -> R:
+                      fallback: Callable[[BaseException], bool] | None = None,
+                      sent: Sent | None = None) -> R:
         """Send one request under a pool slot: reserve → send → settle, with our retries.
 
         `prompt_tokens` is the padded worst case of the prompt; `fallback(error)` may change
         what `send` sends and return True to try once more at once (not counted as a retry).
-        Raises `BudgetRefused` (nothing sent) or `RetriesExhausted`.
+        `sent` is what the request holds, for the run's cassettes: a replay answers from the
+        recording with nothing sent and nothing spent, a recording keeps the answer.
+        Raises `BudgetRefused` (nothing sent), `RetriesExhausted` or `NotRecorded`.
         """
+        tapes = self.cassettes if sent is not None else None
+        if tapes is None or sent is None:
+            return await self._send(model, send, price=price, prompt_tokens=prompt_tokens,
+                                    max_tokens=max_tokens, tally=tally, fallback=fallback)
+        from mcptest.llm.cassette import NotRecorded, decode
+        from mcptest.llm.cassette_file import canonical
+
+        asked = json.loads(canonical(self._redacted(sent.request())))  # a copy: lists grow
+        if (hit := tapes.replay(asked)) is not None:
+            reply = decode(sent.kind, hit)
+            tally.prompt_tokens += reply.prompt_tokens
+            tally.completion_tokens += reply.completion_tokens
+            return cast(R, reply)
+        if sent.offline is not None:
+            raise NotRecorded(sent.offline, deferred=True)
+        try:
+            out = await self._send(model, send, price=price, prompt_tokens=prompt_tokens,
+                                   max_tokens=max_tokens, tally=tally, fallback=fallback)
+        except BaseException:
+            tapes.lost()
+            raise
+        return cast(R, tapes.record(asked, cast(Any, out), self._redacted))
+
+    def _redacted(self, value: Any) -> Any:
+        """`value` as reports show it: the run's known secrets and key-shaped tokens masked."""
+        return redact_value(value, self._known)
+
+    async def _send(self, model: str, send: Callable[[], Awaitable[R]], *,
+                    price: Price | None, prompt_tokens: int, max_tokens: int, tally: RequestSpend,
+                    fallback: Callable[[BaseException], bool] | None) -> R:
+        """`request` on the wire: a pool slot, the budget, our retries."""
         worst = price.cost(prompt_tokens, max_tokens) if price is not None else 0.0
         sends = 0
 

@@ -87,3 +87,18 @@ class RunAgreement(Model):
     """How many of those juries had every juror give the same answer."""
     ci95: Interval | None = None
     """95% interval from 1,000 seeded resamples of the juries; null with a single jury."""
+
+
+class CassetteSummary(Model):
+    """What the run's model cassettes did (`--models`; docs/cassettes.md)."""
+
+    mode: Literal["record", "replay", "replay-or-record"]
+    """The `--models` setting of the run."""
+    replayed: Count = 0
+    """Model answers served from cassettes: no request sent, nothing spent."""
+    recorded: Count = 0
+    """Model requests sent live and kept."""
+    written: Count = 0
+    """Cassette files written or removed."""
+    diverged: Count = 0
+    """Rows whose replay met a request their cassette did not hold (gap `replay`)."""

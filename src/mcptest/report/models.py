@@ -29,6 +29,7 @@ from mcptest.report.judge_models import TreeStep as TreeStep
 from mcptest.report.lint_models import LintFinding as LintFinding
 from mcptest.report.lint_models import LintRuleInfo as LintRuleInfo
 from mcptest.report.lint_models import LintSection as LintSection
+from mcptest.report.measures import CassetteSummary as CassetteSummary
 from mcptest.report.measures import PassAtK as PassAtK
 from mcptest.report.measures import RepeatStats as RepeatStats
 from mcptest.report.measures import RunAgreement as RunAgreement
@@ -145,6 +146,9 @@ class Summary(Model):
     """Set when a signal stopped the run early; the report holds what it had."""
     internal_error: str | None = None
     """Set when a bug of mcptest's own stopped the run (exit 70); the report holds what it had."""
+    cassettes: CassetteSummary | None = None
+    """`--models record|replay|replay-or-record`: what the model cassettes did; null without
+    `--models`."""
 
 
 class ToolInfo(Model):

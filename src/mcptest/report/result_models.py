@@ -13,7 +13,7 @@ from mcptest.report.measures import RepeatStats
 
 GapCategory = Literal[
     "transport", "protocol", "suite", "tool-error", "shape", "judgment", "judge-reliability",
-    "judge-calibration", "budget", "environment", "flaky",
+    "judge-calibration", "budget", "environment", "flaky", "replay",
 ]
 TestKind = Literal["tool", "eval", "agent", "resource", "prompt", "list"]
 

@@ -212,6 +212,8 @@ def _check(f: display.ReviewRow) -> dict[str, Any]:
     judged = _judged(f.judge)
     # a jury's own words are its jury line; the grader's message is shown when it adds to it
     message = None if judged and f.escalated else f.result
+    if message and f.test.gap == "replay" and a is None:  # its turn diff is the detail's `diff`
+        message = message.split("\n", 1)[0]
     return {
         "mark": f.mark,
         "check": (a.matcher if a else f.judge.kind) if judged and f.judge else f.check,
@@ -246,8 +248,15 @@ def detail(b: Block, open_: bool) -> dict[str, Any]:
         "args": display.value_text(t.args) if t.args is not None else None,
         "response": response,
         "stderr": _tail(t.server_stderr) if t.status != "passed" else None,
-        "stderr_label": stderr_label,
+        "stderr_label": stderr_label, "diff": _replay_diff(t),
     }
+
+
+def _replay_diff(t: TestResult) -> str | None:
+    """A replay that diverged: the turn diff under its message's first line (docs/cassettes.md)."""
+    if t.gap != "replay" or not t.message or "\n" not in t.message:
+        return None
+    return t.message.split("\n", 1)[1]
 
 
 def _tail(text: str | None, limit: int = 2000) -> str | None:

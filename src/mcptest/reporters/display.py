@@ -67,6 +67,8 @@ GAP_ADVICE: dict[str, str] = {
     "server's command, or make the judge's URL reachable from where mcptest runs",
     "flaky": "repetitions disagreed: read the failing repetition, sharpen the rubric or the "
     "check, or set min_pass_rate for a test that is allowed to wobble",
+    "replay": "the server answered differently from the model cassette: read the turn diff; "
+    "if the change is meant, record again (`mcptest run --models record`, docs/cassettes.md)",
 }
 LEADING_GAPS = 3
 """Advice is given for this many of the most frequent gap categories."""
@@ -336,3 +338,13 @@ def cost_line(report: Report) -> str:
     if s.max_cost_usd is None:
         return line
     return f"{line} of {cost(s.max_cost_usd)} cap"
+
+
+def cassette_line(report: Report) -> str | None:
+    """What the run's model cassettes did (`--models`), or None without them."""
+    c = report.summary.cassettes
+    if c is None:
+        return None
+    line = (f"model cassettes ({c.mode}): {c.replayed} answer(s) replayed, {c.recorded} "
+            f"recorded live, {c.written} file(s) written")
+    return line + (f" · {c.diverged} test(s) failed their replay" if c.diverged else "")

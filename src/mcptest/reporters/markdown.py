@@ -83,7 +83,7 @@ def _footer(report: Report) -> dict[str, Any]:
         "exit_meaning": display.exit_text(report), "version": report.tool.version,
         "gaps": [f"{md_inline(k, 60)} {v}" for k, v, _ in gaps],
         "advice": [(md_inline(k, 60), advice) for k, _, advice in gaps if advice],
-        "warnings": report.warnings,
+        "warnings": report.warnings, "cassettes": display.cassette_line(report),
     }
 
 

@@ -165,7 +165,12 @@ def _test(out: _Out, test: TestResult) -> None:
     partial = test.judge is not None and any(v.deferred for v in test.judge.votes)
     if test.status != "passed" or partial:
         gap = f"[{test.gap}] " if test.gap else ""
-        if test.message:
+        if test.message and test.gap == "replay":  # the turn diff keeps its lines
+            text = terminal(shorten(f"{gap}{test.message}", _TEXT_LIMIT * 16),
+                            keep_newlines=True)
+            for line in text.split("\n"):
+                out.add(line, 1)
+        elif test.message:
             out.add(f"{gap}{_safe(test.message)}", 1)
     shown = {id(f.assertion) for f in display.test_findings(test) if f.assertion}
     for a in test.assertions:
@@ -214,6 +219,8 @@ def _summary(out: _Out, report: Report) -> None:
     out.add(f"{s.counts.deferred} deferred{unreachable} · {s.cache_hits} cache hit(s) · "
             f"{s.judge_calls} judge "
             f"call(s) · cost {display.cost_line(report)}{stopped}")
+    if (tapes := display.cassette_line(report)) is not None:
+        out.add(tapes)
     review = display.to_review(report)
     if review or s.run_agreement is not None:
         out.add(f"{review} to review (escalated juries) · {display.run_agreement_text(s)}")

@@ -73,6 +73,10 @@ RULES: dict[str, tuple[str, str, Level]] = {
     "mcptest/judge-advisory": ("Uncalibrated judge failed the answer (advisory)", "The judge has "
                                "no valid calibration record, so its failing verdict is advisory "
                                "and does not fail the run.", "warning"),
+    "mcptest/replay-diverged": ("Server answered differently from the model cassette",
+                                "A replayed model asked something its cassette did not "
+                                "record: a tool answered differently from the recording. The "
+                                "message shows the first differing turn as a diff.", "error"),
     "mcptest/test-error": ("Test errored", "The test could not be completed.", "error"),
     "mcptest/test-failed": ("Test failed", "The test failed.", "error"),
     "mcptest/flaky": ("Repetitions disagreed", "A repeated test passed some repetitions and "
@@ -181,6 +185,8 @@ def _rule_for(test: TestResult, not_ready: set[str], matcher: str | None) -> str
         return "mcptest/judge-error"
     if gap == "judge-calibration":
         return "mcptest/judge-calibration"
+    if gap == "replay":
+        return "mcptest/replay-diverged"
     if matcher:
         return _matcher_rule(matcher)
     if test.judge is not None:

@@ -23,6 +23,8 @@ import mcp_types as types
 from mcp.client.session import ClientRequestContext
 from pydantic import BaseModel
 
+from mcptest.llm.cassette import Tape, playing_tape
+from mcptest.llm.cassette import current as current_tape
 from mcptest.run.client_config import ClientConfig, roots_of
 from mcptest.suite.models.client import (
     ClientAnswers,
@@ -86,6 +88,7 @@ class ClientSide:
     def __init__(self, config: ClientConfig) -> None:
         self.config = config
         self._test: PerTestClient | None = None
+        self._tape: Tape | None = None
         self._now = Exchange()
 
     # -- the SDK's ClientSession arguments -------------------------------------------------------
@@ -109,8 +112,10 @@ class ClientSide:
     # -- per test --------------------------------------------------------------------------------
 
     def begin(self, test: PerTestClient | None) -> None:
-        """The answers of `test` come first until the next `begin`."""
+        """The answers of `test` come first until the next `begin`; a model answering sampling
+        records into (or replays from) the cassette of the row running now."""
         self._test = test
+        self._tape = current_tape()
 
     def take(self) -> Exchange:
         """Everything recorded since the last `take()`."""
@@ -175,8 +180,9 @@ class ClientSide:
                 return self._unanswered(self._now.sampling, asked, None, (
                     f"sampling with model {answer.model!r} needs a run's model client "
                     "(`mcptest run`); here only scripted `text:` answers work"))
-            reply = await self.config.sampler.sample(answer.model, _wire(params),
-                                                     SAMPLING_TIMEOUT_S)
+            with playing_tape(self._tape):  # the connection's task, not the test's
+                reply = await self.config.sampler.sample(answer.model, _wire(params),
+                                                         SAMPLING_TIMEOUT_S)
             if isinstance(reply, types.ErrorData):
                 return self._unanswered(self._now.sampling, asked, None, reply.message)
             result = reply

@@ -24,6 +24,7 @@ from mcptest.grade.rows import server_report, since_ms, test_result
 from mcptest.grade.structural import StructuralTier
 from mcptest.plan import SERVER_KINDS
 from mcptest.report.models import ServerReport, TestResult
+from mcptest.run.tapes import playing, replay_verdict
 from mcptest.suite.models import ListTest, PromptTest, RemoteServer, ResourceTest, ToolTest
 
 if TYPE_CHECKING:
@@ -102,6 +103,7 @@ class Runner:
     ) -> None:
         self.plan = plan
         self.models = models
+        self.tapes = models.cassettes if models is not None else None
         """The run's model client, for `client.sampling` answers by a model."""
         self.env = env
         self.llm = llm
@@ -165,6 +167,7 @@ class Runner:
                 self._server_failed(key, spec, tests, str(e))
 
     def _record(self, result: TestResult) -> None:
+        result = replay_verdict(self.tapes, result)
         self.state.results[result.id] = result
         if self.progress is not None:
             self.progress(result)
@@ -194,7 +197,8 @@ class Runner:
 
         caps = capabilities_for(conn.client.config, own_client(test))
         if caps == conn.client.config.capabilities:
-            await self._call(test, conn, grading)
+            with playing(self.tapes, test):  # its grading task starts inside: it keeps the tape
+                await self._call(test, conn, grading)
             return
         from mcptest.run.session import ServerConnection  # a test declaring its own capabilities
 
@@ -206,7 +210,8 @@ class Runner:
                 env=self.env, client=conn.client.config.with_capabilities(caps),
             ) as own:
                 self.state.secrets.update(own.secrets())
-                await self._call(test, own, grading)
+                with playing(self.tapes, test):
+                    await self._call(test, own, grading)
         except ServerNotReadyError as e:
             self._record(test_result(test, "error", gap="transport", duration_ms=0.0, message=(
                 f"its own connection (client.capabilities) never became ready: {e}")))

@@ -1,0 +1,298 @@
+"""Model cassettes: a test's model requests recorded once, then answered from the recording with
+no model call and $0 while its MCP servers run live (docs/cassettes.md).
+
+A layer of the one model client (`ModelClient.request`), as the verdict cache is of the judge
+engine: agent turns, judges, juries and sampling answered by a model all pass through it, so none
+can slip past a replay. `--models record` sends every request and records it; `replay` answers
+each from the test's cassette and fails the test when one is not there (a tool answered
+differently, so the next turn differs), with the first differing turn as a diff;
+`replay-or-record` sends what is missing and records the test again.
+
+The test a request belongs to is the `Tape` its row runs under (`Cassettes.playing`, a context
+variable, so the concurrent judge calls of one test and the sampling callbacks of its server
+find it). A request's key is the SHA-256 of what was sent, redacted as reports are (kind, model,
+messages, tools, temperature and max_tokens): never the endpoint, its key or the route, so a
+recording made through a gateway replays with no key at all. The same request asked again (a
+repetition, a selection sample) takes the recording's next answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from mcptest.errors import ReadBackError
+from mcptest.llm.call import ChatTurn, Reply, ToolCall
+from mcptest.llm.cassette_diff import explain, turn
+from mcptest.llm.cassette_file import Exchange, Recording, dumps, key_of, read
+from mcptest.llm.routing import Route
+
+Mode = Literal["record", "replay", "replay-or-record"]
+MODES: tuple[Mode, ...] = ("record", "replay", "replay-or-record")
+RECORD_HINT = "record it with `mcptest run --models record`"
+
+
+@dataclass(frozen=True)
+class Tape:
+    """The cassette of one report row: its test id, definition hash and file."""
+
+    test: str
+    """The row's id in this run."""
+    definition: str
+    path: Path
+    shown: str
+    """The path as messages name it (relative to the working directory when it can be)."""
+    label: str = ""
+    """What the file names the row by: its id without the suite's path, which depends on
+    where mcptest was started from."""
+
+
+_TAPE: contextvars.ContextVar[Tape | None] = contextvars.ContextVar("mcptest_tape", default=None)
+
+
+def current() -> Tape | None:
+    """The tape of the test whose code is running (None outside any test)."""
+    return _TAPE.get()
+
+
+@contextlib.contextmanager
+def playing_tape(tape: Tape | None) -> Iterator[None]:
+    """Run the block under `tape` (a sampling callback that runs in its connection's task)."""
+    token = _TAPE.set(tape)
+    try:
+        yield
+    finally:
+        _TAPE.reset(token)
+
+
+class NotRecorded(Exception):
+    """A request its cassette cannot answer. `deferred`: the model cannot be reached now and
+    nothing was recorded for it, so it is deferred as any unreachable model is."""
+
+    def __init__(self, message: str, *, deferred: bool = False) -> None:
+        self.deferred = deferred
+        super().__init__(message)
+
+
+class OfflineRoute(Route):
+    """A model that cannot be reached now (no key, no gateway), asked in a replay: answered from
+    the cassette, or deferred with `reason` when the cassette has no answer."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Sent:
+    """What one model request sends, before redaction."""
+
+    kind: Literal["judge", "chat"]
+    model: str
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]]
+    params: dict[str, Any]
+    offline: str | None = None
+    """The route's reason when the model is reachable only through the cassette."""
+
+    def request(self) -> dict[str, Any]:
+        return {"kind": self.kind, "model": self.model, "messages": self.messages,
+                "tools": self.tools, "params": self.params}
+
+
+def encode(reply: Reply | ChatTurn) -> dict[str, Any]:
+    """A reply as the cassette keeps it: no cost (a replay costs nothing), no empty fields."""
+    out = {k: v for k, v in asdict(reply).items()
+           if k != "reported_cost" and v not in (None, [], "")}
+    if isinstance(reply, ChatTurn) and reply.tool_calls:
+        out["tool_calls"] = [asdict(c) for c in reply.tool_calls]
+    return out
+
+
+def decode(kind: str, data: dict[str, Any]) -> Reply | ChatTurn:
+    tokens = {"prompt_tokens": int(data.get("prompt_tokens") or 0),
+              "completion_tokens": int(data.get("completion_tokens") or 0)}
+    if kind == "chat":
+        calls = [ToolCall(id=str(c.get("id", "")), name=str(c.get("name", "")),
+                          arguments=str(c.get("arguments", "{}")))
+                 for c in data.get("tool_calls") or [] if isinstance(c, dict)]
+        return ChatTurn(content=data.get("content"), tool_calls=calls, reported_cost=None,
+                        **tokens)
+    return Reply(content=data.get("content"), refusal=data.get("refusal"), reported_cost=None,
+                 stop=data.get("stop"), stop_reason=data.get("stop_reason"), **tokens)
+
+
+def stable_ids(reply: Reply | ChatTurn, key: str) -> Reply | ChatTurn:
+    """Tool-call ids from the request's key instead of the provider's random ones, so the same
+    answers record the same bytes and the next turn's request is the same in a replay."""
+    if not isinstance(reply, ChatTurn) or not reply.tool_calls:
+        return reply
+    calls = [ToolCall(id=f"call_{key[:8]}_{k}", name=c.name, arguments=c.arguments)
+             for k, c in enumerate(reply.tool_calls)]
+    return ChatTurn(reply.content, calls, reply.prompt_tokens, reply.completion_tokens,
+                    reply.reported_cost)
+
+
+@dataclass
+class _Deck:
+    """One tape in this run: what its file recorded and what this run asked."""
+
+    tape: Tape
+    recorded: Recording | None = None
+    problem: str | None = None
+    """Why the file cannot answer (missing, unreadable, stale); None when it can."""
+    answers: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    cursor: dict[str, int] = field(default_factory=dict)
+    used: dict[str, Exchange] = field(default_factory=dict)
+    asked: int = 0
+    live: int = 0
+    failed: int = 0
+    """Live requests that got no answer: a partial recording never replaces a whole one."""
+    miss: str | None = None
+
+    def use(self, request: dict[str, Any], key: str, reply: dict[str, Any]) -> None:
+        self.used.setdefault(key, Exchange(request)).replies.append(reply)
+
+
+class Cassettes:
+    """The cassettes of one run (every repetition shares them): one file per report row."""
+
+    def __init__(self, mode: Mode, root: Path | None = None) -> None:
+        self.mode = mode
+        self.root = root
+        """`--cassette-dir`: where the files go (None: beside each suite, `cassettes/`)."""
+        self._decks: dict[str, _Deck] = {}
+        self.replayed = self.recorded = self.written = 0
+
+    @property
+    def replays(self) -> bool:
+        return self.mode != "record"
+
+    @contextlib.contextmanager
+    def playing(self, tape: Tape) -> Iterator[None]:
+        """Run one test's code under its tape."""
+        self._deck(tape)
+        with playing_tape(tape):
+            yield
+
+    def _deck(self, tape: Tape) -> _Deck:
+        deck = self._decks.get(tape.test)
+        if deck is None:
+            deck = self._decks[tape.test] = _Deck(tape)
+            if self.replays:
+                self._load(deck)
+        return deck
+
+    def _load(self, deck: _Deck) -> None:
+        tape = deck.tape
+        if not tape.path.is_file():
+            deck.problem = f"no cassette for this test at {tape.shown}: {RECORD_HINT}"
+            return
+        try:
+            deck.recorded = read(tape.path, tape.shown)
+        except ReadBackError as e:
+            deck.problem = f"the cassette {e}: {RECORD_HINT} again"
+            return
+        if deck.recorded.definition != tape.definition:
+            deck.problem = (f"the cassette {tape.shown} is stale: the test changed since it was "
+                            f"recorded (definition {deck.recorded.definition}, now "
+                            f"{tape.definition}); {RECORD_HINT} again")
+            return
+        for x in deck.recorded.exchanges:
+            deck.answers.setdefault(x.key, []).extend(x.replies)
+
+    def replay(self, request: dict[str, Any]) -> dict[str, Any] | None:
+        """The recorded answer to `request` (redacted), or None to send it live and record it;
+        raises `NotRecorded` in a replay that cannot answer it."""
+        tape = current()
+        if tape is None:
+            if self.mode == "replay":
+                raise NotRecorded("a model request outside any test cannot be replayed")
+            return None
+        deck = self._deck(tape)
+        deck.asked += 1
+        if self.mode == "record":
+            return None
+        key = key_of(request)
+        answers = deck.answers.get(key, [])
+        n = deck.cursor.get(key, 0)
+        if n < len(answers):
+            deck.cursor[key] = n + 1
+            deck.use(request, key, answers[n])
+            self.replayed += 1
+            return answers[n]
+        if self.mode == "replay-or-record":
+            return None
+        if deck.problem is not None:
+            why = deck.problem
+        elif answers:
+            why = (f"{turn(request)} was asked {n + 1} times; the cassette recorded "
+                   f"{len(answers)} answer(s) to it")
+        else:
+            assert deck.recorded is not None
+            why = explain(request, [e.request for e in deck.recorded.exchanges])
+        why = f"model replay ({tape.shown}): {why}"
+        deck.miss = deck.miss or why
+        raise NotRecorded(why)
+
+    def record(self, request: dict[str, Any], reply: Reply | ChatTurn,
+               redact: Callable[[Any], Any]) -> Reply | ChatTurn:
+        """Keep a live answer in its test's cassette; the answer the run goes on with (its
+        tool-call ids made stable)."""
+        tape = current()
+        key = key_of(request)
+        reply = stable_ids(reply, key)
+        if tape is not None:
+            deck = self._deck(tape)
+            deck.live += 1
+            deck.use(request, key, redact(encode(reply)))
+            self.recorded += 1
+        return reply
+
+    def lost(self) -> None:
+        """A live request of the running test got no answer (an error, the budget)."""
+        tape = current()
+        if tape is not None:
+            self._deck(tape).failed += 1
+
+    def missed(self, test: str) -> str | None:
+        """Why the test's replay failed (its first request the cassette could not answer)."""
+        deck = self._decks.get(test)
+        return deck.miss if deck is not None else None
+
+    def save(self, finished: Iterable[str]) -> list[str]:
+        """Write the cassettes of the finished tests that sent requests live (`record`: every
+        finished test; a test that asked no model loses its old file). A test with a live
+        request that got no answer keeps its old file. Returns the files that changed."""
+        changed: list[str] = []
+        for test in finished:
+            deck = self._decks.get(test)
+            if deck is None or deck.failed or (self.mode != "record" and deck.live == 0):
+                continue
+            tape = deck.tape
+            if not deck.used:
+                if self.mode == "record" and deck.asked == 0 and tape.path.is_file():
+                    tape.path.unlink()
+                    changed.append(tape.shown)
+                continue
+            text = dumps(Recording(tape.label or tape.test, tape.definition,
+                                   list(deck.used.values())))
+            if _write(tape.path, text):
+                changed.append(tape.shown)
+        self.written += len(changed)
+        return changed
+
+
+def _write(path: Path, text: str) -> bool:
+    """Write `text` atomically unless the file already holds it; whether it changed."""
+    with contextlib.suppress(OSError):
+        if path.read_text(encoding="utf-8") == text:
+            return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+    return True
