@@ -32,10 +32,11 @@ echo "demo: running every example suite against the bundled example server (abou
   --reporter sarif --output .mcptest/demo/mcptest.sarif \
   --reporter junit --output .mcptest/demo/junit.xml || status=$?
 
-# An agent test answered by its committed model cassette: no key, no model call, $0, while
-# the example server runs live (docs/cassettes.md).
+# An agent test and a selection test answered by their committed model cassettes: no key, no
+# model call, $0, while the example server runs live (docs/cassettes.md, docs/selection.md).
 echo
-"$BIN/mcptest" run examples/replay.yml --models replay --quiet --reporter pretty || status=$?
+"$BIN/mcptest" run examples/replay.yml examples/selection.yml --models replay --quiet \
+  --reporter pretty || status=$?
 
 echo
 echo "demo: left out on purpose: the tests tagged expected-failure, which show a failing run"

@@ -20,6 +20,7 @@ from mcptest.suite.models import (
     ListTest,
     PromptTest,
     ResourceTest,
+    SelectionSpec,
     ToolTest,
     is_llm_matcher,
 )
@@ -28,10 +29,10 @@ if TYPE_CHECKING:
 
     from mcptest.suite.load import LoadedSuite
 
-Kind = Literal["tool", "resource", "prompt", "list", "eval", "agent"]
+Kind = Literal["tool", "resource", "prompt", "list", "eval", "agent", "selection"]
 SERVER_KINDS: frozenset[str] = frozenset({"tool", "resource", "prompt", "list"})
 """Kinds whose test is one request to one server, run in order on that server's connection."""
-Spec = ToolTest | ResourceTest | PromptTest | ListTest | EvalSpec | AgentTest
+Spec = ToolTest | ResourceTest | PromptTest | ListTest | EvalSpec | AgentTest | SelectionSpec
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,11 @@ def _tests_of(suite: LoadedSuite, *, evals: bool, agents: bool, tools: bool) -> 
     if agents:
         groups.append(("agent", "agents", suite.suite.agents))
     given = suite.suite.defaults
+    if agents:  # a selection block's rows are model-driven, like an agent test's
+        out += [_row(suite, "selection", spec.title, spec, _location(suite, "selection", server),
+                     (), cell, model)
+                for server, spec in suite.suite.selection.items()
+                for cell, model, _ in _cells(spec)]
     for kind, key, specs in groups:
         defaults = given.expect if given is not None and kind in given.kinds else []
         for i, template in enumerate(specs):
@@ -157,23 +163,20 @@ def _tests_of(suite: LoadedSuite, *, evals: bool, agents: bool, tools: bool) -> 
                 )
                 for cell, model, prompt in _cells(spec):
                     cell = ((("case", case),) if case is not None else ()) + cell
-                    label = ", ".join(f"{k}={v}" for k, v in cell)
-                    out.append(PlannedTest(
-                        id=f"{suite.display_path}::{kind}::{spec.name}" + (
-                            f"[{label}]" if cell else ""),
-                        kind=kind,
-                        name=spec.name + (f" [{label}]" if cell else ""),
-                        suite=suite,
-                        spec=spec,
-                        location=location,
-                        assertions=assertions,
-                        tags=tuple(spec.tags),
-                        cell=cell,
-                        model=model,
-                        prompt=prompt,
-                        case=case,
-                    ))
+                    out.append(_row(suite, kind, spec.name, spec, location, assertions, cell,
+                                    model, prompt, case))
     return out
+
+
+def _row(suite: LoadedSuite, kind: Kind, name: str, spec: Spec, location: Location,
+         assertions: tuple[PlannedAssertion, ...], cell: tuple[tuple[str, str], ...],
+         model: str | None, prompt: str | None = None, case: str | None = None) -> PlannedTest:
+    label = ", ".join(f"{k}={v}" for k, v in cell)
+    return PlannedTest(
+        id=f"{suite.display_path}::{kind}::{name}" + (f"[{label}]" if cell else ""),
+        kind=kind, name=name + (f" [{label}]" if cell else ""), suite=suite, spec=spec,
+        location=location, assertions=assertions, tags=tuple(spec.tags), cell=cell,
+        model=model, prompt=prompt, case=case)
 
 
 def _variants(suite: LoadedSuite, key: str, i: int, spec: Spec
@@ -189,8 +192,9 @@ def _variants(suite: LoadedSuite, key: str, i: int, spec: Spec
 
 def _cells(spec: Spec
            ) -> list[tuple[tuple[tuple[str, str], ...], str | None, str | None]]:
-    """One row per agent model, one per eval matrix cell (named by its coordinates)."""
-    if isinstance(spec, AgentTest):
+    """One row per agent or selection model, one per eval matrix cell (named by its
+    coordinates)."""
+    if isinstance(spec, AgentTest | SelectionSpec):
         if len(spec.models) == 1:
             return [((), spec.models[0], None)]
         return [((("model", m),), m, None) for m in spec.models]

@@ -25,6 +25,8 @@ from mcptest.report.models import Report, TestResult
 
 
 def _times(t: PlannedTest, options: RepeatOptions) -> int:
+    if t.kind == "selection":  # it samples `k` times per prompt instead (docs/selection.md)
+        return 1
     return t.spec.repeat or options.repeat
 
 

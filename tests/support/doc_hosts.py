@@ -72,6 +72,9 @@ def _named_servers(suite: dict[str, Any]) -> list[str]:
     surface = suite.get("surface")
     if isinstance(surface, dict):
         names += [s for s in surface.get("servers") or [] if isinstance(s, str)]
+    selection = suite.get("selection")  # keyed by server (docs/selection.md)
+    if isinstance(selection, dict):
+        names += [s for s in selection if isinstance(s, str)]
     return list(dict.fromkeys(names))
 
 

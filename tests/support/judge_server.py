@@ -14,9 +14,10 @@ free port, from a daemon thread, and keeps everything it saw so tests can assert
         js.usage("judge-a")                  # (prompt_tokens, completion_tokens) it reported
         js.peak_in_flight("judge-a")         # most concurrent requests it saw for that model
 
-Scripts: `script(model, steps, rubric=None, candidate=None)` (`model="*"`: any model). Each
-request takes the next step of the first matching script (the most recently added script wins;
-`rubric`/`candidate` are substrings that must appear somewhere in the request's messages). The last step repeats forever.
+Scripts: `script(model, steps, rubric=None, candidate=None, tools=None)` (`model="*"`: any
+model). Each request takes the next step of the first matching script (the most recently added
+script wins; `rubric`/`candidate` are substrings that must appear somewhere in the request's
+messages, `tools` in the tools it offers, as JSON). The last step repeats forever.
 A model with no matching script gets a 404. Steps are `Verdict` (a JSON verdict answer, with
 optional latency and token counts), `ToolCalls` (an assistant turn calling tools, for agent
 tests) or `Fault`: `rate_limit` (429 + Retry-After), `server_error`
@@ -189,11 +190,15 @@ class Script:
     rubric: str | None
     candidate: str | None
     pos: int = 0
+    tools: str | None = None
+    """A substring of the request's `tools` (as JSON): a tool description it must offer."""
 
-    def matches(self, model: str, text: str) -> bool:
+    def matches(self, model: str, text: str, tools: str = "") -> bool:
         if self.model not in ("*", model):
             return False
         if self.rubric is not None and self.rubric not in text:
+            return False
+        if self.tools is not None and self.tools not in tools:
             return False
         return self.candidate is None or self.candidate in text
 
@@ -273,7 +278,9 @@ class _Handler(BaseHTTPRequestHandler):
             st.paths.append(self.path)
             st.headers.append({k.lower(): v for k, v in self.headers.items()})
             st.peers.add(self.client_address[:2])
-            script = next((s for s in reversed(st.scripts) if s.matches(model, text)), None)
+            offered = json.dumps(body.get("tools") or [])
+            script = next((s for s in reversed(st.scripts) if s.matches(model, text, offered)),
+                          None)
             step = script.next() if script else None
             st.in_flight[model] += 1
             st.in_flight[""] += 1
@@ -390,12 +397,13 @@ class JudgeServer(Loopback):
         return env
 
     def script(self, model: str, steps: list[Step] | Step, *, rubric: str | None = None,
-               candidate: str | None = None) -> None:
+               candidate: str | None = None, tools: str | None = None) -> None:
         seq = list(steps) if isinstance(steps, list) else [steps]
         if not seq:
             raise ValueError("a script needs at least one step")
         with self._httpd.state.lock:
-            self._httpd.state.scripts.append(Script(model, seq, rubric, candidate))
+            self._httpd.state.scripts.append(Script(model, seq, rubric, candidate,
+                                                    tools=tools))
 
     def count(self, model: str | None = None) -> int:
         st = self._httpd.state

@@ -20,13 +20,14 @@ import anyio
 
 from mcptest.agents.agent_rows import agent_model, run_agent_row, transcript_for, unfinished
 from mcptest.agents.eval_rows import live_servers, nothing_to_grade, run_eval_row
+from mcptest.agents.selection import run_selection_row
 from mcptest.calibrate.gate import CalibrationGating
 from mcptest.errors import ServerNotReadyError
 from mcptest.grade.grader import LlmGrading
 from mcptest.llm.engine import JudgeEngine
 from mcptest.run.runner import Record, RunState, ServerFailed, ready_server
 from mcptest.run.tapes import playing
-from mcptest.suite.models import EvalSpec
+from mcptest.suite.models import EvalSpec, SelectionSpec
 
 if TYPE_CHECKING:  # the MCP client is a costly import: fixed-response evals never pay it
     from mcptest.plan import PlannedTest
@@ -130,6 +131,9 @@ class RowDriver:
             await self._run_row(t, servers)
 
     async def _run_row(self, t: PlannedTest, servers: dict[str, ServerConnection]) -> None:
+        if isinstance(t.spec, SelectionSpec):
+            self.record(await run_selection_row(t, self.engine, servers[t.spec.server]))
+            return
         if not isinstance(t.spec, EvalSpec):
             self.record(await run_agent_row(t, self.engine, self.llm, servers))
             return

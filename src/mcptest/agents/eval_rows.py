@@ -13,7 +13,7 @@ from mcptest.grade.diagnose import classify_eval
 from mcptest.grade.rows import test_result
 from mcptest.llm.engine import JudgeEngine
 from mcptest.report.models import TestResult
-from mcptest.suite.models import EvalSpec
+from mcptest.suite.models import EvalSpec, SelectionSpec
 
 if TYPE_CHECKING:
     from mcptest.plan import PlannedTest
@@ -72,10 +72,13 @@ def nothing_to_grade(test: PlannedTest, require_judge: bool) -> TestResult:
 
 
 def live_servers(test: PlannedTest) -> list[str]:
-    """Servers a row needs started: the eval's server when live, an agent's `servers`."""
+    """Servers a row needs started: the eval's server when live, an agent's `servers`, a
+    selection block's server."""
     spec = test.spec
     if isinstance(spec, EvalSpec):
         return [spec.server] if spec.response is None and spec.server else []
+    if isinstance(spec, SelectionSpec):
+        return [spec.server]
     return list(getattr(spec, "servers", []))
 
 

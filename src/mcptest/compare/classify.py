@@ -19,7 +19,14 @@ from typing import Literal
 
 from mcptest.compare.fisher import repeats_to_detect, worse
 from mcptest.compare.row_measures import Measure, comparable, judged, measure, report_cost
-from mcptest.report.models import Change, Comparison, Report, RowComparison, TestResult
+from mcptest.report.models import (
+    Change,
+    Comparison,
+    Report,
+    RowComparison,
+    SelectionChange,
+    TestResult,
+)
 from mcptest.stats.fdr import adjusted
 
 DEFAULT_ALPHA = 0.05
@@ -127,6 +134,24 @@ def compare_row(old: TestResult | None, new: TestResult | None, options: Compare
     return base.model_copy(update={"change": change, "repeats_needed": need}), None
 
 
+def selection_changes(before: dict[str, TestResult], tests: list[TestResult]
+                      ) -> list[SelectionChange]:
+    """Each selection row against the baseline's row of the same id: what the comparison
+    leads with (docs/selection.md, "Against a baseline")."""
+    out = []
+    for t in tests:
+        old = before.get(t.id)
+        if t.selection is None or old is None or old.selection is None:
+            continue
+        o, n = old.selection, t.selection
+        out.append(SelectionChange(
+            id=t.id, name=t.name, old_won=o.won, old_scored=o.scored, new_won=n.won,
+            new_scored=n.scored, old_margin=o.margin, new_margin=n.margin,
+            old_cost_usd=old.cost_usd if old.cost_known else None,
+            new_cost_usd=t.cost_usd if t.cost_known else None))
+    return out
+
+
 def compare_reports(old: Report, new: Report, options: CompareOptions, *,
                     source: str, note: str | None = None) -> Comparison:
     """Every row of `new` against `old`; rows that did not change are counted, not listed. The
@@ -148,6 +173,7 @@ def compare_reports(old: Report, new: Report, options: CompareOptions, *,
         rows.append(row)
     old_cost, new_cost = report_cost(old), report_cost(new)
     return Comparison(
+        selection=selection_changes(before, new.tests),
         baseline=source, baseline_started_at=old.started_at, note=note, alpha=options.alpha,
         tested=len(tests), fail_on=options.fail_on,
         fail_on_not_measured=options.fail_on_not_measured,

@@ -36,7 +36,10 @@ class Measure:
 
 
 def measure(t: TestResult) -> Measure:
-    if t.repeat is not None:
+    if t.selection is not None:  # its scored prompts are its runs (docs/selection.md)
+        passed, runs = t.selection.won, t.selection.scored
+        outcome = _OUTCOME[t.status] if runs else "none"
+    elif t.repeat is not None:
         passed, runs = t.repeat.passed, t.repeat.measured
         outcome = _OUTCOME[t.status] if runs else "none"
     else:

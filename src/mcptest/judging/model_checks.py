@@ -73,6 +73,12 @@ def _seats(suite: Suite) -> Iterator[_Seat]:
     for i, test in enumerate(suite.agents):
         for k, model in enumerate(test.models):
             yield _Seat(model, ("agents", i, "models", k), base, t, t_path)
+    for server, block in suite.selection.items():
+        st, st_path = t, t_path
+        if block.temperature is not None:
+            st, st_path = block.temperature, ("selection", server, "temperature")
+        for k, model in enumerate(block.models):
+            yield _Seat(model, ("selection", server, "models", k), base, st, st_path)
     for i, ev in enumerate(suite.evals):
         if ev.model:
             yield _Seat(ev.model, ("evals", i, "model"), base, t, t_path)

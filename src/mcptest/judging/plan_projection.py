@@ -16,7 +16,13 @@ from mcptest.llm.contracts import Projection
 from mcptest.llm.cost_bound import PlannedCall, litellm_needed, project_cost
 from mcptest.llm.price_table import price_table
 from mcptest.plan import Plan, PlannedAssertion, PlannedTest
-from mcptest.suite.models import AgentTest, EvalSpec, LlmJudgeMatcher, LlmJuryMatcher
+from mcptest.suite.models import (
+    AgentTest,
+    EvalSpec,
+    LlmJudgeMatcher,
+    LlmJuryMatcher,
+    SelectionSpec,
+)
 
 
 def _where(t: PlannedTest, p: PlannedAssertion | None = None) -> SourcePos:
@@ -47,6 +53,9 @@ def test_calls(t: PlannedTest) -> list[PlannedCall]:
     projections = []
     if isinstance(t.spec, EvalSpec):
         projections = [project_eval(t.spec, rubrics, model=t.model)]
+    elif isinstance(t.spec, SelectionSpec):  # k samples of each prompt, each one request
+        return [PlannedCall(t.model, None, d, _where(t),
+                            agent_turns=t.spec.k * len(t.spec.prompts))]
     else:  # `eval-rubric` assertions of tool, resource, prompt, list and agent tests
         projections = project_agent_rubrics(t.spec, rubrics)
     for e in projections:

@@ -6,7 +6,8 @@ key is the SHA-256 of that canonical form, computed again on reading, so the fil
 digest to go stale. Two things keep it small: a tool list is written once in `tools` and named
 by its digest, and a request that continues an earlier one (an agent's next turn) names it in
 `after` and holds only the messages it adds. The same bytes come out for the same answers:
-keys sorted, requests in the order (kind, model, message count, key), two-space indents.
+keys sorted, requests in the order (kind, model, message count, key), the answers to one
+request sorted, two-space indents.
 
 A cassette is read back like every other file mcptest reads (`mcptest.readback`): a regular
 file, bounded in bytes and nesting, validated against its shape.
@@ -94,8 +95,10 @@ def dumps(rec: Recording) -> str:
     entries: list[dict[str, Any]] = []
     for i, e in enumerate(exchanges):
         r = e.request
+        # sorted: the same request sent at once several times answers in any order, and the
+        # same answers must give the same bytes (a replay hands them out in this order)
         entry: dict[str, Any] = {"kind": r["kind"], "model": r["model"], "params": r["params"],
-                                 "replies": e.replies}
+                                 "replies": sorted(e.replies, key=canonical)}
         if r["tools"]:
             name = hashlib.sha256(canonical(r["tools"]).encode()).hexdigest()[:12]
             tools[name] = r["tools"]

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from mcptest.report.base import Count, Model, Rate, Status, Usd
+from mcptest.report.selection_models import SelectionChange
 
 Change = Literal[
     "regressed", "fixed", "still_failing", "newly_flaky", "new", "removed", "changed",
@@ -100,3 +101,6 @@ class Comparison(Model):
     """`new_cost_usd − old_cost_usd`; null when either is unknown."""
     duration_delta_ms: float | None = None
     """This run's wall time minus the baseline's, in milliseconds."""
+    selection: list[SelectionChange] = Field(default_factory=list)
+    """Every selection row of both runs, old against new: what the comparison leads with
+    (docs/selection.md)."""

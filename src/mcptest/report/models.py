@@ -38,6 +38,9 @@ from mcptest.report.result_models import GapCategory as GapCategory
 from mcptest.report.result_models import TestKind as TestKind
 from mcptest.report.result_models import TestResult as TestResult
 from mcptest.report.result_models import WeightedScore as WeightedScore
+from mcptest.report.selection_models import PromptVotes as PromptVotes
+from mcptest.report.selection_models import SelectionChange as SelectionChange
+from mcptest.report.selection_models import SelectionStats as SelectionStats
 
 REPORT_VERSION = 1
 MAX_SHARDS = 256

@@ -10,12 +10,13 @@ from mcptest.report.base import Count, Location, Millis, Model, Status, Usd
 from mcptest.report.comparison_models import RowComparison
 from mcptest.report.judge_models import CalibrationNote, JudgeDetail
 from mcptest.report.measures import RepeatStats
+from mcptest.report.selection_models import SelectionStats
 
 GapCategory = Literal[
     "transport", "protocol", "suite", "tool-error", "shape", "judgment", "judge-reliability",
-    "judge-calibration", "budget", "environment", "flaky", "replay",
+    "judge-calibration", "budget", "environment", "flaky", "replay", "selection",
 ]
-TestKind = Literal["tool", "eval", "agent", "resource", "prompt", "list"]
+TestKind = Literal["tool", "eval", "agent", "resource", "prompt", "list", "selection"]
 
 
 class AssertionResult(Model):
@@ -153,3 +154,5 @@ class TestResult(Model):
     suite's); `--max-score-drop` applies where it is null."""
     weighted: WeightedScore | None = None
     """Set on tests with `scoring: {mode: weighted}`: their score and threshold."""
+    selection: SelectionStats | None = None
+    """A selection row's votes, accuracy and margin (docs/selection.md); null on other rows."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from mcptest.report.models import Report, RowComparison
 from mcptest.reporters.comparison import LEADING, signed_money, summary_line
 from mcptest.reporters.escape import md_inline
+from mcptest.reporters.selection_display import change_lines
 
 MAX_ROWS_PER_CLASS = 20
 
@@ -47,7 +48,8 @@ def diff_block(report: Report) -> str:
     c = report.comparison
     if c is None:
         return ""
-    out = [f"### Compared with the baseline\n\n{summary_line(c)}\n\n"
+    lead = "".join(f"**{md_inline(line, 300)}**\n\n" for line in change_lines(c))
+    out = [f"### Compared with the baseline\n\n{lead}{summary_line(c)}\n\n"
            f"Baseline: {md_inline(c.baseline, 200)}"
            + (f" ({md_inline(c.note, 300)})" if c.note else "") + "\n\n"]
     gated = [r for r in c.rows if r.gated and r.change != "regressed"]

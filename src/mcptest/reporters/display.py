@@ -67,6 +67,8 @@ GAP_ADVICE: dict[str, str] = {
     "server's command, or make the judge's URL reachable from where mcptest runs",
     "flaky": "repetitions disagreed: read the failing repetition, sharpen the rubric or the "
     "check, or set min_pass_rate for a test that is allowed to wobble",
+    "selection": "models picked another tool for some prompts: read each prompt's votes and "
+    "sharpen the tool descriptions that lose or tie (docs/selection.md)",
     "replay": "the server answered differently from the model cassette: read the turn diff; "
     "if the change is meant, record again (`mcptest run --models record`, docs/cassettes.md)",
 }
@@ -220,7 +222,8 @@ class ReviewRow:
             if self.test.weighted is not None and self.status != "flaky":
                 return "weighted score"
             if judge is None:
-                return {"tool": "call", "eval": "eval", "agent": "agent run"}[self.test.kind]
+                return {"tool": "call", "eval": "eval", "agent": "agent run",
+                        "selection": "tool selection"}.get(self.test.kind, self.test.kind)
             score = judge.display_score or num(judge.score)
             return f"{judge.kind} score {score}, threshold {num(judge.threshold)}"
         weight = f" ({weight_text(a)})" if a.weight is not None else ""

@@ -23,6 +23,7 @@ from mcptest.reporters.diff_markdown import FULL_CLOSE, FULL_OPEN, diff_block
 from mcptest.reporters.escape import md_block, md_code, md_comment_value, md_inline, md_title
 from mcptest.reporters.lint_markdown import lint_block
 from mcptest.reporters.repeats_display import repeats_block
+from mcptest.reporters.selection_display import selection_block
 from mcptest.reporters.templating import environment
 
 MAX_CHARS = DEFAULTS.max_chars
@@ -163,7 +164,7 @@ def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     missed = headline.not_run(report)
     found = blocks(report.tests)
     head = (m.marker(report_marker(report)) + m.header(_header(report, missed)) + lint_block(report)
-            + repeats_block(report))
+            + selection_block(report) + repeats_block(report))
     footer = m.footer(_footer(report))
     diff = diff_block(report)
     if diff:  # the difference leads; the full results follow, collapsed (docs/baseline.md)

@@ -18,6 +18,7 @@ from mcptest.reporters.comparison import LEADING, summary_line
 from mcptest.reporters.escape import shorten, terminal
 from mcptest.reporters.lint_summary import lint_only
 from mcptest.reporters.repeats_display import repeat_text
+from mcptest.reporters.selection_display import change_lines, selection_text
 from mcptest.reporters.verdict_text import mode_line, vote_answer
 from mcptest.reporters.weights import weight_text, weighted_text
 
@@ -161,6 +162,8 @@ def _test(out: _Out, test: TestResult) -> None:
             f"{display.duration(test.duration_ms)}{cost}{cached}")
     if test.repeat is not None:
         out.add(repeat_text(test.repeat), 1)
+    if test.selection is not None:
+        out.add(selection_text(test.selection), 1)
     # a pass decided without a deferred judge says so, with the votes, as a jury row does
     partial = test.judge is not None and any(v.deferred for v in test.judge.votes)
     if test.status != "passed" or partial:
@@ -269,6 +272,8 @@ def _comparison(out: _Out, report: Report) -> None:
     if c is None:
         return
     out.add()
+    for line in change_lines(c):  # a description change reads first (docs/selection.md)
+        out.add(out.paint(_safe(line, 300), "bold"))
     out.add(out.paint(f"against {_safe(c.baseline, 200)}: {summary_line(c)}", "bold"))
     if c.note:
         out.add(_safe(c.note), 1)

@@ -77,6 +77,11 @@ RULES: dict[str, tuple[str, str, Level]] = {
                                 "A replayed model asked something its cassette did not "
                                 "record: a tool answered differently from the recording. The "
                                 "message shows the first differing turn as a diff.", "error"),
+    "mcptest/tool-selection": ("Models picked the wrong tool", "A selection test's models "
+                               "did not pick the expected tool for enough of its prompts, or "
+                               "won some by too small a margin: the tools' descriptions lead "
+                               "them elsewhere. The message names the closest prompts.",
+                               "error"),
     "mcptest/test-error": ("Test errored", "The test could not be completed.", "error"),
     "mcptest/test-failed": ("Test failed", "The test failed.", "error"),
     "mcptest/flaky": ("Repetitions disagreed", "A repeated test passed some repetitions and "
@@ -187,6 +192,8 @@ def _rule_for(test: TestResult, not_ready: set[str], matcher: str | None) -> str
         return "mcptest/judge-calibration"
     if gap == "replay":
         return "mcptest/replay-diverged"
+    if gap == "selection":
+        return "mcptest/tool-selection"
     if matcher:
         return _matcher_rule(matcher)
     if test.judge is not None:

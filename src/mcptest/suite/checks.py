@@ -58,6 +58,8 @@ class _Checker:
         for key in ("resources", "prompts", "lists"):
             for i, test in self.tests(key):
                 self.server_ref(test.get("server"), (key, i, "server"), servers)
+        for name in self.section("selection", dict):
+            self.server_ref(name, ("selection", name), servers)
         surface = self.section("surface", dict)
         picked = surface.get("servers")
         for j, ref in enumerate(picked if isinstance(picked, list) else []):

@@ -56,6 +56,7 @@ from mcptest.suite.models.rubrics import (
     WhenContains,
     WhenRegex,
 )
+from mcptest.suite.models.selection import NO_TOOL, SelectionPrompt, SelectionSpec
 from mcptest.suite.models.servers import (
     BearerAuth,
     FromEnv,
@@ -90,6 +91,7 @@ __all__ = [
     "LIST_METHODS",
     "LLM_MATCHER_KINDS",
     "MATCHER_KINDS",
+    "NO_TOOL",
     "PRESETS",
     "AgentTest",
     "Aggregation",
@@ -137,6 +139,8 @@ __all__ = [
     "RubricPreset",
     "RubricRef",
     "SchemaMatcher",
+    "SelectionPrompt",
+    "SelectionSpec",
     "Server",
     "StartSpec",
     "StdioServer",

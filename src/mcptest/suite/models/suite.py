@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import (
     Field,
+    model_validator,
 )
 
 from mcptest.suite.durations import Duration
@@ -15,6 +16,7 @@ from mcptest.suite.models.cases import AgentTest, EvalSpec, ToolTest
 from mcptest.suite.models.client import ServerClient
 from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import RubricBody
+from mcptest.suite.models.selection import SelectionSpec
 from mcptest.suite.models.servers import Server, Variable
 from mcptest.suite.models.surface import LintSettings, SurfaceCheck
 from mcptest.suite.models.surface_cases import ListTest, PromptTest, ResourceTest
@@ -77,3 +79,14 @@ class Suite(Strict):
                                   "own `client:` comes first; docs/suites.md#the-client-side).")
     calibration: CalibrationGate | None = None
     """The gate of every `llm-judge`/`llm-jury` and eval without its own (docs/calibration.md)."""
+    selection: dict[str, SelectionSpec] = Field(
+        default_factory=dict,
+        description="Per server: prompts and the tool each should lead to; each listed model is "
+                    "offered the server's live tools and sampled `k` times per prompt "
+                    "(docs/selection.md).")
+
+    @model_validator(mode="after")
+    def _selection_servers(self) -> Suite:
+        for server, spec in self.selection.items():
+            spec._server = server
+        return self

@@ -1,0 +1,95 @@
+"""One selection row (docs/selection.md): the server's live tools, with their real
+descriptions, offered to one model; each prompt asked `k` times; the tool each answer picks
+counted (`grade/selection.py`).
+
+The samples go through the run's one model client like an agent's turns (pool, budget,
+retries, cassettes), all at once: the pool bounds how many are in flight. A sample that fails
+is not a vote; a budget refusal ends the row as `skipped`; a model nobody can reach defers it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from mcptest.agents.tools import function_tools
+from mcptest.grade.rows import test_result
+from mcptest.grade.selection import Sample, stats_of, verdict, votes_of
+from mcptest.llm.chat import AgentModel, ChatReply
+from mcptest.llm.engine import JudgeEngine
+from mcptest.report.models import TestResult
+from mcptest.suite.models import NO_TOOL, JudgeDefaults, SelectionSpec
+
+if TYPE_CHECKING:
+    from mcptest.plan import PlannedTest
+    from mcptest.run.session import ServerConnection
+
+
+def selection_model(test: PlannedTest, engine: JudgeEngine) -> AgentModel:
+    """The row's model, at the block's temperature (else the suite's judge temperature)."""
+    spec = test.spec
+    assert isinstance(spec, SelectionSpec)
+    defaults = test.suite.suite.judge
+    if spec.temperature is not None:
+        defaults = (defaults or JudgeDefaults()).model_copy(
+            update={"temperature": spec.temperature})
+    return AgentModel(engine.client, test.model or spec.models[0], defaults)
+
+
+def _sample(reply: ChatReply, routes: dict[str, Any]) -> Sample:
+    if not reply.tool_calls:
+        return Sample(NO_TOOL)
+    call = reply.tool_calls[0]
+    route = routes.get(call.name)
+    try:
+        args = json.loads(call.arguments or "{}")
+    except json.JSONDecodeError:
+        args = call.arguments
+    return Sample(route.tool if route is not None else call.name, args)
+
+
+async def run_selection_row(test: PlannedTest, engine: JudgeEngine,
+                            conn: ServerConnection) -> TestResult:
+    spec = test.spec
+    assert isinstance(spec, SelectionSpec)
+    start = time.perf_counter()
+    model = selection_model(test, engine)
+    tools, routes = function_tools({spec.server: conn.tools})
+    replies: list[list[ChatReply]] = [[] for _ in spec.prompts]
+
+    async def ask(i: int) -> None:
+        messages = ([{"role": "system", "content": spec.system}] if spec.system else []) + [
+            {"role": "user", "content": spec.prompts[i].prompt}]
+        replies[i].append(await model.complete(messages, tools, spec.timeout))
+
+    async with anyio.create_task_group() as tg:
+        for i in range(len(spec.prompts)):
+            for _ in range(spec.k):
+                tg.start_soon(ask, i)
+    every = [r for rs in replies for r in rs]
+    cost = sum(r.cost_usd for r in every)
+    failed = [r for r in every if r.status != "ok"]
+    stats = stats_of(spec, [votes_of(p, [_sample(r, routes) for r in rs if r.status == "ok"])
+                            for p, rs in zip(spec.prompts, replies, strict=True)],
+                     prompt_tokens=sum(r.prompt_tokens for r in every),
+                     completion_tokens=sum(r.completion_tokens for r in every))
+    why = next((r.message for r in failed if r.message), None)
+    if any(r.status == "budget" for r in failed):
+        row = test_result(test, "skipped", start=start, gap="budget", message=why,
+                          extra_cost_usd=cost)
+    elif not stats.scored and all(r.status == "deferred" for r in every):
+        row = test_result(test, "deferred", start=start, message=f"deferred: {why}")
+    elif not stats.scored:
+        row = test_result(test, "error", start=start, gap="transport", extra_cost_usd=cost,
+                          message=f"selection model {model.name} failed: {why}")
+    else:
+        passed, message = verdict(stats)
+        if failed:
+            message += f"; {len(failed)} of {len(every)} sample(s) got no answer: {why}"
+        row = test_result(test, "passed" if passed else "failed", start=start,
+                          gap=None if passed else "selection", message=message,
+                          extra_cost_usd=cost)
+    return row.model_copy(update={"selection": stats})
