@@ -154,3 +154,36 @@ def test_init_refuses_a_surface_too_large_for_one_file(
            "bytes a suite file may hold" in err
     assert "Traceback" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_init_drafts_a_selection_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
+    """`--selection` (docs/selection.md): one TODO prompt per tool from its description, the
+    destructive `crash` included (a selection test asks models, never the tool); the block is
+    tagged todo, so `--skip-tag todo` leaves it out, and without a key it is deferred."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("MCPTEST_JUDGE_BASE_URL", raising=False)
+    assert main(["init", "--command", shlex.join(example_command()), "--selection",
+                 "--output", "s.yml"]) == 0
+    suite = yaml.safe_load((tmp_path / "s.yml").read_text(encoding="utf-8"))
+    [(server, block)] = suite["selection"].items()
+    assert server == "mcptest-example" and block["tags"] == ["todo"]
+    assert block["name"].startswith("TODO") and block["models"] == ["gpt-4o-mini"]
+    prompts = {p["tool"]: p["prompt"] for p in block["prompts"]}
+    assert len(prompts) == 12 and "crash" in prompts
+    assert prompts["forecast"] == ("TODO: ask, as a user would, for what forecast does: A "
+                                   "deterministic weather-like forecast for a city.")
+    assert prompts["crash"].endswith("(it is destructive: a model should pick it only when "
+                                     "asked)")
+    [loaded] = load_suites([tmp_path / "s.yml"], env={})
+    assert set(loaded.suite.selection) == {"mcptest-example"}
+    assert main(["run", "s.yml", "--skip-tag", "todo", "--reporter", "json", "--output",
+                 "a.json"]) in (0, 7)
+    kinds = {t["kind"] for t in json.loads((tmp_path / "a.json").read_text())["tests"]}
+    assert "selection" not in kinds
+    main(["run", "s.yml", "--filter", "tool selection", "--reporter", "json", "--output",
+          "b.json"])
+    [row] = json.loads((tmp_path / "b.json").read_text())["tests"]
+    assert (row["kind"], row["status"]) == ("selection", "deferred")

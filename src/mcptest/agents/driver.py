@@ -132,7 +132,7 @@ class RowDriver:
 
     async def _run_row(self, t: PlannedTest, servers: dict[str, ServerConnection]) -> None:
         if isinstance(t.spec, SelectionSpec):
-            self.record(await run_selection_row(t, self.engine, servers[t.spec.server]))
+            self.record(await run_selection_row(t, self.engine, servers.get(t.spec.server)))
             return
         if not isinstance(t.spec, EvalSpec):
             self.record(await run_agent_row(t, self.engine, self.llm, servers))

@@ -52,11 +52,18 @@ def _sample(reply: ChatReply, routes: dict[str, Any]) -> Sample:
 
 
 async def run_selection_row(test: PlannedTest, engine: JudgeEngine,
-                            conn: ServerConnection) -> TestResult:
+                            conn: ServerConnection | None) -> TestResult:
+    """The row; `conn` is None when the model cannot be reached (no server was started)."""
     spec = test.spec
     assert isinstance(spec, SelectionSpec)
     start = time.perf_counter()
     model = selection_model(test, engine)
+    if conn is None or model.unroutable is not None:
+        why = model.unroutable or f"server {spec.server!r} is not connected"
+        if engine.options.require_judge:
+            return test_result(test, "failed", start=start, gap="environment",
+                               message=f"selection model required but unavailable: {why}")
+        return test_result(test, "deferred", start=start, message=f"deferred: {why}")
     tools, routes = function_tools({spec.server: conn.tools})
     replies: list[list[ChatReply]] = [[] for _ in spec.prompts]
 

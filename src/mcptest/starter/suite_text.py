@@ -98,9 +98,11 @@ def tool_test(server: str, tool: dict[str, Any]) -> tuple[dict[str, Any], bool]:
 
 def render_suite(
     server: str, spec: dict[str, Any], catalog: Catalog, source: str,
+    selection: dict[str, Any] | None = None,
 ) -> tuple[str, int, int]:
     """The suite file's text, its number of tests and of TODO tests. `source` is how the server
-    was given (`--command …`). Destructive tools come last: they may take the server down."""
+    was given (`--command …`). Destructive tools come last: they may take the server down.
+    `selection`: a draft corpus (`mcptest init --selection`), one TODO test more."""
     tools = [t for t in catalog.tools
              if isinstance(t, dict) and isinstance(t.get("name"), str) and t["name"]]
     tests, todo = [], 0
@@ -138,6 +140,9 @@ def render_suite(
         data["resources"] = escape(resources)
     if prompts:
         data["prompts"] = escape(prompts)
+    if selection is not None:
+        data["selection"] = {server: selection}
+        count, todo = count + 1, todo + 1
     body = dump(data)
     if held:
         body += _commented(held)

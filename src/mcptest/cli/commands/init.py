@@ -35,6 +35,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "(default: from the server's name)")
     p.add_argument("--ci", action="store_true",
                    help="also write .github/workflows/mcptest.yml (run from the repository root)")
+    p.add_argument("--selection", action="store_true",
+                   help="also draft a selection corpus: one prompt per tool from its "
+                        "description, marked TODO (docs/selection.md)")
     p.add_argument("--force", action="store_true", help="overwrite files that exist")
     p.set_defaults(handler=run)
 
@@ -91,14 +94,23 @@ def run(args: argparse.Namespace) -> int:
     catalog = anyio.run(lambda: discover("server", model, base_dir=base_dir, env=env))
     key = args.name or server_key(catalog.server_name)
     source = f"--command {shlex.quote(args.command)}" if args.command else f"--url {args.url}"
-    text, tests, todo = render_suite(key, spec, catalog, source)
+    corpus = None
+    if args.selection:
+        from mcptest.starter.selection import selection_block
+
+        named = [t for t in catalog.tools if isinstance(t, dict) and isinstance(
+            t.get("name"), str) and t["name"]]
+        corpus = selection_block(named, env) if named else None
+    text, tests, todo = render_suite(key, spec, catalog, source, corpus)
     check_loads(text, len(catalog.tools))  # SuiteTooLarge: a usage error, nothing written
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(text, encoding="utf-8")
     load_suites([output], env=env)  # what we wrote must load; a failure here is our bug
     print(f"mcptest init: wrote {output}: {tests} test(s) for {len(catalog.tools)} tool(s), "
           f"{len(catalog.resources)} resource(s) and {len(catalog.prompts)} prompt(s); "
-          f"{todo} marked TODO", file=sys.stderr)
+          f"{todo} marked TODO"
+          + (f"; a selection corpus of {len(corpus['prompts'])} prompt(s)" if corpus else ""),
+          file=sys.stderr)
     if args.ci:
         workflow.parent.mkdir(parents=True, exist_ok=True)
         workflow.write_text(render_workflow(suite_ref), encoding="utf-8")
