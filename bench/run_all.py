@@ -20,6 +20,7 @@ SHORT: tuple[tuple[str, ...], ...] = (
     ("bench_reporters.py", "-n", "2000", "--repeat", "1"),
     ("compare/early_stop.py",),
     ("bench_quick_loop.py",),  # `pytest -m 'not slow' -n 4`: its wall time (docs/architecture.md)
+    ("bench_replay.py", "--tests", "10", "--latency", "0.2"),
 )
 
 

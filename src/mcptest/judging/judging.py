@@ -35,6 +35,7 @@ class Judging:
     def __init__(self, plan: Plan, options: JudgeOptions,
                  cassettes: Cassettes | None = None) -> None:
         self.options = options
+        self._replay = cassettes is not None and cassettes.mode == "replay"
         self.engine = JudgeEngine(options, cassettes)
         self.calibration = CalibrationGating(require=options.require_calibration)
         if errors := model_errors(plan, options.env):
@@ -56,8 +57,8 @@ class Judging:
         """Start the litellm import in the background, unless nothing will need it (every call
         deferred or on the fast OpenAI-compatible route, or only custom judges): the engine
         still imports lazily if it must."""
-        if (self.projection.calls or self._agent_rows) and self._litellm:
-            self.engine.start()
+        if (self.projection.calls or self._agent_rows) and self._litellm and not self._replay:
+            self.engine.start()  # a replay sends nothing: nothing to import for
 
     async def close(self) -> None:
         """Close the model client's connections at the end of the run."""

@@ -92,8 +92,9 @@ class AgentModel:
                                  max_tokens=self.max_tokens,
                                  temperature=self.settings.temperature)
 
-            sent = Sent("chat", r.model, messages, tools, {
-                "temperature": self.settings.temperature, "max_tokens": self.max_tokens},
+            sent = None if self.client.cassettes is None else Sent(
+                "chat", r.model, messages, tools,
+                {"temperature": self.settings.temperature, "max_tokens": self.max_tokens},
                 offline=offline)
             turn: ChatTurn = await self.client.request(
                 r.model, once,

@@ -241,8 +241,9 @@ class JudgeEngine:
                         max_tokens=settings.max_tokens, temperature=settings.temperature,
                         fmt=state["fmt"], thinking=call.thinking)
 
-        sent = Sent("judge", r.model, cache_messages(messages, call.nonce), [], {
-            "temperature": settings.temperature, "max_tokens": settings.max_tokens},
+        sent = None if self.client.cassettes is None else Sent(
+            "judge", r.model, cache_messages(messages, call.nonce), [],
+            {"temperature": settings.temperature, "max_tokens": settings.max_tokens},
             offline=call.offline)
         return await self.client.request(
             r.model, once,
