@@ -136,3 +136,77 @@ def test_replay_or_record_sends_only_what_is_missing(tmp_path: Path) -> None:
     done, replayed = cli(root, dict(KEYLESS), "--models", "replay")
     assert replayed["summary"]["cassettes"]["replayed"] == 3, done.stdout
     assert replayed["tests"][0]["response"]["final"] == "Hello Ada! 2 + 3 = 6."
+
+
+def test_repetitions_share_a_cassette_and_replay_the_same_pass_rate(tmp_path: Path) -> None:
+    """A repeated agent test asks the same first turn three times: one request in the file with
+    its three answers, and a replay hands each repetition one of them (docs/cassettes.md)."""
+    shutil.copy(SERVER, tmp_path / "example_server.py")
+    (tmp_path / "agents.yml").write_text(f"""
+servers:
+  ex: {{command: [{json.dumps(sys.executable)}, example_server.py]}}
+agents:
+  - name: sums
+    models: [gpt-4o]
+    servers: [ex]
+    prompt: "What is 2 + 3?"
+    repeat: 3
+    min_pass_rate: 0.5
+    expect: [{{target: final, matcher: {{contains: "= 5"}}}}]
+""", encoding="utf-8")
+    with JudgeServer() as js:
+        js.script("gpt-4o", [Fault.text("2 + 3 = 5."), Fault.text("2 + 3 = 6."),
+                             Fault.text("2 + 3 = 5.")])
+        done, live = cli(tmp_path, judge_env(js), "--models", "record")
+    assert done.returncode == 0, done.stdout + done.stderr
+    [tape] = (tmp_path / "cassettes" / "agents").iterdir()
+    [request] = json.loads(tape.read_text())["requests"]
+    assert sorted(r["content"] for r in request["replies"]) == ["2 + 3 = 5.", "2 + 3 = 5.",
+                                                                "2 + 3 = 6."]
+    done, replayed = cli(tmp_path, dict(KEYLESS), "--models", "replay")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert [(t["status"], t["repeat"]["passed"], t["repeat"]["runs"]) for t in replayed["tests"]
+            ] == [(t["status"], t["repeat"]["passed"], t["repeat"]["runs"])
+                  for t in live["tests"]] == [("flaky", 2, 3)]
+    assert replayed["summary"]["cassettes"]["replayed"] == 3
+
+
+def test_a_secret_in_the_turns_never_reaches_the_cassette_and_still_replays(tmp_path: Path
+                                                                            ) -> None:
+    """The server's token (an `{env: …}` value) comes back in a tool answer and the model
+    repeats it: the cassette holds `[REDACTED]` in its place, and a replay with another token
+    (a rotated secret) answers from it all the same (docs/cassettes.md, "redacted")."""
+    shutil.copy(SERVER, tmp_path / "example_server.py")
+    (tmp_path / "agents.yml").write_text(f"""
+servers:
+  ex:
+    command: [{json.dumps(sys.executable)}, example_server.py]
+    env: {{SERVICE_TOKEN: {{env: EX_TOKEN}}}}
+agents:
+  - name: greets the token
+    models: [gpt-4o]
+    servers: [ex]
+    prompt: "Greet whoever the service token names."
+    expect: [{{target: final, matcher: {{contains: "Hello"}}}}]
+""", encoding="utf-8")
+    token = "ex-tok-4f9a8b7c6d5e3a2b"
+    with JudgeServer() as js:
+        js.script("gpt-4o", [ToolCalls(("greet", {"name": token})),
+                             Fault.text(f"Done: Hello, {token}!")])
+        env = {**judge_env(js), "EX_TOKEN": token}
+        done, live = cli(tmp_path, env, "--models", "record")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert js.count("gpt-4o") == 2
+        # the provider saw the token (the test scripted the model to leak it) …
+        assert token in json.dumps(js.requests("gpt-4o")[1]["messages"])
+    [tape] = (tmp_path / "cassettes" / "agents").iterdir()
+    text = tape.read_text()
+    # … the cassette never does, nor the gateway's key
+    assert token not in text and "sk-test-gateway-key" not in text
+    assert text.count("[REDACTED]") >= 3, text  # the call's arguments, the answer, the final
+    done, replayed = cli(tmp_path, {**KEYLESS, "EX_TOKEN": "ex-tok-rotated-9z8y7x6w"},
+                         "--models", "replay")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert replayed["summary"]["cassettes"]["replayed"] == 2
+    assert replayed["tests"][0]["status"] == live["tests"][0]["status"] == "passed"
+    assert tape.read_text() == text

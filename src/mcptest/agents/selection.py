@@ -83,19 +83,19 @@ async def run_selection_row(test: PlannedTest, engine: JudgeEngine,
                             for p, rs in zip(spec.prompts, replies, strict=True)],
                      prompt_tokens=sum(r.prompt_tokens for r in every),
                      completion_tokens=sum(r.completion_tokens for r in every))
-    why = next((r.message for r in failed if r.message), None)
+    said = next((r.message for r in failed if r.message), None)
     if any(r.status == "budget" for r in failed):
-        row = test_result(test, "skipped", start=start, gap="budget", message=why,
+        row = test_result(test, "skipped", start=start, gap="budget", message=said,
                           extra_cost_usd=cost)
     elif not stats.scored and all(r.status == "deferred" for r in every):
-        row = test_result(test, "deferred", start=start, message=f"deferred: {why}")
+        row = test_result(test, "deferred", start=start, message=f"deferred: {said}")
     elif not stats.scored:
         row = test_result(test, "error", start=start, gap="transport", extra_cost_usd=cost,
-                          message=f"selection model {model.name} failed: {why}")
+                          message=f"selection model {model.name} failed: {said}")
     else:
         passed, message = verdict(stats)
         if failed:
-            message += f"; {len(failed)} of {len(every)} sample(s) got no answer: {why}"
+            message += f"; {len(failed)} of {len(every)} sample(s) got no answer: {said}"
         row = test_result(test, "passed" if passed else "failed", start=start,
                           gap=None if passed else "selection", message=message,
                           extra_cost_usd=cost)
