@@ -105,6 +105,7 @@ evals:
                                             "(did you mean `greet`?)")
     assert stopped.summary.gaps == {"budget": 1}
     # `flaky` needs repeats: tests/cli/test_repeat_cli.py produces it through the CLI; `replay`
-    # a model cassette: tests/agents/test_cassettes_cli.py does
-    assert set(GAP_ADVICE) - {"flaky", "replay"} == set(gaps.values())
+    # a model cassette (tests/agents/test_cassettes_cli.py) and `selection` a selection block
+    # (tests/agents/test_selection_cli.py) are produced there
+    assert set(GAP_ADVICE) - {"flaky", "replay", "selection"} == set(gaps.values())
     assert js.count("pricey-judge") == 0
