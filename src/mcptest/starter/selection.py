@@ -30,7 +30,8 @@ def selection_block(tools: list[dict[str, Any]], env: Mapping[str, str]) -> dict
             tool) else ""
         prompts.append({"prompt": f"TODO: ask, as a user would, for what {name} does"
                         + (f": {about}" if about else "") + note, "tool": name})
-    return escape({
+    block: dict[str, Any] = escape({
         "name": "TODO tool selection: rewrite each prompt as a user would ask",
         "models": [resolve_model(None, None, env) or FALLBACK_MODEL],
         "k": 5, "min_accuracy": 1.0, "tags": [TODO_TAG], "prompts": prompts})
+    return block
