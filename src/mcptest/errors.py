@@ -29,6 +29,8 @@ drawing leaves out or puts under another parent).
     │   ├── ParseFailure      the reply holds no valid verdict
     │   ├── CutOff            the reply was cut at the token limit
     │   └── OverDeclared      a custom judge reported spending above its `max_cost_usd`
+    ├── NotRecorded           a model request its cassette cannot answer (`--models replay`;
+    │                         in `mcptest.llm.cassette`)                         → row gap `replay`
     ├── RegexTimeout          a suite regex ran past its time bound        → check undecided
     ├── TestFailed            a suite row did not pass under the pytest plugin (pytest says so)
     └── InjectedFault         raised on purpose by tests: an internal error          → exit 70

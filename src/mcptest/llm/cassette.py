@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from mcptest.errors import ReadBackError
+from mcptest.errors import McpTestError, ReadBackError
 from mcptest.llm.call import ChatTurn, Reply, ToolCall
 from mcptest.llm.cassette_diff import explain, turn
 from mcptest.llm.cassette_file import Exchange, Recording, dumps, key_of, read
@@ -70,7 +70,7 @@ def playing_tape(tape: Tape | None) -> Iterator[None]:
         _TAPE.reset(token)
 
 
-class NotRecorded(Exception):
+class NotRecorded(McpTestError):
     """A request its cassette cannot answer. `deferred`: the model cannot be reached now and
     nothing was recorded for it, so it is deferred as any unreachable model is."""
 
