@@ -36,7 +36,7 @@ echo "demo: running every example suite against the bundled example server (abou
 # model call, $0, while the example server runs live (docs/cassettes.md, docs/selection.md).
 echo
 "$BIN/mcptest" run examples/replay.yml examples/selection.yml --models replay --quiet \
-  --reporter pretty || status=$?
+  --reporter summary || status=$?
 
 echo
 echo "demo: left out on purpose: the tests tagged expected-failure, which show a failing run"

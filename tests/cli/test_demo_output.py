@@ -40,8 +40,13 @@ def test_make_demo_prints_a_summary_and_where_the_reports_are(tmp_path: Path) ->
     key_lines = [line for line in lines if "no OPENAI_API_KEY" in line]
     assert len(key_lines) == 1 and key_lines[0].strip().endswith(")"), key_lines
     assert not any(line.startswith("mcptest: [") for line in lines)  # no per-test progress
+    # … then the two suites with committed model cassettes, replayed with no key
+    # (docs/cassettes.md): listed a second time, both passing, nothing sent
     assert sum("examples/" in line and ("passed" in line or "not judged" in line)
-               for line in lines) == len(report["suites"])
+               for line in lines) == len(report["suites"]) + 2
+    assert "2 passed" in lines
+    assert "model cassettes (replay): 18 answer(s) replayed, 0 recorded live, 0 file(s) " \
+        "written" in lines
     assert any("expected-failure" in line for line in lines)
     full = (tmp_path / ".mcptest" / "demo" / "report.txt").read_text(encoding="utf-8")
     assert all(t["name"] in full for t in report["tests"])  # every test, in the full report

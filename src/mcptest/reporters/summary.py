@@ -115,5 +115,7 @@ def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     if len(report.warnings) > 3:
         lines.append(f"… and {len(report.warnings) - 3} more warning(s)")
     lines.append(f"cost {display.cost_line(report)} · {s.judge_calls} judge call(s)")
+    if (cassettes := display.cassette_line(report)) is not None:
+        lines.append(cassettes)
     lines.append(f"exit {s.exit_code}: {display.exit_meaning(s.exit_code)}")
     return "\n".join(lines) + "\n"
