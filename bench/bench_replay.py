@@ -44,7 +44,7 @@ agents:
     servers: [ex]
     prompt: "What is {i} plus {i + 1}? Use the tools."
     expect:
-      - {{target: tool_calls, matcher: {{tools_called: {{exact: [add]}}}}}}
+      - {{target: tool_calls, matcher: {{tools-called: {{exact: [add]}}}}}}
       - {{target: final, matcher: {{contains: "{2 * i + 1}"}}}}
       - target: final
         matcher: {{llm-judge: {{rubric: "States the sum.", model: {JUDGE}}}}}

@@ -28,7 +28,7 @@ class SelectionPrompt(Strict):
     @field_validator("args")
     @classmethod
     def _patterns(cls, v: dict[str, Any] | None) -> dict[str, Any] | None:
-        """The same patterns as `tools_called` (docs/agents.md#trajectories)."""
+        """The same patterns as `tools-called` (docs/agents.md#trajectories)."""
         return None if v is None else CallPattern(name="x", args=v).args
 
     @property
