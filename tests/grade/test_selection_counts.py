@@ -1,4 +1,4 @@
-"""Counting selection votes (grade/selection.py, docs/selection.md): won only outright, ties,
+"""Counting selection votes (grade/selection_grade.py, docs/selection.md): won only outright, ties,
 margins, argument accuracy, the row's accuracy and Wilson interval and its gates; and the
 block's load errors."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mcptest.errors import SuiteErrors
-from mcptest.grade.selection import Sample, stats_of, verdict, votes_of
+from mcptest.grade.selection_grade import SelectionSample, stats_of, verdict, votes_of
 from mcptest.plan import build_plan
 from mcptest.suite.load import load_suite
 from mcptest.suite.models import NO_TOOL, SelectionPrompt, SelectionSpec
@@ -26,25 +26,25 @@ def spec(**kw: object) -> SelectionSpec:
 
 
 def test_a_prompt_is_won_outright_and_its_margin_is_against_the_runner_up() -> None:
-    v = votes_of(FORECAST, [Sample("forecast", {"city": "Oslo"}), Sample("forecast", {"city": "oslo"}),
-                            Sample("forecast", {"city": "Bergen"}), Sample("search_services"),
-                            Sample(NO_TOOL)])
+    v = votes_of(FORECAST, [SelectionSample("forecast", {"city": "Oslo"}), SelectionSample("forecast", {"city": "oslo"}),
+                            SelectionSample("forecast", {"city": "Bergen"}), SelectionSample("search_services"),
+                            SelectionSample(NO_TOOL)])
     assert (v.won, v.tie, v.margin, v.scored) == (True, False, 2, 5)
     assert v.votes == {"forecast": 3, "(no tool)": 1, "search_services": 1}
     assert (v.args_checked, v.args_matched) == (3, 2)
-    tie = votes_of(GREET, [Sample("greet"), Sample("add"), Sample("greet"), Sample("add")])
+    tie = votes_of(GREET, [SelectionSample("greet"), SelectionSample("add"), SelectionSample("greet"), SelectionSample("add")])
     assert (tie.won, tie.tie, tie.margin) == (False, True, 0)
-    others = votes_of(GREET, [Sample("add")] * 2 + [Sample("divide")] * 2 + [Sample("greet")])
+    others = votes_of(GREET, [SelectionSample("add")] * 2 + [SelectionSample("divide")] * 2 + [SelectionSample("greet")])
     assert (others.won, others.tie, others.margin) == (False, True, -1)  # a tie it is not in
-    lost = votes_of(GREET, [Sample("add")] * 3)
+    lost = votes_of(GREET, [SelectionSample("add")] * 3)
     assert (lost.won, lost.margin, lost.args_checked) == (False, -3, 0)
     nothing = votes_of(GREET, [])
     assert (nothing.won, nothing.margin, nothing.scored) == (False, None, 0)
 
 
 def test_the_row_counts_scored_prompts_and_its_gates_say_what_failed() -> None:
-    won = votes_of(FORECAST, [Sample("forecast", {"city": "Oslo"})] * 4 + [Sample("greet")])
-    close = votes_of(GREET, [Sample("greet")] * 3 + [Sample("add")] * 2)
+    won = votes_of(FORECAST, [SelectionSample("forecast", {"city": "Oslo"})] * 4 + [SelectionSample("greet")])
+    close = votes_of(GREET, [SelectionSample("greet")] * 3 + [SelectionSample("add")] * 2)
     s = stats_of(spec(min_accuracy=0.5, min_margin=2), [won, close],
                  prompt_tokens=1000, completion_tokens=100)
     assert (s.won, s.scored, s.accuracy, s.ties, s.margin) == (2, 2, 1.0, 0, 1)

@@ -13,7 +13,7 @@ import pytest
 
 from mcptest.llm.call import ChatTurn, Reply, ToolCall
 from mcptest.llm.cassette import Cassettes, NotRecorded, Tape, encode
-from mcptest.llm.cassette_file import Exchange, Recording, dumps, key_of, read
+from mcptest.llm.cassette_file import CassetteExchange, Recording, cassette_text, key_of, read
 from mcptest.report.redact import redact_value
 
 TOOLS = [{"type": "function", "function": {"name": "add", "description": "Add two integers.",
@@ -75,11 +75,11 @@ def test_an_agent_conversation_is_stored_once_per_turn_and_reads_back(tmp_path: 
 
 
 def test_the_same_answers_give_the_same_bytes_whatever_the_order(tmp_path: Path) -> None:
-    a = Exchange(chat(USER), [{"content": "x"}])
-    b = Exchange(chat(USER, CALL, result(5)), [{"content": "y"}])
-    c = Exchange({**chat(USER), "kind": "judge", "tools": []}, [{"content": "z"}])
-    one = dumps(Recording("t", "d", [a, b, c]))
-    assert one == dumps(Recording("t", "d", [c, b, a]))
+    a = CassetteExchange(chat(USER), [{"content": "x"}])
+    b = CassetteExchange(chat(USER, CALL, result(5)), [{"content": "y"}])
+    c = CassetteExchange({**chat(USER), "kind": "judge", "tools": []}, [{"content": "z"}])
+    one = cassette_text(Recording("t", "d", [a, b, c]))
+    assert one == cassette_text(Recording("t", "d", [c, b, a]))
     assert one.endswith("}\n") and '  "mcptest_cassette": 1' in one
 
 

@@ -20,7 +20,7 @@ import anyio
 
 from mcptest.agents.agent_rows import agent_model, run_agent_row, transcript_for, unfinished
 from mcptest.agents.eval_rows import live_servers, nothing_to_grade, run_eval_row
-from mcptest.agents.selection import run_selection_row
+from mcptest.agents.selection_run import run_selection_row
 from mcptest.calibrate.gate import CalibrationGating
 from mcptest.errors import ServerNotReadyError
 from mcptest.grade.grader import LlmGrading

@@ -28,8 +28,8 @@ from typing import Any, Literal
 
 from mcptest.errors import McpTestError, ReadBackError
 from mcptest.llm.call import ChatTurn, Reply, ToolCall
-from mcptest.llm.cassette_diff import explain, turn
-from mcptest.llm.cassette_file import Exchange, Recording, dumps, key_of, read
+from mcptest.llm.cassette_diff import explain_gap, turn
+from mcptest.llm.cassette_file import CassetteExchange, Recording, cassette_text, key_of, read
 from mcptest.llm.routing import Route
 
 Mode = Literal["record", "replay", "replay-or-record"]
@@ -146,7 +146,7 @@ class _Deck:
     """Why the file cannot answer (missing, unreadable, stale); None when it can."""
     answers: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     cursor: dict[str, int] = field(default_factory=dict)
-    used: dict[str, Exchange] = field(default_factory=dict)
+    used: dict[str, CassetteExchange] = field(default_factory=dict)
     asked: int = 0
     live: int = 0
     failed: int = 0
@@ -154,7 +154,7 @@ class _Deck:
     miss: str | None = None
 
     def use(self, request: dict[str, Any], key: str, reply: dict[str, Any]) -> None:
-        self.used.setdefault(key, Exchange(request)).replies.append(reply)
+        self.used.setdefault(key, CassetteExchange(request)).replies.append(reply)
 
 
 class Cassettes:
@@ -233,7 +233,7 @@ class Cassettes:
                    f"{len(answers)} answer(s) to it")
         else:
             assert deck.recorded is not None
-            why = explain(request, [e.request for e in deck.recorded.exchanges])
+            why = explain_gap(request, [e.request for e in deck.recorded.exchanges])
         why = f"model replay ({tape.shown}): {why}"
         deck.miss = deck.miss or why
         raise NotRecorded(why)
@@ -278,7 +278,7 @@ class Cassettes:
                     tape.path.unlink()
                     changed.append(tape.shown)
                 continue
-            text = dumps(Recording(tape.label or tape.test, tape.definition,
+            text = cassette_text(Recording(tape.label or tape.test, tape.definition,
                                    list(deck.used.values())))
             if _write(tape.path, text):
                 changed.append(tape.shown)

@@ -67,7 +67,7 @@ def turn(request: dict[str, Any]) -> str:
     return f"judge request to {request['model']}"
 
 
-def explain(now: dict[str, Any], recorded: list[dict[str, Any]]) -> str:
+def explain_gap(now: dict[str, Any], recorded: list[dict[str, Any]]) -> str:
     """What differs between `now` and the closest recorded request, with a diff."""
     head = f"{turn(now)} is not in the cassette"
     old = closest(now, recorded)

@@ -42,7 +42,7 @@ def key_of(request: dict[str, Any]) -> str:
 
 
 @dataclass
-class Exchange:
+class CassetteExchange:
     """One distinct request and every answer it got, in the order they came."""
 
     request: dict[str, Any]
@@ -58,7 +58,7 @@ class Recording:
     test: str
     definition: str
     """The test's definition hash when it was recorded: another one makes the cassette stale."""
-    exchanges: list[Exchange] = field(default_factory=list)
+    exchanges: list[CassetteExchange] = field(default_factory=list)
 
 
 class _Entry(BaseModel):
@@ -83,12 +83,12 @@ class _File(BaseModel):
     requests: list[_Entry] = Field(default_factory=list)
 
 
-def _order(e: Exchange) -> tuple[str, str, int, str]:
+def _order(e: CassetteExchange) -> tuple[str, str, int, str]:
     r = e.request
     return (r["kind"], r["model"], len(r["messages"]), e.key)
 
 
-def dumps(rec: Recording) -> str:
+def cassette_text(rec: Recording) -> str:
     """The file's text (the same recording gives the same bytes)."""
     exchanges = sorted(rec.exchanges, key=_order)
     tools: dict[str, list[dict[str, Any]]] = {}
@@ -144,5 +144,5 @@ def read(path: Path, shown: str) -> Recording:
         request = {"kind": entry.kind, "model": entry.model, "messages": messages,
                    "tools": doc.tools[entry.tools] if entry.tools else [],
                    "params": entry.params}
-        exchanges.append(Exchange(request, list(entry.replies)))
+        exchanges.append(CassetteExchange(request, list(entry.replies)))
     return Recording(doc.test, doc.definition, exchanges)

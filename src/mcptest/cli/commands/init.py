@@ -96,11 +96,11 @@ def run(args: argparse.Namespace) -> int:
     source = f"--command {shlex.quote(args.command)}" if args.command else f"--url {args.url}"
     corpus = None
     if args.selection:
-        from mcptest.starter.selection import selection_block
+        from mcptest.starter.selection_draft import draft_selection
 
         named = [t for t in catalog.tools if isinstance(t, dict) and isinstance(
             t.get("name"), str) and t["name"]]
-        corpus = selection_block(named, env) if named else None
+        corpus = draft_selection(named, env) if named else None
     text, tests, todo = render_suite(key, spec, catalog, source, corpus)
     check_loads(text, len(catalog.tools))  # SuiteTooLarge: a usage error, nothing written
     output.parent.mkdir(parents=True, exist_ok=True)

@@ -56,7 +56,7 @@ from mcptest.suite.models.rubrics import (
     WhenContains,
     WhenRegex,
 )
-from mcptest.suite.models.selection import NO_TOOL, SelectionPrompt, SelectionSpec
+from mcptest.suite.models.selection_spec import NO_TOOL, SelectionPrompt, SelectionSpec
 from mcptest.suite.models.servers import (
     BearerAuth,
     FromEnv,

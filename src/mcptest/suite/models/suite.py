@@ -16,7 +16,7 @@ from mcptest.suite.models.cases import AgentTest, EvalSpec, ToolTest
 from mcptest.suite.models.client import ServerClient
 from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import RubricBody
-from mcptest.suite.models.selection import SelectionSpec
+from mcptest.suite.models.selection_spec import SelectionSpec
 from mcptest.suite.models.servers import Server, Variable
 from mcptest.suite.models.surface import LintSettings, SurfaceCheck
 from mcptest.suite.models.surface_cases import ListTest, PromptTest, ResourceTest

@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mcptest.llm.models import resolve_model
-from mcptest.starter.suite import TODO_TAG, comment_text, destructive, escape
+from mcptest.llm.routing import resolve_model
+from mcptest.starter.suite_text import TODO_TAG, comment_text, destructive, escape
 
 FALLBACK_MODEL = "gpt-4o-mini"
-"""The draft's model when no provider key names one (`llm.models.DEFAULT_MODELS`)."""
+"""The draft's model when no provider key names one (`llm.routing.DEFAULT_MODELS`)."""
 
 
-def selection_block(tools: list[dict[str, Any]], env: Mapping[str, str]) -> dict[str, Any]:
+def draft_selection(tools: list[dict[str, Any]], env: Mapping[str, str]) -> dict[str, Any]:
     """The `selection:` entry of one server: one TODO prompt per named tool."""
     prompts = []
     for tool in tools:

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from mcptest.grade.trajectory import matches
+from mcptest.grade.tools_called import matches
 from mcptest.report.models import Interval, PromptVotes, SelectionStats
 from mcptest.stats.intervals import wilson
 from mcptest.suite.models import SelectionPrompt, SelectionSpec
@@ -19,14 +19,14 @@ SHOWN_LOST = 3
 
 
 @dataclass(frozen=True)
-class Sample:
+class SelectionSample:
     """One scored answer: the tool it picked (`NO_TOOL` for none) and that call's arguments."""
 
     tool: str
     args: Any = None
 
 
-def votes_of(prompt: SelectionPrompt, samples: list[Sample]) -> PromptVotes:
+def votes_of(prompt: SelectionPrompt, samples: list[SelectionSample]) -> PromptVotes:
     votes = Counter(s.tool for s in samples)
     ranked = votes.most_common()
     expected = votes.get(prompt.tool, 0)

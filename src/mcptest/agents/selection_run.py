@@ -1,6 +1,6 @@
 """One selection row (docs/selection.md): the server's live tools, with their real
 descriptions, offered to one model; each prompt asked `k` times; the tool each answer picks
-counted (`grade/selection.py`).
+counted (`grade/selection_grade.py`).
 
 The samples go through the run's one model client like an agent's turns (pool, budget,
 retries, cassettes), all at once: the pool bounds how many are in flight. A sample that fails
@@ -17,7 +17,7 @@ import anyio
 
 from mcptest.agents.tools import function_tools
 from mcptest.grade.rows import test_result
-from mcptest.grade.selection import Sample, stats_of, verdict, votes_of
+from mcptest.grade.selection_grade import SelectionSample, stats_of, verdict, votes_of
 from mcptest.llm.chat import AgentModel, ChatReply
 from mcptest.llm.engine import JudgeEngine
 from mcptest.report.models import TestResult
@@ -39,16 +39,16 @@ def selection_model(test: PlannedTest, engine: JudgeEngine) -> AgentModel:
     return AgentModel(engine.client, test.model or spec.models[0], defaults)
 
 
-def _sample(reply: ChatReply, routes: dict[str, Any]) -> Sample:
+def _sample(reply: ChatReply, routes: dict[str, Any]) -> SelectionSample:
     if not reply.tool_calls:
-        return Sample(NO_TOOL)
+        return SelectionSample(NO_TOOL)
     call = reply.tool_calls[0]
     route = routes.get(call.name)
     try:
         args = json.loads(call.arguments or "{}")
     except json.JSONDecodeError:
         args = call.arguments
-    return Sample(route.tool if route is not None else call.name, args)
+    return SelectionSample(route.tool if route is not None else call.name, args)
 
 
 async def run_selection_row(test: PlannedTest, engine: JudgeEngine,
