@@ -127,6 +127,10 @@ def _grade(js: JudgeServer, spec: dict[str, Any], candidate: str,
 # `--require-judge`
 @example(jurors=[("pass", 1.0), ("pass", 1.0), ("deferred", 1.0)], spares=[], quorum=0.5,
          min_jurors=None, repetitions=1, require_judge=True)
+# two passes settle a majority against the third juror, whose server error (a lost seat) fails
+# the full jury under `--require-judge`: asked in full there
+@example(jurors=[("pass", 1.0), ("pass", 1.0), ("error", 1.0)], spares=[], quorum=0.5,
+         min_jurors=None, repetitions=1, require_judge=True)
 def test_early_stop_never_changes_the_verdict(
         server: JudgeServer, jurors: list[tuple[str, float]], spares: list[str],
         quorum: float, min_jurors: int | None, repetitions: int, require_judge: bool) -> None:

@@ -117,7 +117,9 @@ async def seat_jury(spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
     seats: list[tuple[int, Seat]] = []
     spare = list(spec.replacements)
     pending = list(enumerate(spec.jurors))
-    early = spec.early_stop
+    # a lost seat fails the jury under `--require-judge` and `strict_panel`, and any juror not
+    # asked could be lost: there only asking everyone gives the full jury's verdict
+    early = spec.early_stop and not (engine.options.require_judge or spec.strict_panel)
     rule = rule_of(spec, engine.options.require_judge)
 
     def reachable(j: Juror) -> bool:
@@ -131,9 +133,6 @@ async def seat_jury(spec: LlmJurySpec, candidate: Any, ctx: LlmContext,
         answers = await _seat_all([j for _, j in free], spec, candidate, ctx, engine)
         seats += [(i, Seat(j, o)) for (i, j), o in zip(free, answers, strict=True)]
         pending = [p for p, ok in zip(pending, reach, strict=True) if ok]
-        # a juror not asked could fail and be replaced by a keyless spare, which
-        # `--require-judge` fails: only asking everyone can rule that out
-        early = not (engine.options.require_judge and not all(map(reachable, spare)))
     while pending:
         k = len(pending)
         if early:
