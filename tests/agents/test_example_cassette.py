@@ -25,13 +25,18 @@ def replay_answers(js: JudgeServer) -> None:
 
 
 def selection_answers(js: JudgeServer) -> None:
+    # a fixed completion count: the stand-in's default counts the call id, which numbers the
+    # model's turns in arrival order, and the k samples of a prompt arrive in any order
+    def calls(tool: str, args: dict[str, str | int]) -> ToolCalls:
+        return ToolCalls((tool, args), completion_tokens=29)
+
     for asked, steps in (
-            ("weather in Oslo", [ToolCalls(("forecast", {"city": "Oslo"}))]),
-            ("hi to Ada", [ToolCalls(("greet", {"name": "Ada"}))]),
-            ("19 plus 23", [ToolCalls(("add", {"a": 19, "b": 23}))]),
-            ("payments team", [ToolCalls(("search_services", {"query": "payments"}))] * 2
-             + [ToolCalls(("explain_error", {"code": "payments"}))]),
-            ("ERR_RATE_LIMIT", [ToolCalls(("explain_error", {"code": "ERR_RATE_LIMIT"}))])):
+            ("weather in Oslo", [calls("forecast", {"city": "Oslo"})]),
+            ("hi to Ada", [calls("greet", {"name": "Ada"})]),
+            ("19 plus 23", [calls("add", {"a": 19, "b": 23})]),
+            ("payments team", [calls("search_services", {"query": "payments"})] * 2
+             + [calls("explain_error", {"code": "payments"})]),
+            ("ERR_RATE_LIMIT", [calls("explain_error", {"code": "ERR_RATE_LIMIT"})])):
         js.script("gpt-4o-mini", steps, candidate=asked)
 
 
