@@ -112,6 +112,13 @@ CASES = [
          "a root is a file:// URI, got 'https://example.com/project'"),
     Case("client_unknown_capability.yml", 5, 32, "servers.shop.client.capabilities[1]",
          "unknown value `elicitaton` (did you mean `elicitation`?)"),
+    Case("escalate_tier_rubric.yml", 14, 15, "tools[0].expect[0].matcher.llm-judge.escalate",
+         "tier 1 gives its own `rubric`: every tier grades the question of the `llm-judge`"),
+    Case("escalate_without_calibration.yml", 12, 13,
+         "tools[0].expect[0].matcher.llm-judge.escalate",
+         "`escalate` needs a `calibration: {file: …}` (here or at the top of the suite)"),
+    Case("escalate_bad_tier.yml", 14, 17, "tools[0].expect[0].matcher.llm-judge.escalate[0]",
+         "a tier is `{llm-judge: {model: …}}` or `{llm-jury: {jurors: […]}}`"),
 ]
 SEVERAL = [  # several_errors.yml: every mistake of the file, in file order
     Case("several_errors.yml", 7, 14, "tools[0].timeout", "not a duration: 'soon'"),

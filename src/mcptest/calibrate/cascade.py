@@ -12,9 +12,10 @@ on what it settles is at least 1 − α with probability at least 1 − δ.
 
 Where the sequence starts matters: a first test on a handful of labels fails on one confident
 mistake and ends the sequence before it began. It starts at the first threshold with enough
-labels above it that a tier erring half as often as allowed would pass (`start`), a count that
-depends on α, δ and how many labels reached the tier, never on which of them the tier got right,
-so the order stays fixed in advance (the paper's code starts at 30 labels for the same reason).
+labels above it that a tier erring half as often as allowed would pass (`start`; with fewer
+labels than that, at the fewest any test could pass on), a count that depends on α, δ and how
+many labels reached the tier, never on which of them the tier got right, so the order stays
+fixed in advance (the paper's code starts at 30 labels for the same reason).
 
 The next tier is calibrated on the labels the earlier ones did not settle; the last tier decides
 the rest, so its agreement on them is bounded rather than chosen. δ is split evenly over every
@@ -85,11 +86,12 @@ def fixed_sequence(points: Sequence[tuple[float, bool]], alpha: float, delta: fl
 
 
 def start(alpha: float, delta: float, available: int) -> int:
-    """Labels above the first threshold tested: enough for a tier erring at α/2 to pass, or
-    every label there is when fewer, and never fewer than any test could pass on."""
+    """Labels above the first threshold tested: enough for a tier erring at α/2 to pass when
+    that many reached it; with fewer, the fewest any test could pass on (the tier's most
+    confident verdicts must then all be right)."""
     floor = min_labels(alpha, delta)
     half = labels_needed(alpha / 2, alpha, delta) or floor
-    return max(floor, min(half, available))
+    return half if half <= available else floor
 
 
 def needed(target: float, risk: float, tiers: int) -> int:

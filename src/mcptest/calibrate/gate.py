@@ -73,6 +73,12 @@ class CalibrationGating:
             return None
         return self._state(gate, path, identity)
 
+    def record(self, test: PlannedTest, planned: PlannedAssertion) -> CalibrationRecord | None:
+        """The record a judged assertion's gate points at, when it can be read."""
+        path = record_path(test, gate_of(test, planned))
+        found = self._record(path) if path is not None else None
+        return found if isinstance(found, CalibrationRecord) else None
+
     def _state(self, gate: CalibrationGate, path: Path, identity: JudgeIdentity
                ) -> CalibrationNote:
         found = self._record(path)

@@ -15,12 +15,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from mcptest.calibrate.cascade_record import CascadeCalibration
 from mcptest.calibrate.correlation import ErrorCorrelation
 from mcptest.calibrate.stats import Figures
 from mcptest.errors import ReportError
 from mcptest.llm.prompt import PROMPT_VERSION
 from mcptest.report.base import Interval
-from mcptest.suite.models import JudgeDefaults, LlmJudgeSpec, LlmJurySpec
+from mcptest.suite.models import JudgeDefaults, LlmJudgeMatcher, LlmJudgeSpec, LlmJurySpec
 
 RECORD_VERSION = 1
 
@@ -40,10 +41,15 @@ class JudgeIdentity(_Model):
     quorum: float | None = None
     repetitions: int = 1
     prompt_version: str = PROMPT_VERSION
+    tiers: list[JudgeIdentity] | None = None
+    """An escalation cascade's tiers after the first, cheapest first (docs/cascade.md)."""
 
     @property
     def hash(self) -> str:
-        text = json.dumps(self.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+        data = self.model_dump(mode="json")
+        if data.get("tiers") is None:  # a judge without tiers keeps the hash it always had
+            data.pop("tiers", None)
+        text = json.dumps(data, sort_keys=True, ensure_ascii=False)
         return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -51,8 +57,10 @@ def identity_of(spec: LlmJudgeSpec | LlmJurySpec, defaults: JudgeDefaults | None
                 ) -> JudgeIdentity:
     if isinstance(spec, LlmJudgeSpec):
         model = spec.model or (defaults.model if defaults else None) or "(default)"
+        tiers = [identity_of(t.llm_judge if isinstance(t, LlmJudgeMatcher) else t.llm_jury,
+                             defaults) for t in spec.escalate] if spec.escalate else None
         return JudgeIdentity(kind="llm-judge", rubric=spec.rubric, threshold=spec.threshold,
-                             models=[model])
+                             models=[model], tiers=tiers)
     return JudgeIdentity(kind="llm-jury", rubric=spec.rubric, threshold=spec.threshold,
                          models=[j.model if j.weight == 1.0 else f"{j.model}*{j.weight:g}"
                                  for j in spec.jurors],
@@ -98,6 +106,9 @@ class CalibrationRecord(_Model):
     lowers_agreement: list[str] = Field(default_factory=list)
     """Jurors without whom the jury's kappa with the humans would be higher."""
     disagreements: list[Disagreement] = Field(default_factory=list)
+    cascade: CascadeCalibration | None = None
+    """An escalation cascade's thresholds and guarantee (`--target-agreement`, docs/cascade.md);
+    `verdict` above is then the cascade's own."""
 
 
 class RecordError(ReportError):

@@ -22,6 +22,7 @@ from mcptest.llm.engine import JudgeEngine
 from mcptest.report.models import AssertionResult, JudgeDetail, JudgeVote, Status
 from mcptest.suite.models import (
     LlmJudgeMatcher,
+    LlmJudgeSpec,
     LlmJuryMatcher,
     LlmJurySpec,
 )
@@ -75,7 +76,7 @@ async def judge_assertion(planned: PlannedAssertion, candidate: Any, ctx: LlmCon
                           engine: JudgeEngine) -> AssertionResult:
     m = planned.assertion.matcher
     assert isinstance(m, LlmJudgeMatcher)
-    return await _judge(planned, m, candidate, ctx, engine)
+    return await _judge(planned, m.llm_judge, candidate, ctx, engine)
 
 
 async def jury_assertion(planned: PlannedAssertion, candidate: Any, ctx: LlmContext,
@@ -85,10 +86,17 @@ async def jury_assertion(planned: PlannedAssertion, candidate: Any, ctx: LlmCont
     return await _jury(planned, m.llm_jury, candidate, ctx, engine)
 
 
-async def _judge(planned: PlannedAssertion, m: LlmJudgeMatcher, candidate: Any,
+async def grade_tier(planned: PlannedAssertion, spec: LlmJudgeSpec | LlmJurySpec,
+                     candidate: Any, ctx: LlmContext, engine: JudgeEngine) -> AssertionResult:
+    """One tier of an escalation cascade, graded as that judge or jury alone would be."""
+    if isinstance(spec, LlmJudgeSpec):
+        return await _judge(planned, spec, candidate, ctx, engine)
+    return await _jury(planned, spec, candidate, ctx, engine)
+
+
+async def _judge(planned: PlannedAssertion, spec: LlmJudgeSpec, candidate: Any,
                  ctx: LlmContext, engine: JudgeEngine) -> AssertionResult:
     start = time.perf_counter()
-    spec = m.llm_judge
     o = await engine.judge(JudgeRequest(rubric=spec.rubric, candidate=candidate,
                                         model=spec.model, base_url=spec.base_url,
                                         defaults=ctx.defaults, reference=ctx.reference))

@@ -56,20 +56,7 @@ def _seats(suite: Suite) -> Iterator[_Seat]:
         expects.append((("defaults", "expect"), suite.defaults.expect))
     for where, expect in expects:
         for j, a in enumerate(expect):
-            at = (*where, j, "matcher")
-            if isinstance(a.matcher, LlmJudgeMatcher) and a.matcher.llm_judge.model:
-                spec = a.matcher.llm_judge
-                yield _Seat(spec.model or "", (*at, "llm-judge", "model"),
-                            spec.base_url or base, t, t_path)
-            elif isinstance(a.matcher, LlmJuryMatcher):
-                jury = a.matcher.llm_jury
-                jt, jt_path = t, t_path
-                if jury.temperature is not None:
-                    jt, jt_path = jury.temperature, (*at, "llm-jury", "temperature")
-                for seat in ("jurors", "replacements"):
-                    for k, juror in enumerate(getattr(jury, seat)):
-                        yield _Seat(juror.model, (*at, "llm-jury", seat, k, "model"),
-                                    juror.base_url or base, jt, jt_path)
+            yield from _matcher_seats(a.matcher, (*where, j, "matcher"), base, t, t_path)
     for i, test in enumerate(suite.agents):
         for k, model in enumerate(test.models):
             yield _Seat(model, ("agents", i, "models", k), base, t, t_path)
@@ -93,6 +80,26 @@ def _seats(suite: Suite) -> Iterator[_Seat]:
             yield _Seat(judge_of.model, ("evals", i, "judge", "model"), own, jt, jt_path)
         for k, model in enumerate(judge_of.panel or []):
             yield _Seat(model, ("evals", i, "judge", "panel", k), own, jt, jt_path)
+
+
+def _matcher_seats(m: object, at: KeyPath, base: str | None, t: float | None,
+                   t_path: KeyPath) -> Iterator[_Seat]:
+    """The seats of an `llm-judge` (its escalation tiers too) or an `llm-jury`."""
+    if isinstance(m, LlmJudgeMatcher):
+        spec = m.llm_judge
+        if spec.model:
+            yield _Seat(spec.model, (*at, "llm-judge", "model"), spec.base_url or base, t, t_path)
+        for k, tier in enumerate(spec.escalate or []):
+            yield from _matcher_seats(tier, (*at, "llm-judge", "escalate", k), base, t, t_path)
+    elif isinstance(m, LlmJuryMatcher):
+        jury = m.llm_jury
+        jt, jt_path = t, t_path
+        if jury.temperature is not None:
+            jt, jt_path = jury.temperature, (*at, "llm-jury", "temperature")
+        for seat in ("jurors", "replacements"):
+            for k, juror in enumerate(getattr(jury, seat)):
+                yield _Seat(juror.model, (*at, "llm-jury", seat, k, "model"),
+                            juror.base_url or base, jt, jt_path)
 
 
 def _errors(loaded: LoadedSuite, gateway: bool, keyed: bool) -> Iterator[SuiteError]:

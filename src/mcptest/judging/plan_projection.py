@@ -19,6 +19,7 @@ from mcptest.plan import Plan, PlannedAssertion, PlannedTest
 from mcptest.suite.models import (
     AgentTest,
     EvalSpec,
+    JudgeDefaults,
     LlmJudgeMatcher,
     LlmJuryMatcher,
     SelectionSpec,
@@ -31,15 +32,19 @@ def _where(t: PlannedTest, p: PlannedAssertion | None = None) -> SourcePos:
 
 
 def assertion_calls(t: PlannedTest, p: PlannedAssertion) -> list[PlannedCall]:
-    """Judge requests one `llm-judge`/`llm-jury` assertion sends (jury replacements, sent only
-    when a juror fails mechanically, are not counted)."""
-    m = p.assertion.matcher
-    d = t.suite.suite.judge
+    """Judge requests one `llm-judge`/`llm-jury` assertion may send: an escalation cascade's
+    every tier, its worst case (jury replacements, sent only when a juror fails mechanically,
+    are not counted)."""
+    return matcher_calls(p.assertion.matcher, t.suite.suite.judge, _where(t, p))
+
+
+def matcher_calls(m: object, d: JudgeDefaults | None, where: SourcePos) -> list[PlannedCall]:
     if isinstance(m, LlmJudgeMatcher):
-        return [PlannedCall(m.llm_judge.model, m.llm_judge.base_url, d, _where(t, p))]
+        return [PlannedCall(m.llm_judge.model, m.llm_judge.base_url, d, where)] + [
+            c for tier in m.llm_judge.escalate or [] for c in matcher_calls(tier, d, where)]
     if isinstance(m, LlmJuryMatcher):
         jury = m.llm_jury
-        return [PlannedCall(j.model, j.base_url, d, _where(t, p))
+        return [PlannedCall(j.model, j.base_url, d, where)
                 for j in jury.jurors] * jury.repetitions
     return []
 

@@ -82,6 +82,8 @@ def prompt_token_bound(messages: list[dict[str, str]], counted: int | None) -> i
 class Reservation:
     amount: float
     open: bool = True
+    held: Reservation | None = None
+    """The hold it was drawn from: what it does not spend goes back there (`draw`)."""
 
 
 class BudgetLedger:
@@ -140,6 +142,30 @@ class BudgetLedger:
                 settled = self._settled
             await settled.wait()
 
+    def take(self, hold: Reservation, amount: float) -> float:
+        """Move up to `amount` out of an open hold for one request (what a cascade reserved for
+        its every tier, docs/cascade.md); the total reserved does not change. A hold was
+        reserved before the run's spending stopped, so it is drawn from even after."""
+        with self._lock:
+            if not hold.open:
+                return 0.0
+            taken = min(amount, hold.amount)
+            hold.amount -= taken
+            return taken
+
+    async def draw(self, hold: Reservation, amount: float) -> Reservation:
+        """A reservation of `amount` paid from `hold` as far as it goes, the rest acquired;
+        settling it returns what it did not spend to the hold."""
+        taken = self.take(hold, amount)
+        if taken < amount:
+            try:
+                await self.acquire(amount - taken)
+            except BudgetRefused:
+                with self._lock:
+                    hold.amount += taken
+                raise
+        return Reservation(amount, held=hold)
+
     def settle(self, r: Reservation, actual: float) -> None:
         """Replace a reservation by what the request really cost (0 when it failed unbilled)."""
         with self._lock:
@@ -150,6 +176,10 @@ class BudgetLedger:
             self._spent += actual
             if actual > r.amount:
                 self._overruns += 1
+            back = r.amount - actual
+            if r.held is not None and r.held.open and back > 0:  # still held for later tiers
+                r.held.amount += back
+                self._reserved += back
             settled, self._settled = self._settled, None
         if settled is not None:
             settled.set()

@@ -81,6 +81,25 @@ class JudgeEngine:
                                            prompt_tokens=prompt_tokens)
         return self._projection
 
+    def worst_case(self, request: JudgeRequest) -> float:
+        """The most one request may reserve before it is sent (`ModelClient.request`): its
+        padded prompt and `max_tokens` at its price; 0 when it would cost nothing (deferred,
+        unpriced). What an escalation cascade holds for each of its tiers (docs/cascade.md)."""
+        defaults = request.defaults or self.options.defaults
+        r = route(request.model, request.base_url, defaults, self.options.env)
+        if isinstance(r, Unroutable):
+            return 0.0
+        settings = defaults or JudgeDefaults()
+        table = self.client.model_cost()
+        price = lookup_price(r.model, settings.pricing, table, r.price_name)
+        if price is None:
+            return 0.0
+        messages = build_messages(request.rubric, request.candidate, new_nonce(),
+                                  request.mode.contract() if request.mode else None,
+                                  request.reference)
+        return price.cost(prompt_token_bound(messages, None),
+                          settings.max_tokens + thinking_tokens(r, table))
+
     def redact(self, text: str) -> str:
         """The text with every key of the environment, and anything key-shaped, masked."""
         return self.client.redact(text)

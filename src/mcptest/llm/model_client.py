@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import anyio
 
 from mcptest.errors import BudgetRefused, JudgeError
-from mcptest.llm.budget import BudgetLedger, Price
+from mcptest.llm.budget import BudgetLedger, Price, Reservation
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.imports import LitellmLoader
 from mcptest.llm.openai_route import OpenAIRoute, applies
@@ -32,6 +34,9 @@ if TYPE_CHECKING:
     from mcptest.llm.cassette import Cassettes, Sent
 
 T = TypeVar("T")
+_HOLD: ContextVar[Reservation | None] = ContextVar("mcptest_budget_hold", default=None)
+"""The hold the current task's requests draw from (`ModelClient.hold`): a context variable, so a
+cascade's tiers find it in the tasks they start without every grader passing it along."""
 
 
 class Usage(Protocol):
@@ -182,7 +187,9 @@ class ModelClient:
 
         async def attempt() -> R:
             nonlocal sends
-            reservation = await self.ledger.acquire(worst)
+            held = _HOLD.get()
+            reservation = (await self.ledger.draw(held, worst) if held is not None
+                           else await self.ledger.acquire(worst))
             sends += 1
             tally.sent += 1
             with self._lock:
@@ -234,6 +241,23 @@ class ModelClient:
         # rather than throwing it away.
         await anyio.lowlevel.cancel_shielded_checkpoint()
         return out
+
+    @asynccontextmanager
+    async def hold(self, amount: float) -> AsyncIterator[None]:
+        """Reserve `amount` for requests that must be able to finish together (an escalation
+        cascade's every tier, docs/cascade.md): the requests sent inside draw their own
+        reservations from it, and what they did not need is released at the end. Raises
+        `BudgetRefused` when it cannot fit; without a cap there is nothing to hold."""
+        if self.ledger.cap is None or amount <= 0:
+            yield
+            return
+        held = await self.ledger.acquire(amount)
+        token = _HOLD.set(held)
+        try:
+            yield
+        finally:
+            _HOLD.reset(token)
+            self.ledger.settle(held, 0.0)
 
     async def metered(self, name: str, declared: float, run: Callable[[], Awaitable[T]],
                       cost_of: Callable[[T], float]) -> T:

@@ -160,6 +160,66 @@ class TreeStep(Model):
     """The judge's score for the node, 0..1; null when it gave none."""
 
 
+class TierStep(Model):
+    """One tier of an escalation cascade on one assertion: whether it ran, what it said, and
+    why its verdict stood or escalated (docs/cascade.md, "Trust or escalate")."""
+
+    tier: int = Field(ge=1)
+    kind: Literal["llm-judge", "llm-jury"]
+    models: list[str]
+    ran: bool
+    verdict: Literal["passed", "failed"] | None = None
+    """None: it did not run, or gave no verdict (abstained, errored, deferred)."""
+    score: float | None = None
+    """Its score (a jury: the weighted share of decisive jurors that passed)."""
+    confidence: float | None = None
+    threshold: float | None = None
+    """What its confidence had to reach, from the calibration record; None: it is never
+    trusted (no threshold, or no calibrated record), or it is the last tier."""
+    decided: bool = False
+    reason: str
+    cost_usd: Usd = 0.0
+    cached: bool = False
+    votes: list[JudgeVote] = Field(default_factory=list)
+    """A tier that ran and escalated: its votes (the deciding tier's are the detail's own)."""
+
+
+class Escalation(Model):
+    """An escalation cascade's path on one assertion: the tier that decided and every step."""
+
+    decided_by: int | None
+    """The tier (1-based) whose verdict is the assertion's; None when none gave one."""
+    tiers: list[TierStep]
+    calibrated: bool
+    """The thresholds came from a calibrated record; else only the last tier decides."""
+    target_agreement: float | None = None
+    guaranteed_agreement: float | None = None
+    """The record's guarantee for the whole cascade (docs/cascade.md, "The guarantee")."""
+    last_tier_cost_usd: Usd | None = None
+    """What the last tier cost here, or would have cost (its mean per verdict in the
+    calibration record) when an earlier tier decided: what the cascade saves against."""
+
+
+class CascadeSummary(Model):
+    """The run's escalation cascades together (docs/cascade.md, "In reports")."""
+
+    verdicts: Count
+    """Cascade assertions that a tier decided."""
+    settled: list[Count]
+    """Per tier (the first entry is tier 1): the verdicts it decided."""
+    cost_usd: Usd
+    """What the cascades spent."""
+    last_tier_cost_usd: Usd | None = None
+    """The last tier on every one of them: what it cost where it ran, its mean per verdict in the
+    calibration record where an earlier tier decided. None when a record does not say."""
+    saved_usd: float | None = None
+    """`last_tier_cost_usd − cost_usd`."""
+    guaranteed_agreement: float | None = None
+    """The lowest guarantee among the run's calibrated cascades."""
+    uncalibrated: Count = 0
+    """Verdicts of cascades without a calibrated record: only their last tier decided."""
+
+
 class JudgeDetail(Model):
     """What the judges said for one LLM assertion or eval."""
 
@@ -200,6 +260,9 @@ class JudgeDetail(Model):
     the quorum rule."""
     tally: dict[str, float] = Field(default_factory=dict)
     """Categorical modes: the jurors' weight behind each answer."""
+    escalation: Escalation | None = None
+    """An `llm-judge` with `escalate:`: the tiers it went through; the rest of this detail is
+    the deciding tier's (docs/cascade.md)."""
 
 
 CalibrationState = Literal["calibrated", "missing", "stale", "below-floor", "too-few-labels",

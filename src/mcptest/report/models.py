@@ -21,10 +21,13 @@ from mcptest.report.comparison_models import Comparison as Comparison
 from mcptest.report.comparison_models import RowComparison as RowComparison
 from mcptest.report.judge_models import CalibrationNote as CalibrationNote
 from mcptest.report.judge_models import CalibrationState as CalibrationState
+from mcptest.report.judge_models import CascadeSummary as CascadeSummary
 from mcptest.report.judge_models import CriterionResult as CriterionResult
+from mcptest.report.judge_models import Escalation as Escalation
 from mcptest.report.judge_models import JudgeDetail as JudgeDetail
 from mcptest.report.judge_models import JudgeVote as JudgeVote
 from mcptest.report.judge_models import JuryAnalytics as JuryAnalytics
+from mcptest.report.judge_models import TierStep as TierStep
 from mcptest.report.judge_models import TreeStep as TreeStep
 from mcptest.report.lint_models import LintFinding as LintFinding
 from mcptest.report.lint_models import LintRuleInfo as LintRuleInfo
@@ -145,6 +148,8 @@ class Summary(Model):
     run_agreement_labels: float | None = None
     """Alpha (nominal) across the labeled juries of the run; `run_agreement` (interval) leaves
     them out (docs/jury.md, "Verdict modes")."""
+    cascade: CascadeSummary | None = None
+    """Set when the run graded through an escalation cascade (docs/cascade.md)."""
     interrupted: str | None = None
     """Set when a signal stopped the run early; the report holds what it had."""
     internal_error: str | None = None

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from mcptest.errors import SuiteError
+from mcptest.suite.escalation_checks import escalation_errors
 from mcptest.suite.interpolate import NAME
 from mcptest.suite.models.matchers import LLM_MATCHER_KINDS, canonical_kind
 from mcptest.suite.positions import KeyPath, Positions, format_path
@@ -135,7 +136,7 @@ class _Checker:
                 expect = test.get("expect")
                 expect = expect if isinstance(expect, list) else []
                 juries = sum(
-                    any("llm-jury" in m for _, m in _walk_matcher(a.get("matcher"), ()))
+                    any("llm-jury" in m for _, m in _walk_matcher(a.get("matcher"), (), False))
                     for a in expect if isinstance(a, dict)
                 )
                 for j, a in enumerate(expect):
@@ -285,10 +286,18 @@ def _is_jury_target(target: Any) -> bool:
     return isinstance(target, str) and target.split(".")[0].split("[")[0] == "jury"
 
 
-def _walk_matcher(matcher: Any, path: KeyPath) -> Iterator[tuple[KeyPath, dict[str, Any]]]:
+def _walk_matcher(matcher: Any, path: KeyPath, tiers: bool = True
+                  ) -> Iterator[tuple[KeyPath, dict[str, Any]]]:
+    """The matcher and the ones nested in it; with `tiers`, an `llm-judge`'s escalation tiers
+    too (each an `llm-judge` or `llm-jury` mapping, docs/cascade.md)."""
     if not isinstance(matcher, dict):
         return
     yield path, matcher
+    judge = matcher.get("llm-judge")
+    escalate = judge.get("escalate") if tiers and isinstance(judge, dict) else None
+    for k, tier in enumerate(escalate if isinstance(escalate, list) else []):
+        if isinstance(tier, dict):
+            yield (*path, "llm-judge", "escalate", k), tier
     if "not" in matcher:
         yield from _walk_matcher(matcher["not"], (*path, "not"))
     for key in ("all", "any"):
@@ -299,4 +308,4 @@ def _walk_matcher(matcher: Any, path: KeyPath) -> Iterator[tuple[KeyPath, dict[s
 
 def cross_check(data: dict[str, Any], positions: Positions, base_dir: Path) -> list[SuiteError]:
     """Every reference and naming error of one suite's (interpolated) data."""
-    return _Checker(data, positions, base_dir).run()
+    return _Checker(data, positions, base_dir).run() + escalation_errors(data, positions)

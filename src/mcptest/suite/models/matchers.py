@@ -20,6 +20,7 @@ from pydantic import (
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict, check_regex
 from mcptest.suite.models.calibration import CalibrationGate
+from mcptest.suite.models.escalate import check_tiers, inherit_question, tier_kind
 from mcptest.suite.models.kind_aliases import MATCHER_KIND_ALIASES, kind_alias_schema
 from mcptest.suite.models.rubrics import Rubric
 from mcptest.suite.models.scoring import SameShapeMatcher
@@ -39,6 +40,14 @@ class LlmJudgeSpec(Strict):
     model: str | None = None
     base_url: str | None = None
     calibration: CalibrationGate | None = None
+    escalate: list[Tier] | None = Field(default=None, min_length=1, description=(
+        "Tiers to escalate to, cheapest first, each an `llm-judge` or an `llm-jury` grading "
+        "this rubric: a tier's verdict stands when its confidence reaches the threshold the "
+        "`calibration:` record holds for it, else the next tier runs; the last always decides "
+        "(docs/cascade.md, \"Trust or escalate\")."))
+
+    _inherit = field_validator("escalate", mode="before")(inherit_question)
+    _tiers = field_validator("escalate")(check_tiers)
 
 
 class LlmJurySpec(VerdictModeFields):
@@ -166,6 +175,14 @@ class LlmJudgeMatcher(Strict):
 
 class LlmJuryMatcher(Strict):
     llm_jury: LlmJurySpec = Field(alias="llm-jury")
+
+
+Tier = Annotated[
+    Annotated[LlmJudgeMatcher, Tag("llm-judge")] | Annotated[LlmJuryMatcher, Tag("llm-jury")],
+    Discriminator(tier_kind, custom_error_type="tier_kind",
+                  custom_error_message="a tier is `{llm-judge: {model: …}}` or "
+                                       "`{llm-jury: {jurors: […]}}`"),
+]
 
 
 class CustomJudgeSpec(Strict):
@@ -296,5 +313,5 @@ class Assertion(Strict):
         "Share of this assertion in a weighted test score (`scoring: {mode: weighted}`)."))
 
 
-for _m in (NotMatcher, AllMatcher, AnyMatcher, EvalRubricMatcher, Assertion):
+for _m in (LlmJudgeSpec, NotMatcher, AllMatcher, AnyMatcher, EvalRubricMatcher, Assertion):
     _m.model_rebuild()
