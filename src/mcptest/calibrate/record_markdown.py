@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mcptest.calibrate.cascade_render import render_cascade
 from mcptest.calibrate.record import CalibrationRecord
 from mcptest.calibrate.stats import Figures, Rate
 from mcptest.report.base import Interval
@@ -101,6 +102,8 @@ def render_markdown(record: CalibrationRecord, esc: Escape = md_inline) -> str:
                   f"{_ci(record.panel_alpha_ci95)}", ""]
     if v.score_alpha is not None:
         lines += [f"α of the scores (interval), humans vs judge: {_num(v.score_alpha)}", ""]
+    if record.cascade is not None:
+        lines += render_cascade(record.cascade, esc)
     for model in record.lowers_agreement:
         lines += [f"⚠ juror `{esc(model, 80)}` lowers the jury's agreement with the "
                   "humans: without it κ would be higher.", ""]

@@ -33,12 +33,28 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         + alias_note("--out"))
     p.add_argument("--check", action="store_true",
                    help="only check that the record matches the suite (exit 1 when stale)")
+    p.add_argument("--target-agreement", type=_share, metavar="SHARE",
+                   help="an `escalate:` cascade: the agreement with the labels each tier must "
+                        "keep where it is trusted (default 0.9; docs/cascade.md)")
+    p.add_argument("--risk", type=_share, metavar="SHARE",
+                   help="an `escalate:` cascade: the chance the guarantee fails because the "
+                        "labels were unlucky (default 0.1)")
     p.add_argument("--max-cost", type=float, metavar="USD", help="hard cap on judge spend")
     p.add_argument("--concurrency", type=int, metavar="N", help="judge calls in flight")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     p.add_argument("--cache-dir", type=Path, default=Path(".mcptest/cache"), metavar="DIR",
                    help="judge verdict cache (default .mcptest/cache)")
     p.set_defaults(handler=run)
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}")
+    return value
 
 
 def _out_path(args: argparse.Namespace, default: Path | None) -> Path:
@@ -74,9 +90,15 @@ def _check(out: Path, expected_hash: str) -> int:
     return int(ExitCode.OK)
 
 
+_NO_VERDICT = ("the judge gave no verdict on any of {} label(s) (no judge key or gateway, the "
+               "budget, or judge errors); nothing was written")
+
+
 def run(args: argparse.Namespace) -> int:
     import anyio
 
+    from mcptest.calibrate.cascade import check_labels
+    from mcptest.calibrate.cascade_measure import build_cascade_record, cascade_spec, judge_tiers
     from mcptest.calibrate.labels import load_labels
     from mcptest.calibrate.measure import build_record, judge_labels
     from mcptest.calibrate.record import write_record
@@ -97,17 +119,31 @@ def run(args: argparse.Namespace) -> int:
         return _check(out, target.identity.hash)
     if args.labels is None:
         raise UsageError("--labels FILE is required (or --check)")
+    cascade = cascade_spec(target)
+    if cascade is None and (args.target_agreement is not None or args.risk is not None):
+        raise UsageError("--target-agreement and --risk choose the thresholds of an `escalate:` "
+                         "cascade; this judge has no `escalate:` (docs/cascade.md)")
+    agreement = 0.9 if args.target_agreement is None else args.target_agreement
+    risk = 0.1 if args.risk is None else args.risk
     labels = load_labels(args.labels)
+    if cascade is not None:  # before anything is spent
+        check_labels(len(labels), agreement, risk, 1 + len(cascade.escalate or []))
     concurrency, per_model = pool_limits(plan, args.concurrency)
     engine = JudgeEngine(JudgeOptions(
         concurrency=concurrency, per_model_concurrency=per_model, max_cost=args.max_cost,
         cache_dir=None if args.no_cache else args.cache_dir, env=env))
     engine.start()
-    judged = anyio.run(judge_labels, target, labels, engine)
-    if all(j.verdict is None for j in judged):
-        raise UsageError(f"the judge gave no verdict on any of {len(labels)} label(s) (no judge "
-                         "key or gateway, the budget, or judge errors); nothing was written")
-    record = build_record(target, labels, judged, args.labels.as_posix())
+    if cascade is not None:
+        outputs = anyio.run(judge_tiers, target, labels, engine)
+        if all(o.passed is None for out in outputs for o in out):
+            raise UsageError(_NO_VERDICT.format(len(labels)))
+        record = build_cascade_record(target, labels, outputs, args.labels.as_posix(),
+                                      agreement, risk)
+    else:
+        judged = anyio.run(judge_labels, target, labels, engine)
+        if all(j.verdict is None for j in judged):
+            raise UsageError(_NO_VERDICT.format(len(labels)))
+        record = build_record(target, labels, judged, args.labels.as_posix())
     write_record(record, out)
     out.with_suffix(".md").write_text(render_markdown(record), encoding="utf-8")
     sys.stdout.write(render_markdown(record, plain))
