@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from mcptest import __version__
 from mcptest.exit_codes import ExitCode
+from mcptest.report.cascade_summary import cascade_summary
 from mcptest.report.models import (
     Comparison,
     Counts,
@@ -50,7 +51,10 @@ def count(tests: list[TestResult]) -> Counts:
 def deferred_judges(tests: list[TestResult]) -> int:
     """Votes of judges that could not be reached, over every judged assertion and eval."""
     details = [a.judge for t in tests for a in t.assertions] + [t.judge for t in tests]
-    return sum(1 for d in details if d is not None for v in d.votes if v.deferred)
+    votes = [v for d in details if d is not None for v in d.votes]
+    votes += [v for d in details if d is not None and d.escalation is not None
+              for step in d.escalation.tiers if not step.decided for v in step.votes]
+    return sum(1 for v in votes if v.deferred)
 
 
 def flaky_failed(tests: list[TestResult]) -> bool:
@@ -140,7 +144,7 @@ def recomputed(report: Report) -> Report:
         "counts": count(tests), "exit_code": int(code), "deferred_judges": deferred_judges(tests),
         "not_measured": not_measured(tests),
         "gaps": dict(sorted(gaps.items(), key=lambda kv: (-kv[1], kv[0]))),
-        "uncalibrated": uncalibrated(tests)})
+        "uncalibrated": uncalibrated(tests), "cascade": cascade_summary(tests)})
     return report.model_copy(update={"summary": summary})
 
 
@@ -192,6 +196,7 @@ def build_report(
         run_agreement_detail=judge.run_agreement_detail,
         run_agreement_labels=judge.run_agreement_labels,
         uncalibrated=uncalibrated(tests),
+        cascade=cascade_summary(tests),
         interrupted=interrupted,
         internal_error=internal_error,
     )

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcptest.report.models import JudgeDetail, JudgeVote, TestResult
-from mcptest.reporters import display, seats
+from mcptest.reporters import cascade_display, display, seats
 from mcptest.reporters.escape import md_code, md_inline
 from mcptest.reporters.headline import unjudged
 from mcptest.reporters.response_view import view
@@ -122,6 +122,10 @@ def judges_cell(judge: JudgeDetail | None) -> str:
     """Labels, numbers and already-escaped model names: the template emits it as is."""
     if judge is None:
         return ""
+    tier = cascade_display.tier_cell(judge)
+    if tier:
+        rest = judges_cell(judge.model_copy(update={"escalation": None}))
+        return f"{tier} · {rest}" if rest else tier
     if judge.jury:
         j = judge.jury
         review = " · ⚠ review" if j.escalate else ""
@@ -191,6 +195,7 @@ def _judge(judge: JudgeDetail) -> dict[str, Any]:
         "threshold": display.num(judge.threshold),
         "jury": _jury(judge),
         "mode": mode_line(judge),
+        "tiers": cascade_display.tier_lines(judge),
         "votes": [_vote(v, any(v is d for d in against)) for v in votes],
         "criteria": [
             {"name": c.name, "score": display.num(c.score), "threshold": display.num(c.threshold),

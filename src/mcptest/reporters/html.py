@@ -15,7 +15,7 @@ import jinja2
 from markupsafe import Markup
 
 from mcptest.report.models import Report, TestResult
-from mcptest.reporters import DEFAULTS, RenderOptions, display
+from mcptest.reporters import DEFAULTS, RenderOptions, cascade_display, display
 from mcptest.reporters.escape import shorten, strip_controls
 from mcptest.reporters.repeats_display import repeat_text
 from mcptest.reporters.templating import environment
@@ -83,6 +83,9 @@ def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
         counts=display.summary_bits(report),
         review=display.to_review(report),
         cost_line=display.cost_line(report),
+        savings=cascade_display.savings(report),
+        cascade_line=cascade_display.run_line(report),
+        tier_lines=cascade_display.tier_lines,
         gaps=display.gap_rows(report),
         budget_skips=display.budget_skips(report),
         exit_meaning=display.exit_meaning(report.summary.exit_code),

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from mcptest.report.models import Report, TestResult
-from mcptest.reporters import DEFAULTS, RenderOptions, display, headline, seats
+from mcptest.reporters import DEFAULTS, RenderOptions, cascade_display, display, headline, seats
 from mcptest.reporters.comment_tests import Block, blocks, detail, row, where
 from mcptest.reporters.diff_markdown import FULL_CLOSE, FULL_OPEN, diff_block
 from mcptest.reporters.escape import md_block, md_code, md_comment_value, md_inline, md_title
@@ -55,14 +55,17 @@ def report_marker(report: Report) -> str:
 
 def _header(report: Report, missed: headline.NotRun) -> dict[str, Any]:
     s = report.summary
+    savings = cascade_display.savings(report)  # the comment's headline ends with it
     return {
-        "mark": display.run_verdict(report)[0], "headline": headline.items(report, missed),
+        "mark": display.run_verdict(report)[0],
+        "headline": headline.items(report, missed) + ([savings] if savings else []),
         "servers": [
             {"name": sv.name, "status": sv.status, "error": sv.error}
             for sv in report.servers if sv.status != "ready"
         ],
         "budget_stopped": s.budget_stopped, "budget_skips": display.budget_skips(report),
         "cost": display.cost_line(report), "interrupted": s.interrupted,
+        "cascade": cascade_display.run_line(report),
         "not_run": missed.count if missed.tests else "", "not_run_causes": missed.cause_text,
         "missing_keys": display.either(missed.keys) if set(missed.causes) == {"no key"} else "",
         "lost": [{"test": t.name, "text": seats.lost_text(j)}

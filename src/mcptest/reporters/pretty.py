@@ -13,7 +13,7 @@ from mcptest.report.models import (
     Report,
     TestResult,
 )
-from mcptest.reporters import DEFAULTS, RenderOptions, display, seats
+from mcptest.reporters import DEFAULTS, RenderOptions, cascade_display, display, seats
 from mcptest.reporters.comparison import LEADING, summary_line
 from mcptest.reporters.escape import shorten, terminal
 from mcptest.reporters.lint_summary import lint_only
@@ -79,6 +79,8 @@ def _vote_line(out: _Out, vote: JudgeVote) -> str:
 
 
 def _judge(out: _Out, judge: JudgeDetail, depth: int) -> None:
+    for line in cascade_display.tier_lines(judge):
+        out.add(_safe(line, 400), depth)
     if judge.jury:
         j = judge.jury
         band = out.paint(j.confidence or "n/a", j.confidence or "dim")
@@ -177,7 +179,8 @@ def _test(out: _Out, test: TestResult) -> None:
             out.add(f"{gap}{_safe(test.message)}", 1)
     shown = {id(f.assertion) for f in display.test_findings(test) if f.assertion}
     for a in test.assertions:
-        if id(a) in shown or (a.judge and a.judge.jury) or a.weight is not None:
+        if id(a) in shown or (a.judge and (a.judge.jury or a.judge.escalation)) or (
+                a.weight is not None):
             _assertion(out, a, 1)
     if test.judge and (test.status != "passed" or partial or display.is_escalated(test.judge)):
         _judge(out, test.judge, 1)
@@ -224,6 +227,8 @@ def _summary(out: _Out, report: Report) -> None:
             f"call(s) · cost {display.cost_line(report)}{stopped}")
     if (tapes := display.cassette_line(report)) is not None:
         out.add(tapes)
+    if (cascade := cascade_display.run_line(report)) is not None:
+        out.add(_safe(cascade, 400))
     review = display.to_review(report)
     if review or s.run_agreement is not None:
         out.add(f"{review} to review (escalated juries) · {display.run_agreement_text(s)}")

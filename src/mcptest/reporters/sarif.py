@@ -303,6 +303,7 @@ def build_log(report: Report) -> om.SarifLog:
         "cacheHits": s.cache_hits, "deferred": s.counts.deferred,
         "runAgreement": s.run_agreement, "resultsOmitted": dropped,
         "uncalibrated": s.uncalibrated or None,
+        "cascade": s.cascade.model_dump() if s.cascade is not None else None,
     }
     lint_rules, lint_results = lint_parts(report, len(rule_ids))
     driver = om.ToolComponent(
