@@ -21,6 +21,7 @@ SHORT: tuple[tuple[str, ...], ...] = (
     ("compare/early_stop.py",),
     ("bench_quick_loop.py",),  # `pytest -m 'not slow' -n 4`: its wall time (docs/architecture.md)
     ("bench_replay.py", "--tests", "10", "--latency", "0.2"),
+    ("bench_cascade.py", "--seeds", "1"),
 )
 
 
