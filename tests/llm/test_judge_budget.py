@@ -11,7 +11,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.judge_server import JudgeServer, Verdict
 
-from mcptest.llm.budget import BudgetLedger, BudgetRefused, Price, lookup_price, prompt_token_bound
+from mcptest.llm.budget import (
+    BudgetLedger,
+    BudgetRefused,
+    Price,
+    Reservation,
+    lookup_price,
+    prompt_token_bound,
+)
 from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
 from mcptest.suite.models import JudgeDefaults, Pricing
@@ -196,3 +203,68 @@ def test_after_a_refusal_in_flight_calls_settle_and_count_but_no_new_call_fits()
 
     anyio.run(scenario)
     assert ledger.refused == 3 and ledger.reserved == 0.0 and ledger.spent == pytest.approx(0.4)
+
+
+def test_a_hold_pays_its_draws_returns_what_they_left_and_outlives_a_stop() -> None:
+    """An escalation cascade's hold (docs/cascade.md, "The budget"): draws come out of it
+    without growing what is reserved, what a draw did not spend goes back for the next tier,
+    a draw beyond it with nothing else in flight is refused at once (never waits on its own
+    hold), the hold still pays after spending stopped, and closing it frees the rest."""
+
+    async def scenario() -> None:
+        ledger = BudgetLedger(1.0)
+        hold = await ledger.acquire(0.6)
+        first = await ledger.draw(hold, 0.2)
+        assert ledger.reserved == pytest.approx(0.6) and hold.amount == pytest.approx(0.4)
+        ledger.settle(first, 0.05)  # 0.15 unspent goes back to the hold
+        assert hold.amount == pytest.approx(0.55) and ledger.spent == pytest.approx(0.05)
+        with pytest.raises(BudgetRefused):
+            await ledger.draw(hold, 1.0)  # 0.05 + 0.55 + 0.45 > 1.0: spending stops
+        assert hold.amount == pytest.approx(0.55) and ledger.stopped
+        with pytest.raises(BudgetRefused):
+            await ledger.acquire(0.01)
+        second = await ledger.draw(hold, 0.5)  # the cascade's next tier still runs
+        ledger.settle(second, 0.5)
+        over = await ledger.draw(hold, 0.01)  # the hold has 0.05 left: covered
+        ledger.settle(over, 0.0)
+        ledger.settle(hold, 0.0)
+        assert ledger.reserved == pytest.approx(0.0) and ledger.spent == pytest.approx(0.55)
+        assert ledger.overruns == 0
+
+    anyio.run(scenario)
+
+
+def test_a_draw_beyond_its_hold_acquires_the_rest_or_gives_it_back() -> None:
+    async def scenario() -> None:
+        ledger = BudgetLedger(0.5)
+        hold = await ledger.acquire(0.3)
+        big = await ledger.draw(hold, 0.4)  # 0.3 from the hold, 0.1 acquired
+        assert hold.amount == 0.0 and ledger.reserved == pytest.approx(0.4)
+        ledger.settle(big, 0.4)
+        hold2 = await ledger.acquire(0.05)
+        with pytest.raises(BudgetRefused):
+            await ledger.draw(hold2, 0.2)  # 0.4 spent + 0.05 held + 0.15 more > 0.5
+        assert hold2.amount == pytest.approx(0.05)  # what it took is back in the hold
+
+    anyio.run(scenario)
+
+
+def test_a_draw_beyond_its_hold_waits_for_another_call_to_settle() -> None:
+    async def scenario() -> None:
+        ledger = BudgetLedger(1.0)
+        other = await ledger.acquire(0.5)
+        hold = await ledger.acquire(0.4)
+        drawn: list[Reservation] = []
+
+        async def draw() -> None:
+            drawn.append(await ledger.draw(hold, 0.6))  # needs 0.2 more: waits for `other`
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(draw)
+            await anyio.wait_all_tasks_blocked()
+            assert drawn == []
+            ledger.settle(other, 0.1)
+        assert drawn[0].amount == pytest.approx(0.6) and not ledger.stopped
+        assert ledger.spent + ledger.reserved == pytest.approx(0.1 + 0.6)
+
+    anyio.run(scenario)

@@ -84,6 +84,8 @@ class Reservation:
     open: bool = True
     held: Reservation | None = None
     """The hold it was drawn from: what it does not spend goes back there (`draw`)."""
+    lent: float = 0.0
+    """A hold's: what its open draws hold now (settling them frees no room in the ledger)."""
 
 
 class BudgetLedger:
@@ -125,9 +127,10 @@ class BudgetLedger:
             self._reserved += amount
             return Reservation(amount)
 
-    async def acquire(self, amount: float) -> Reservation:
+    async def acquire(self, amount: float, within: Reservation | None = None) -> Reservation:
         """Hold `amount`, waiting while calls in flight may still free room; raise
-        `BudgetRefused` when it cannot fit even after they settle."""
+        `BudgetRefused` when it cannot fit even after they settle. `within`: the caller's own
+        hold, whose draws return to it and so never free room to wait for."""
         while True:
             with self._lock:
                 if self._stop is not None:
@@ -135,7 +138,8 @@ class BudgetLedger:
                 if self.cap is None or self._spent + self._reserved + amount <= self.cap:
                     self._reserved += amount
                     return Reservation(amount)
-                if self._reserved <= 1e-15:  # nothing in flight: it will never fit
+                own = within.amount + within.lent if within is not None and within.open else 0.0
+                if self._reserved - own <= 1e-15:  # nothing else in flight: it will never fit
                     raise self._refuse(amount)
                 if self._settled is None:
                     self._settled = anyio.Event()
@@ -151,6 +155,7 @@ class BudgetLedger:
                 return 0.0
             taken = min(amount, hold.amount)
             hold.amount -= taken
+            hold.lent += taken
             return taken
 
     async def draw(self, hold: Reservation, amount: float) -> Reservation:
@@ -159,11 +164,14 @@ class BudgetLedger:
         taken = self.take(hold, amount)
         if taken < amount:
             try:
-                await self.acquire(amount - taken)
+                await self.acquire(amount - taken, within=hold)
             except BudgetRefused:
                 with self._lock:
                     hold.amount += taken
+                    hold.lent -= taken
                 raise
+            with self._lock:
+                hold.lent += amount - taken
         return Reservation(amount, held=hold)
 
     def settle(self, r: Reservation, actual: float) -> None:
@@ -177,6 +185,8 @@ class BudgetLedger:
             if actual > r.amount:
                 self._overruns += 1
             back = r.amount - actual
+            if r.held is not None:
+                r.held.lent = max(0.0, r.held.lent - r.amount)
             if r.held is not None and r.held.open and back > 0:  # still held for later tiers
                 r.held.amount += back
                 self._reserved += back
