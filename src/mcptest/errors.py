@@ -4,7 +4,8 @@ drawing leaves out or puts under another parent).
 
     McpTestError              root; raised itself when reports cannot be written     → exit 70
     ├── UsageError            bad command line or action input                       → exit 2
-    │   └── SuiteTooLarge     `mcptest init`: the surface does not fit one suite file
+    │   ├── SuiteTooLarge     `mcptest init`: the surface does not fit one suite file
+    │   └── TooFewLabels      `mcptest calibrate --target-agreement`: too few labels
     ├── SuiteError            a suite file cannot be loaded or validated             → exit 2
     │   ├── UnknownRubric     a rubric `ref` names no rubric (the loader says so first)
     │   ├── TargetSyntaxError a target path is malformed
