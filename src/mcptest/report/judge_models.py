@@ -165,21 +165,30 @@ class TierStep(Model):
     why its verdict stood or escalated (docs/cascade.md, "Trust or escalate")."""
 
     tier: int = Field(ge=1)
+    """Its place in the cascade, 1-based: 1 is the `llm-judge` itself, then `escalate:`."""
     kind: Literal["llm-judge", "llm-jury"]
+    """A single judge or a jury."""
     models: list[str]
+    """The model (a jury: every juror's) it asks."""
     ran: bool
+    """It was asked; false for a tier without a threshold, or after an earlier tier decided."""
     verdict: Literal["passed", "failed"] | None = None
     """None: it did not run, or gave no verdict (abstained, errored, deferred)."""
     score: float | None = None
     """Its score (a jury: the weighted share of decisive jurors that passed)."""
     confidence: float | None = None
+    """How sure it was: its score's (a jury: its pass share's) distance from its line, 0..1."""
     threshold: float | None = None
     """What its confidence had to reach, from the calibration record; None: it is never
     trusted (no threshold, or no calibrated record), or it is the last tier."""
     decided: bool = False
+    """Its verdict is the assertion's."""
     reason: str
+    """Why it stood, escalated or did not run, in words."""
     cost_usd: Usd = 0.0
+    """What this tier spent here."""
     cached: bool = False
+    """Its verdict came from the judge cache (nothing was spent)."""
     votes: list[JudgeVote] = Field(default_factory=list)
     """A tier that ran and escalated: its votes (the deciding tier's are the detail's own)."""
 
@@ -190,9 +199,11 @@ class Escalation(Model):
     decided_by: int | None
     """The tier (1-based) whose verdict is the assertion's; None when none gave one."""
     tiers: list[TierStep]
+    """Every tier, in order, including those that did not run."""
     calibrated: bool
     """The thresholds came from a calibrated record; else only the last tier decides."""
     target_agreement: float | None = None
+    """The record's `--target-agreement`: the agreement each trusted tier keeps."""
     guaranteed_agreement: float | None = None
     """The record's guarantee for the whole cascade (docs/cascade.md, "The guarantee")."""
     last_tier_cost_usd: Usd | None = None
