@@ -31,8 +31,9 @@ def _has_jury(f: display.ReviewRow) -> bool:
 
 
 def _judged(judge: JudgeDetail | None) -> bool:
-    """A judge that said something: a vote that was not deferred, or criteria."""
-    return judge is not None and (bool(judge.criteria) or any(
+    """A judge that said something: a vote that was not deferred, criteria, or the tiers of an
+    escalation cascade (docs/cascade.md, "In reports")."""
+    return judge is not None and (bool(judge.criteria) or judge.escalation is not None or any(
         not v.deferred for v in judge.votes))
 
 
