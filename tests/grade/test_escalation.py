@@ -177,7 +177,7 @@ tools:
 
 def test_the_projection_counts_every_tier(tmp_path: Any) -> None:
     """The run header's bound is the cascade's worst case: 1 + 1 + 2 jurors × 2 repetitions."""
-    from mcptest.judging.projection import plan_calls
+    from mcptest.judging.plan_projection import plan_calls
 
     calls = plan_calls(_plan(tmp_path, SUITE.format(middle="gpt-4.1-mini")))
     assert [c.model for c in calls] == ["gpt-4o-mini", "gpt-4.1-mini", "gpt-4o", "gpt-4.1",
