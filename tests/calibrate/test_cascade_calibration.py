@@ -16,7 +16,7 @@ from mcptest.calibrate.cascade import (
     calibrate_cascade,
     check_labels,
     fixed_sequence,
-    needed,
+    labels_for_guarantee,
     start,
 )
 from mcptest.grade.confidence import margin, stands
@@ -64,7 +64,7 @@ def test_the_sequence_ends_at_its_first_failure() -> None:
 
 
 def test_too_few_labels_says_how_many() -> None:
-    assert needed(0.9, 0.1, 2) == 33  # δ/3 per bound: ln(0.0333) / ln(0.9) = 32.3
+    assert labels_for_guarantee(0.9, 0.1, 2) == 33  # δ/3 per bound: ln(0.0333) / ln(0.9) = 32.3
     check_labels(33, 0.9, 0.1, 2)
     with pytest.raises(TooFewLabels) as e:
         check_labels(20, 0.9, 0.1, 2)

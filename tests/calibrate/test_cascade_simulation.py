@@ -28,8 +28,8 @@ from mcptest.calibrate.gate import CalibrationGating
 from mcptest.calibrate.labels import Label
 from mcptest.calibrate.record import write_record
 from mcptest.calibrate.target import Target, select_target
-from mcptest.grade.cascade import grade_cascade
 from mcptest.grade.confidence import stands
+from mcptest.grade.escalation import grade_cascade
 from mcptest.grade.jury_seats import LlmContext
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.engine import JudgeEngine

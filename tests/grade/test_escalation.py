@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from support.judge_server import Fault, JudgeServer, Verdict
 
-from mcptest.grade.cascade import Thresholds, grade_cascade
+from mcptest.grade.escalation import Thresholds, grade_cascade
 from mcptest.grade.jury_seats import LlmContext
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.engine import JudgeEngine
@@ -132,7 +132,7 @@ async def test_the_worst_case_of_every_tier_is_held_and_released(js: JudgeServer
     planned = cascade()
     m = planned.assertion.matcher
     assert isinstance(m, LlmJudgeMatcher)
-    from mcptest.grade.cascade import requests, tiers_of
+    from mcptest.grade.escalation import requests, tiers_of
 
     ctx = LlmContext(defaults=PRICED)
     worst = sum(engine.worst_case(q) for t in tiers_of(m.llm_judge)

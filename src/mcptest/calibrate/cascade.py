@@ -94,14 +94,14 @@ def start(alpha: float, delta: float, available: int) -> int:
     return half if half <= available else floor
 
 
-def needed(target: float, risk: float, tiers: int) -> int:
+def labels_for_guarantee(target: float, risk: float, tiers: int) -> int:
     """Labels the guarantee needs before a tier can be trusted at all."""
     return min_labels(1.0 - target, risk / (tiers + 1))
 
 
 def check_labels(count: int, target: float, risk: float, tiers: int) -> None:
     """`TooFewLabels` (exit 2) when no tier could ever be trusted with `count` labels."""
-    need = needed(target, risk, tiers)
+    need = labels_for_guarantee(target, risk, tiers)
     if count < need:
         raise TooFewLabels(
             f"{count} label(s) cannot guarantee {target:.0%} agreement at risk {risk:g}: a tier "

@@ -5,7 +5,7 @@ the record calibrated; else none, so only the last tier decides and the verdict 
 from __future__ import annotations
 
 from mcptest.calibrate.gate import CalibrationGating
-from mcptest.grade.cascade import Thresholds
+from mcptest.grade.escalation import Thresholds
 from mcptest.plan import PlannedAssertion, PlannedTest
 
 

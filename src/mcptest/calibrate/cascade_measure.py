@@ -1,7 +1,7 @@
 """Calibrating an escalation cascade: every tier on every label, then each tier's threshold
 (docs/cascade.md, "Calibrating a cascade").
 
-Each tier runs exactly as a run would run it (`grade.cascade` over the one model client), on
+Each tier runs exactly as a run would run it (`grade.escalation` over the one model client), on
 every label, so that every tier can be calibrated on the labels the tiers before it leave: what
 the thresholds are chosen on is what runs. The record's `verdict` figures are the cascade's own
 verdict with the chosen thresholds, its `jurors` each tier alone.
@@ -16,11 +16,11 @@ import anyio
 
 from mcptest.calibrate.cascade import TierOutput, TierSpec, calibrate_cascade
 from mcptest.calibrate.labels import Label
-from mcptest.calibrate.measure import candidate_text
+from mcptest.calibrate.measure import shown_candidate
 from mcptest.calibrate.record import CalibrationRecord, Disagreement
 from mcptest.calibrate.stats import figures
 from mcptest.calibrate.target import Target
-from mcptest.grade.cascade import tier_models, tier_verdict, tiers_of
+from mcptest.grade.escalation import tier_models, tier_verdict, tiers_of
 from mcptest.grade.jury_seats import LlmContext
 from mcptest.grade.llm_matchers import grade_tier
 from mcptest.llm.engine import JudgeEngine
@@ -78,7 +78,7 @@ def build_cascade_record(target: Target, labels: Sequence[Label],
                 for name, out in zip(names, outputs, strict=True)},
         cascade=cascade,
         disagreements=[
-            Disagreement(label=label.id or str(i + 1), candidate=candidate_text(label.candidate),
+            Disagreement(label=label.id or str(i + 1), candidate=shown_candidate(label.candidate),
                          human=str(label.human), judge="pass" if d[1] else "fail",
                          reason=f"decided by tier {d[0] + 1}", by=label.by)
             for i, (label, d) in enumerate(zip(labels, decided, strict=True))

@@ -87,7 +87,7 @@ async def judge_labels(target: Target, labels: Sequence[Label], engine: JudgeEng
     return [j for j in out if j is not None]
 
 
-def candidate_text(candidate: object) -> str:
+def shown_candidate(candidate: object) -> str:
     text = candidate if isinstance(candidate, str) else json.dumps(candidate, ensure_ascii=False,
                                                                    default=str)
     return text if len(text) <= _CANDIDATE_CHARS else text[:_CANDIDATE_CHARS] + "…"
@@ -135,7 +135,7 @@ def build_record(target: Target, labels: Sequence[Label], judged: Sequence[Judge
     jurors = {m: figures(human, v, human_scores if scored else None,
                          seat_scores[m] if scored else None) for m, v in seats.items()}
     disagreements = [
-        Disagreement(label=label.id or str(i + 1), candidate=candidate_text(label.candidate),
+        Disagreement(label=label.id or str(i + 1), candidate=shown_candidate(label.candidate),
                      human=str(label.human), judge="pass" if j.verdict else "fail",
                      score=j.score, reason=j.reason, by=label.by)
         for i, (label, j) in enumerate(zip(labels, judged, strict=True))

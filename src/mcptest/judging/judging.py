@@ -16,7 +16,7 @@ from mcptest.calibrate.gate import CalibrationGating
 from mcptest.errors import SuiteError, SuiteErrors
 from mcptest.grade.aggregate import plurality
 from mcptest.grade.agreement_nominal import run_label_agreement
-from mcptest.grade.cascade import grade_cascade
+from mcptest.grade.escalation import grade_cascade
 from mcptest.grade.jury_seats import LlmContext
 from mcptest.grade.run_alpha import RunAlpha, run_alpha
 from mcptest.judging.graders import grader_for
