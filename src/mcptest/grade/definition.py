@@ -21,10 +21,23 @@ _NOT_DEFINITION = {"name", "tags", "timeout", "repeat", "min_pass_rate", "max_sc
 _JUDGE_FIELDS = {"model", "base_url", "max_tokens", "temperature"}
 _NEW_DEFAULTS: dict[str, object] = {"reference": None, "scoring": None, "weight": 1.0}
 """Keys added later: left out at their default so older baselines keep their hashes."""
+_NEW_NESTED_DEFAULTS: dict[str, object] = {"escalate": None}
+"""Keys added later inside matchers, at any depth: left out at their default, so a baseline or a
+committed model cassette (docs/cassettes.md) recorded before them stays current."""
+
+
+def _without_nested(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_nested(v) for k, v in value.items()
+                if k not in _NEW_NESTED_DEFAULTS or v != _NEW_NESTED_DEFAULTS[k]}
+    if isinstance(value, list):
+        return [_without_nested(v) for v in value]
+    return value
 
 
 def _without_new_defaults(body: dict[str, Any]) -> dict[str, Any]:
-    out = {k: v for k, v in body.items() if k not in _NEW_DEFAULTS or v != _NEW_DEFAULTS[k]}
+    out = {k: v for k, v in _without_nested(body).items()
+           if k not in _NEW_DEFAULTS or v != _NEW_DEFAULTS[k]}
     if isinstance(out.get("expect"), list):
         out["expect"] = [_without_new_defaults(a) if isinstance(a, dict) else a
                          for a in out["expect"]]
