@@ -24,6 +24,9 @@ import anyio
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(REPO / "tests"))
+
+from support.peak_rss import measured_mcptest  # noqa: E402
 
 from mcptest.run.session import ServerConnection  # noqa: E402
 from mcptest.suite.models import StdioServer  # noqa: E402
@@ -32,26 +35,12 @@ HOSTILE = REPO / "tests" / "data" / "hostile"
 STDIO = REPO / "tests" / "support" / "misbehaving_stdio.py"
 
 
-# The child reports its own peak RSS (VmHWM) on the way out: `wait4`'s ru_maxrss would also
-# count the pages of the parent it was forked from.
-MEASURED = """
-import runpy, sys
-out = sys.argv.pop(1)
-sys.argv[0] = "mcptest"
-try:
-    runpy.run_module("mcptest", run_name="__main__", alter_sys=True)
-finally:
-    with open("/proc/self/status") as status:
-        peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
-    with open(out, "w") as f:
-        f.write(peak)
-"""
 
 
 def validate(path: Path, scratch: Path) -> dict[str, Any]:
     peak = scratch / "peak-kib"
     start = time.perf_counter()
-    r = subprocess.run([sys.executable, "-c", MEASURED, str(peak), "validate", str(path)],
+    r = subprocess.run(measured_mcptest(peak, "validate", str(path)),
                        capture_output=True, timeout=120)
     return {"file": path.name, "exit": r.returncode,
             "seconds": round(time.perf_counter() - start, 3),
