@@ -210,7 +210,7 @@ def test_a_failing_md_reporter_costs_the_rich_summary_not_the_step(
     def broken(report: object) -> str:
         raise RuntimeError("template bug")
 
-    monkeypatch.setattr("mcptest.action.main.render_markdown", broken)
+    monkeypatch.setattr("mcptest.action.main.report_markdown", broken)
     scenario(runner, "suite.json", 0, make_report(["passed"]).model_dump(mode="json"))
     runner.inputs(suites="suite.json", comment="false")
     code, log = act(runner)
