@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.cli_run import HEAD
+from support.cli_run import POLITE_JUDGE, greet_suite
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
@@ -85,21 +85,9 @@ def test_an_eval_whose_judge_was_never_reached_is_not_measured_not_5_of_5(
     assert diff.returncode == ExitCode.TESTS_FAILED, diff.stdout + diff.stderr
 
 
-def _tool(tmp_path: Path, extra: str, matcher: str) -> str:
-    (tmp_path / "mcptest.yml").write_text(HEAD + f"""judge: {{model: judge-x}}
-tools:
-  - name: greets politely
-    server: ex
-    tool: greet
-    args: {{name: Ada}}{extra}
-    expect:
-      - target: "result.content[0].text"
-        matcher: {matcher}
-""", encoding="utf-8")
-    return "mcptest.yml"
 
 
-JUDGE = '{llm-judge: {rubric: "The greeting is polite.", threshold: 0.5}}'
+JUDGE = POLITE_JUDGE
 
 
 def test_score_figures_say_how_many_runs_they_are_over(tmp_path: Path) -> None:
@@ -107,7 +95,7 @@ def test_score_figures_say_how_many_runs_they_are_over(tmp_path: Path) -> None:
     saying it rests on 5 runs of 20."""
     with JudgeServer() as js:
         js.script("judge-x", [PASS] * 5 + [ABSTAIN] * 15)
-        r, data = run(tmp_path, _tool(tmp_path, "\n    repeat: 20", JUDGE),
+        r, data = run(tmp_path, greet_suite(tmp_path, "\n    repeat: 20", JUDGE),
                       env=js.gateway_env())
     stats = data["tests"][0]["repeat"]
     assert (stats["runs"], stats["scored"], stats["passed"]) == (20, 20, 5)
@@ -125,7 +113,7 @@ def test_min_pass_rate_can_hold_the_lower_bound_of_the_pass_rate(
     extra = f"\n    repeat: 5\n    min_pass_rate: 0.8\n    min_pass_rate_on: {gate}"
     with JudgeServer() as js:
         js.script("judge-x", PASS)
-        r, data = run(tmp_path, _tool(tmp_path, extra, JUDGE), env=js.gateway_env())
+        r, data = run(tmp_path, greet_suite(tmp_path, extra, JUDGE), env=js.gateway_env())
     t = data["tests"][0]
     assert r.returncode == code, r.stdout
     assert t["status"] == status
@@ -146,7 +134,7 @@ def test_a_jury_whose_votes_split_around_the_threshold_escalates(tmp_path: Path)
     with JudgeServer() as js:
         for model, score in (("j-a", 0.72), ("j-b", 0.75), ("j-c", 0.65)):
             js.script(model, Verdict(score, reason="scripted"))
-        r, data = run(tmp_path, _tool(tmp_path, "", JURY), env=js.gateway_env())
+        r, data = run(tmp_path, greet_suite(tmp_path, "", JURY), env=js.gateway_env())
     jury = data["tests"][0]["assertions"][0]["judge"]["jury"]
     assert data["tests"][0]["status"] == "passed"  # the quorum decides: 2/3 ≥ 0.5
     assert jury["answers_raw"] == pytest.approx(0.9684, abs=1e-4)
@@ -163,7 +151,7 @@ def test_the_run_alpha_comes_with_its_band_and_counts(tmp_path: Path) -> None:
     with JudgeServer() as js:
         js.script("j-a", Verdict(0.9, reason="ok"))
         js.script("j-b", [Verdict(0.9, reason="ok")] * 5 + [Verdict(0.1, reason="no")])
-        r, data = run(tmp_path, _tool(tmp_path, "\n    repeat: 6\n    min_pass_rate: 0.5",
+        r, data = run(tmp_path, greet_suite(tmp_path, "\n    repeat: 6\n    min_pass_rate: 0.5",
                                       two), env=js.gateway_env())
     s = data["summary"]
     detail = s["run_agreement_detail"]

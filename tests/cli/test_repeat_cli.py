@@ -10,30 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.cli_run import greet_suite
 from support.judge_server import JudgeServer, Verdict
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
-REPO = Path(__file__).resolve().parents[2]
-SERVER = REPO / "examples" / "server" / "example_server.py"
 PASS, FAIL = Verdict(0.9, reason="polite"), Verdict(0.1, reason="rude")
-
-
-def suite(tmp_path: Path, extra: str = "") -> str:
-    (tmp_path / "mcptest.yml").write_text(f"""
-servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-judge: {{model: judge-x}}
-tools:
-  - name: greets politely
-    server: ex
-    tool: greet
-    args: {{name: Ada}}{extra}
-    expect:
-      - target: "result.content[0].text"
-        matcher: {{llm-judge: {{rubric: "The greeting is polite.", threshold: 0.5}}}}
-""", encoding="utf-8")
-    return "mcptest.yml"
 
 
 def mcptest(js: JudgeServer, tmp_path: Path, *args: str | Path
@@ -52,7 +33,7 @@ def mcptest(js: JudgeServer, tmp_path: Path, *args: str | Path
 def test_alternating_judge_is_flaky_with_its_pass_rate(tmp_path: Path) -> None:
     with JudgeServer() as js:
         js.script("judge-x", [PASS, FAIL, PASS, FAIL])
-        r, data = mcptest(js, tmp_path, suite(tmp_path), "--repeat", "4", "--no-cache")
+        r, data = mcptest(js, tmp_path, greet_suite(tmp_path), "--repeat", "4", "--no-cache")
         assert js.count("judge-x") == 4  # a fresh judge call per repetition
     assert r.returncode == 1, r.stderr
     t = data["tests"][0]
@@ -69,7 +50,7 @@ def test_alternating_judge_is_flaky_with_its_pass_rate(tmp_path: Path) -> None:
 def test_min_pass_rate_and_per_test_repeat(tmp_path: Path) -> None:
     with JudgeServer() as js:
         js.script("judge-x", [PASS, FAIL, PASS])
-        r, data = mcptest(js, tmp_path, suite(tmp_path, "\n    repeat: 3\n    min_pass_rate: 0.6"),
+        r, data = mcptest(js, tmp_path, greet_suite(tmp_path, "\n    repeat: 3\n    min_pass_rate: 0.6"),
                           "--no-cache")
         assert js.count("judge-x") == 3
     assert r.returncode == 0, r.stderr  # 2 of 3 ≥ 0.6: tolerated, still reported flaky
@@ -78,7 +59,7 @@ def test_min_pass_rate_and_per_test_repeat(tmp_path: Path) -> None:
 
 
 def test_repetitions_after_the_first_bypass_the_cache_unless_asked(tmp_path: Path) -> None:
-    name = suite(tmp_path)
+    name = greet_suite(tmp_path)
     cache = tmp_path / "cache"
     with JudgeServer() as js:
         js.script("judge-x", PASS)
@@ -96,7 +77,7 @@ def run_five(tmp_path: Path, steps: list[Verdict], *extra: str | Path
              ) -> tuple[subprocess.CompletedProcess[str], dict]:
     with JudgeServer() as js:
         js.script("judge-x", steps)
-        return mcptest(js, tmp_path, suite(tmp_path), "--repeat", "5", "--no-cache", *extra)
+        return mcptest(js, tmp_path, greet_suite(tmp_path), "--repeat", "5", "--no-cache", *extra)
 
 
 def test_with_repeats_on_both_sides_only_a_significant_drop_regresses(tmp_path: Path) -> None:

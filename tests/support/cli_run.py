@@ -18,6 +18,25 @@ HEAD = f"""servers:
   ex:
     command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
 """
+POLITE_JUDGE = '{llm-judge: {rubric: "The greeting is polite.", threshold: 0.5}}'
+
+
+def greet_suite(tmp_path: Path, extra: str = "", matcher: str = POLITE_JUDGE) -> str:
+    """`mcptest.yml` in tmp_path: one judged greet test on the example server (`extra` lines
+    go under its args: repeat settings); returns the file's name."""
+    (tmp_path / "mcptest.yml").write_text(HEAD + f"""judge: {{model: judge-x}}
+tools:
+  - name: greets politely
+    server: ex
+    tool: greet
+    args: {{name: Ada}}{extra}
+    expect:
+      - target: "result.content[0].text"
+        matcher: {matcher}
+""", encoding="utf-8")
+    return "mcptest.yml"
+
+
 MIXED = """variables:
   who: {from_env: WHO, default: Ada}
 """ + HEAD + """tools:
