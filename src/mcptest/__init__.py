@@ -16,6 +16,8 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
+from mcptest.version import __version__
+
 if TYPE_CHECKING:  # what the names below are, for type checkers; loaded lazily at run time
     from mcptest.api import arun as arun
     from mcptest.api import run as run
@@ -35,8 +37,6 @@ if TYPE_CHECKING:  # what the names below are, for type checkers; loaded lazily 
     from mcptest.suite.load import load_suite as load_suite
     from mcptest.suite.load import load_suites as load_suites
     from mcptest.suite.models import Suite as Suite
-
-__version__ = "0.1.0"
 
 _LAZY: dict[str, str] = {
     "ExitCode": "mcptest.exit_codes",

@@ -10,8 +10,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from mcptest import __version__
 from mcptest.cli.error_handler import handle_errors
+from mcptest.version import __version__
 
 # name → (module, one-line help); each module has `add_parser(sub)` (which sets `handler`) and
 # `run(args) -> int`. Only the module of the command being run is imported: `validate` must not

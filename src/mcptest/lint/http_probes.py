@@ -21,11 +21,11 @@ from urllib.parse import urlsplit
 import httpx2
 from mcp_types.version import LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 
-from mcptest import __version__
 from mcptest.errors import ServerNotReadyError
 from mcptest.lint.tool_rules import Raw
 from mcptest.run.connect import plan_remote
 from mcptest.suite.models import RemoteServer
+from mcptest.version import __version__
 
 FOREIGN = "mcptest-rebinding.invalid"
 TIMEOUT_S = 10.0

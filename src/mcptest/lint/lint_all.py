@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from mcptest import __version__
 from mcptest.lint import probes, tool_rules
 from mcptest.lint.elicitation_check import elicitation_findings
 from mcptest.lint.era_probe import era_facts, era_findings
@@ -42,6 +41,7 @@ from mcptest.suite.models import LintSettings, RemoteServer
 from mcptest.surface.matrix import take_matrix
 from mcptest.surface.open_servers import open_servers
 from mcptest.surface.take import snapshot_servers, take_snapshot
+from mcptest.version import __version__
 
 
 @dataclass

@@ -20,7 +20,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from mcptest import __version__
 from mcptest.errors import ProviderError
 from mcptest.llm.call import ChatTurn, Reply, ToolCall, stop_of
 from mcptest.llm.connections import Connections
@@ -28,6 +27,7 @@ from mcptest.llm.prompt import VERDICT_SCHEMA
 from mcptest.llm.provider_errors import failure, header_hint, read_body, unreachable
 from mcptest.llm.providers import REASONING
 from mcptest.llm.routing import Route
+from mcptest.version import __version__
 
 if TYPE_CHECKING:
     import httpcore

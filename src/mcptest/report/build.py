@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from mcptest import __version__
 from mcptest.exit_codes import ExitCode
 from mcptest.report.cascade_summary import cascade_summary
 from mcptest.report.models import (
@@ -21,6 +20,7 @@ from mcptest.report.models import (
     ToolInfo,
 )
 from mcptest.report.scores import measured
+from mcptest.version import __version__
 
 
 @dataclass(frozen=True)

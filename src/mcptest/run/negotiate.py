@@ -27,8 +27,8 @@ from mcp_types.version import (
 )
 from pydantic import ValidationError
 
-from mcptest import __version__
 from mcptest.errors import McpTestError
+from mcptest.version import __version__
 
 Mode = Literal["auto", "legacy", "2026-07-28"]
 # How long the discover probe may stay unanswered before `initialize` is raced against it.
