@@ -11,6 +11,8 @@ task came, and `polls` (a plain tool, answered at once) tells the gaps between t
 
     python task_server.py                 # stdio
     python task_server.py --port 8771     # Streamable HTTP at http://127.0.0.1:8771/mcp
+    python task_server.py --careless      # answers with a task even a client that never
+                                          # declared the extension (a hostile server)
 """
 
 from __future__ import annotations
@@ -62,7 +64,8 @@ class Tasks(Extension):
                                   ctx: ServerRequestContext[Any, Any],
                                   call_next: CallNext) -> HandlerResult:
         caps = ctx.session.client_capabilities
-        declared = caps is not None and EXTENSION in (caps.extensions or {})
+        declared = ("--careless" in sys.argv
+                    or (caps is not None and EXTENSION in (caps.extensions or {})))
         if params.name not in TASK_TOOLS or not declared:
             return await call_next(ctx)
         task_id = str(uuid.uuid4())

@@ -15,6 +15,7 @@ from typing import Literal, TextIO
 from pydantic import BaseModel, ConfigDict
 
 from mcptest.report.models import Report, TestResult
+from mcptest.reporters.escape import terminal
 
 Level = Literal["error", "warning", "notice"]
 
@@ -35,9 +36,11 @@ def escape_property(text: str) -> str:
 
 
 def command(name: str, message: str, **properties: str | int | None) -> str:
-    """One workflow command line, e.g. `::error file=a.yml,line=3::msg`."""
+    """One workflow command line, e.g. `::error file=a.yml,line=3::msg`. Control characters
+    and bidi overrides (server text can carry U+202E) are shown as escapes, not obeyed."""
+    message = terminal(message, keep_newlines=True)
     props = ",".join(
-        f"{key}={escape_property(str(value))}"
+        f"{key}={escape_property(terminal(str(value)))}"
         for key, value in properties.items()
         if value is not None and value != ""
     )

@@ -14,8 +14,10 @@ between two tests is shown on the next one).
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
-import re
+import json
+import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -23,6 +25,7 @@ import mcp_types as types
 from mcp.client.session import ClientRequestContext
 from pydantic import BaseModel
 
+from mcptest.grade import bounded_regex, bounded_schema
 from mcptest.llm.cassette import Tape, playing_tape
 from mcptest.llm.cassette import current as current_tape
 from mcptest.run.client_config import ClientConfig, roots_of
@@ -38,8 +41,15 @@ VIA: contextvars.ContextVar[Via] = contextvars.ContextVar("mcptest_via", default
 """How the request being answered arrived (set by the code that routes embedded requests)."""
 SCRIPTED_MODEL = "mcptest-scripted"
 SAMPLING_TIMEOUT_S = 120.0
+MAX_SAMPLING_TOKENS = 1 << 30
+"""A `maxTokens` past this is not a number of tokens (the suite's own limit applies below it)."""
 MAX_RECORDED = 1000
 """A server asking in a loop cannot grow a test's record without bound."""
+MAX_RECORDED_BYTES = 1 << 20
+"""Nor can a server sending large notifications or forms: past this many bytes (as JSON) in
+one test, an entry keeps only its small fields and `omitted_bytes`."""
+_KEPT_WHEN_OMITTED = ("via", "mode", "message", "level", "logger", "progress", "total",
+                      "progressToken", "problem")
 
 
 def _wire(model: BaseModel) -> dict[str, Any]:
@@ -70,6 +80,8 @@ class Exchange:
     log: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     """Requests no answer matched, or whose scripted answer could not be sent."""
+    room: int = MAX_RECORDED_BYTES
+    """Bytes the entries above may still take."""
 
     def produced(self, *, client: bool, notifications: bool) -> dict[str, Any]:
         """The targets: `client.*` and `notifications.*`, each when asked for or not empty."""
@@ -89,6 +101,7 @@ class ClientSide:
         self.config = config
         self._test: PerTestClient | None = None
         self._tape: Tape | None = None
+        self._deadline = 0.0
         self._now = Exchange()
 
     # -- the SDK's ClientSession arguments -------------------------------------------------------
@@ -111,11 +124,14 @@ class ClientSide:
 
     # -- per test --------------------------------------------------------------------------------
 
-    def begin(self, test: PerTestClient | None) -> None:
+    def begin(self, test: PerTestClient | None, timeout: float | None = None) -> None:
         """The answers of `test` come first until the next `begin`; a model answering sampling
-        records into (or replays from) the cassette of the row running now."""
+        records into (or replays from) the cassette of the row running now. Checking a server's
+        form ends within `timeout` (the test's own) and `bounded_schema.DEADLINE_S`."""
         self._test = test
         self._tape = current_tape()
+        self._deadline = time.monotonic() + (bounded_schema.DEADLINE_S if timeout is None
+                                             else timeout)
 
     def take(self) -> Exchange:
         """Everything recorded since the last `take()`."""
@@ -126,8 +142,15 @@ class ClientSide:
         return [b for b in (self._test, self.config.answers) if b is not None]
 
     def _record(self, into: list[dict[str, Any]], entry: dict[str, Any]) -> None:
-        if len(into) < MAX_RECORDED:
-            into.append(entry)
+        if len(into) >= MAX_RECORDED:
+            return
+        size = len(json.dumps(entry, default=str))
+        if size > self._now.room:
+            entry = {k: _short(entry[k]) for k in _KEPT_WHEN_OMITTED if k in entry}
+            entry["omitted_bytes"] = size
+        else:
+            self._now.room -= size
+        into.append(entry)
 
     # -- notifications (from the transport tap, in wire order) -----------------------------------
 
@@ -159,7 +182,7 @@ class ClientSide:
         if answer.action == "accept" and isinstance(params, types.ElicitRequestFormParams):
             content = answer.content if answer.content is not None else _defaults(
                 params.requested_schema)
-            problem = _schema_problem(content, params.requested_schema)
+            problem = await self._schema_problem(content, params.requested_schema)
             if problem is not None:
                 text = (f"the accepted content does not fit the requested schema ({problem}); "
                         f"request: {params.message[:120]!r}")
@@ -172,6 +195,10 @@ class ClientSide:
                      params: types.CreateMessageRequestParams
                      ) -> types.CreateMessageResult | types.ErrorData:
         asked = {**_wire(params), "via": VIA.get()}
+        if not 1 <= params.max_tokens <= MAX_SAMPLING_TOKENS:
+            return self._unanswered(self._now.sampling, asked, None, (
+                f"the server asked for maxTokens {params.max_tokens}: a sampling request must "
+                f"allow between 1 and {MAX_SAMPLING_TOKENS:,} tokens"))
         answer = self._sampling_answer(params)
         if answer is None:
             return self._unanswered(self._now.sampling, asked, "a sampling", _texts(params))
@@ -193,6 +220,19 @@ class ClientSide:
         self._record(self._now.sampling, {**asked, "response": _wire(result)})
         return result
 
+    async def _schema_problem(self, content: dict[str, Any],
+                              schema: dict[str, Any]) -> str | None:
+        """`bounded_schema.problem` in a thread (the event loop and the test's timeout go on),
+        ending by the test's deadline."""
+        left = min(bounded_schema.DEADLINE_S, self._deadline - time.monotonic())
+        if left <= 0:
+            return "the test's time ran out before the form could be checked"
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(
+                bounded_schema.problem, content, schema, deadline_s=left), left + 0.5)
+        except TimeoutError:
+            return f"checking the form against the server's schema took longer than {left:.1f}s"
+
     def _unanswered(self, into: list[dict[str, Any]], asked: dict[str, Any], kind: str | None,
                     detail: str) -> types.ErrorData:
         if kind is not None:
@@ -209,7 +249,7 @@ class ClientSide:
                 m = answer.match
                 if m is not None and m.mode is not None and m.mode != params.mode:
                     continue
-                if m is not None and m.message is not None and not re.search(
+                if m is not None and m.message is not None and not _found(
                         m.message, params.message):
                     continue
                 return answer
@@ -220,9 +260,9 @@ class ClientSide:
         for block in self._blocks():
             for answer in block.sampling:
                 m = answer.match
-                if m is not None and m.text is not None and not re.search(m.text, text):
+                if m is not None and m.text is not None and not _found(m.text, text):
                     continue
-                if m is not None and m.system is not None and not re.search(m.system, system):
+                if m is not None and m.system is not None and not _found(m.system, system):
                     continue
                 return answer
         return None
@@ -236,19 +276,16 @@ def _defaults(schema: dict[str, Any]) -> dict[str, Any]:
     return {k: v["default"] for k, v in props.items() if isinstance(v, dict) and "default" in v}
 
 
-def _schema_problem(content: dict[str, Any], schema: dict[str, Any]) -> str | None:
-    """Why `content` does not fit the requested schema (None: it fits, or the schema is bad)."""
-    from jsonschema import FormatChecker  # only when a form is answered: not at start-up
-    from jsonschema.exceptions import best_match
-    from jsonschema.validators import validator_for
+def _short(value: Any) -> Any:
+    """A kept field of an omitted entry: a string cut to 200 characters, a number as is."""
+    if isinstance(value, str):
+        return value[:200]
+    return value if isinstance(value, int | float | bool) or value is None else "…"
 
+
+def _found(pattern: str, text: str) -> bool:
+    """A suite's `match:` regex against a server's text, bounded (a match out of time: no match)."""
     try:
-        cls = validator_for(schema)
-        cls.check_schema(schema)
-    except Exception:  # the server's schema is not ours to judge here
-        return None
-    error = best_match(cls(schema, format_checker=FormatChecker()).iter_errors(content))
-    if error is None:
-        return None
-    where = "/".join(str(p) for p in error.absolute_path)
-    return f"{where + ': ' if where else ''}{error.message[:200]}"
+        return bounded_regex.search(pattern, text)
+    except bounded_regex.RegexTimeout:
+        return False

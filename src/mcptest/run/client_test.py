@@ -59,7 +59,7 @@ async def call(conn: ServerConnection, test: PlannedTest,
     spec = test.spec
     own = own_client(test)
     progress = asks(test).progress or (own is not None and own.progress)
-    conn.client.begin(own)
+    conn.client.begin(own, timeout)
     try:
         if isinstance(spec, ToolTest):
             outcome = await exchange(

@@ -121,6 +121,10 @@ async def exchange(conn: ServerConnection, method: str, params: dict[str, Any],
             return done(CallOutcome(duration_ms=0.0, transport_error=one_line(
                 f"the client could not answer the server's input request: {e.error.message}")))
     if method == "tools/call" and is_task(outcome):
+        if "tasks" not in conn.client.config.capabilities:  # never polled: it was not offered
+            return done(outcome.model_copy(update={"result": None, "transport_error": (
+                "protocol: the server answered with a task, but this client never declared "
+                "the tasks extension (client.capabilities)")}))
         outcome = await follow_task(conn, outcome.result or {}, deadline, cancel=cancel_task,
                                     answer=answer_input)
     return done(outcome)

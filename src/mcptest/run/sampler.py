@@ -1,7 +1,8 @@
 """Sampling answered by a live model (`client.sampling: [{model: …}]`, docs/suites.md), through
 the run's one model client: the same route and keys as an agent model, the run's pool, budget
-and retries (`llm/chat.py`'s `AgentModel`). Replies are live, like an agent's turns, and not
-cached; `text:` is the reproducible answer.
+and retries (`llm/chat.py`'s `AgentModel`). A reply is at most the smaller of the server's
+`maxTokens` and the suite's `judge.max_tokens` (`ClientSide.sample` refuses one below 1).
+Replies are live, like an agent's turns, and not cached; `text:` is the reproducible answer.
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ class ModelSampler:
 
     async def sample(self, model: str, params: dict[str, Any],
                      timeout: float) -> types.CreateMessageResult | types.ErrorData:
-        max_tokens = params.get("maxTokens")
-        agent = AgentModel(self.client, model, self.defaults,
-                           max_tokens=max_tokens if isinstance(max_tokens, int) else None)
+        agent = AgentModel(self.client, model, self.defaults)
+        asked = params.get("maxTokens")
+        if isinstance(asked, int) and not isinstance(asked, bool) and asked >= 1:
+            # the server's maxTokens is a ceiling it asks for; the suite's max_tokens is ours
+            agent.max_tokens = min(asked, agent.max_tokens)
         if agent.unroutable:
             return _failed(f"model {model!r} cannot be asked: {agent.unroutable}")
         reply = await agent.complete(chat_messages(params), [], timeout)

@@ -1,0 +1,113 @@
+"""The client side as hostile servers drive it: tests/data/hostile_client/ (its README says what
+each test attacks) through the CLI and the Action entrypoint, under 10 s of CPU (RLIMIT_CPU)
+and 300 MiB of peak RSS, each row ending as the table says, the reports written, no exit 70
+(issue 34)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from support.action_env import live_commands, new_runner
+from support.measured import Measured, measured
+
+from mcptest.action.commands import command
+
+pytestmark = pytest.mark.slow  # starts servers and subprocesses
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data" / "hostile_client"
+ENTRYPOINT = ROOT / "entrypoint.py"
+MAX_RSS_MIB = 300
+ROW = re.compile(r"^\| `(?P<test>[^`]+)` \| (?P<attack>.+) \| (?P<status>\w+) \| (?P<says>.+) \|$")
+ENV = {**{k: v for k, v in os.environ.items()
+          if not k.endswith("_API_KEY") and not k.startswith(("MCPTEST_JUDGE", "GITHUB_"))},
+       "MCPTEST_HOSTILE_PYTHON": sys.executable}
+
+
+def table() -> dict[str, tuple[str, str]]:
+    text = (DATA / "README.md").read_text(encoding="utf-8")
+    return {m["test"]: (m["status"], m["says"].strip())
+            for m in map(ROW.match, text.splitlines()) if m}
+
+
+def copied(tmp_path: Path) -> Path:
+    """The suite's folder, with the task stand-in where `../../support/` finds it."""
+    folder = tmp_path / "tests" / "data" / "hostile_client"
+    shutil.copytree(DATA, folder)
+    (tmp_path / "tests" / "support").mkdir()
+    shutil.copy(ROOT / "tests" / "support" / "task_server.py", tmp_path / "tests" / "support")
+    return folder
+
+
+def within_bounds(r: Measured, what: str) -> None:
+    assert r.signal == 0, f"{what}: killed by signal {r.signal} (SIGXCPU: past 10 s of CPU)"
+    assert "Traceback" not in r.output, f"{what}: {r.output[-2000:]}"
+    assert 0 < r.peak_mib < MAX_RSS_MIB, f"{what}: peak RSS {r.peak_mib:.0f} MiB"
+    assert r.code not in (70, 0), f"{what}: exit {r.code}: {r.output[-2000:]}"
+
+
+def rows_as_documented(report: dict[str, object]) -> None:
+    rows = {t["name"]: t for t in report["tests"]}  # type: ignore[attr-defined]
+    expected = table()
+    assert set(rows) == set(expected)
+    for name, (status, says) in expected.items():
+        row = rows[name]
+        assert row["status"] == status, (name, row["status"], row.get("message"))
+        if says != "–":
+            assert says in json.dumps(row, ensure_ascii=False), (name, row.get("message"))
+    flood = rows["log_flood"]
+    assert len(json.dumps(flood)) < 2 << 20  # what a test keeps is bounded in bytes
+
+
+def nothing_written_outside(folder: Path, before: set[Path]) -> None:
+    root = folder.parents[2]
+    after = {p for p in root.rglob("*") if p.is_file()}
+    assert {p for p in after - before if folder not in p.parents} == set()
+
+
+def test_every_test_says_what_it_attacks() -> None:
+    listed = table()
+    suite = (DATA / "suite.yml").read_text(encoding="utf-8")
+    assert listed and all(f"name: {name}," in suite for name in listed)
+    assert suite.startswith("# attacks: ")
+
+
+def test_through_the_cli(tmp_path: Path) -> None:
+    folder = copied(tmp_path)
+    before = {p for p in tmp_path.rglob("*") if p.is_file()}
+    r = measured([sys.executable, "-m", "mcptest", "run", "suite.yml", "--reporter", "json",
+                  "--output", "report.json"], cwd=folder, env=ENV)
+    within_bounds(r, "cli")
+    assert r.code == 1
+    rows_as_documented(json.loads((folder / "report.json").read_text()))
+    nothing_written_outside(folder, before)
+
+
+def test_through_the_action_entrypoint(tmp_path: Path) -> None:
+    runner = new_runner(tmp_path)
+    folder = copied(runner.workspace)
+    runner.inputs(suites="suite.yml", comment="false",
+                  working_directory="tests/data/hostile_client")
+    runner.env["MCPTEST_HOSTILE_PYTHON"] = sys.executable
+    r = measured([sys.executable, str(ENTRYPOINT)], cwd=runner.workspace, env=runner.env)
+    within_bounds(r, "action")
+    outputs = runner.outputs
+    assert outputs["exit-code"] == "1", r.output[-2000:]
+    report = json.loads((runner.workspace / outputs["report-json"]).read_text())
+    rows_as_documented(report)
+    assert "\u202e" not in r.stdout and "\u202e" not in runner.summary
+    assert all(line.startswith(("::group::", "::endgroup::", "::error ", "::warning ",
+                                "::notice ")) for line in live_commands(r.stdout))
+    assert folder.is_dir()
+
+
+def test_annotations_show_bidi_overrides_as_escapes() -> None:
+    line = command("error", "safe \u202etxt.exe\n::error::owned", title="t \u2066x")
+    assert "\u202e" not in line and "\u2066" not in line
+    assert line == "::error title=t \\u2066x::safe \\u202etxt.exe%0A::error::owned"
