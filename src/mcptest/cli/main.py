@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("mcptest.cli.commands.validate", "check suite files without running them"),
     "schema": ("mcptest.cli.commands.schema", "print the JSON Schema of suites or reports"),
     "report": ("mcptest.cli.commands.report", "re-render a saved JSON report"),
+    "view": ("mcptest.cli.commands.view", "write an offline HTML viewer of a saved report"),
     "merge": ("mcptest.cli.commands.merge", "combine shard reports into one"),
     "diff": ("mcptest.cli.commands.diff", "compare two saved reports: regressions, fixes, flaky"),
     "surface": ("mcptest.cli.commands.surface", "snapshot a server's surface, or diff two"),

@@ -22,6 +22,7 @@ from mcptest.report.models import (
     TestResult,
     WeightedScore,
 )
+from mcptest.report.timeline_models import WireStep
 from mcptest.suite.models import (
     LIST_METHODS,
     ListTest,
@@ -135,7 +136,8 @@ def test_result(
     gap: Any = None, message: str | None = None, start: float | None = None,
     duration_ms: float | None = None, response: Any = None, stderr: str | None = None,
     judge: JudgeDetail | None = None, extra_cost_usd: float = 0.0, cache_hits: int = 0,
-    weighted: WeightedScore | None = None,
+    weighted: WeightedScore | None = None, timeline: list[WireStep] | None = None,
+    timeline_dropped: int = 0,
 ) -> TestResult:
     """The row of one planned test of any kind (also for tests that never ran).
 
@@ -159,6 +161,7 @@ def test_result(
         args=spec.args if isinstance(spec, ToolTest | ResourceTest | PromptTest) else None,
         response=response_for_report(response),
         server_stderr=stderr or None, server_stderr_scope="test" if stderr else None,
+        timeline=timeline or [], timeline_dropped=timeline_dropped,
         assertions=done, judge=judge,
         cost_usd=round(sum(a.cost_usd for a in done) + extra_cost_usd, 8),
         cost_known=all(v.cost_known for v in votes),

@@ -11,6 +11,7 @@ from mcptest.report.comparison_models import RowComparison
 from mcptest.report.judge_models import CalibrationNote, JudgeDetail
 from mcptest.report.measures import RepeatStats
 from mcptest.report.selection_models import SelectionStats
+from mcptest.report.timeline_models import WireStep
 
 GapCategory = Literal[
     "transport", "protocol", "suite", "tool-error", "shape", "judgment", "judge-reliability",
@@ -128,6 +129,12 @@ class TestResult(Model):
     server_stderr_scope: Literal["test", "server"] | None = None
     """`test`: `server_stderr` holds only this test's window; `server` or unset (reports written
     before the window existed): the server's tail at the time, other tests' lines included."""
+    timeline: list[WireStep] = Field(default_factory=list)
+    """Server tests: every JSON-RPC message between mcptest and the server while the test's
+    request was in flight, in order (at most 64: the last ones), with payloads when the test did
+    not pass (docs/view.md)."""
+    timeline_dropped: Count = 0
+    """Messages of that exchange that came before the 64 kept."""
     assertions: list[AssertionResult] = Field(default_factory=list)
     """Every assertion graded for the test, in suite order (the suite's `defaults.expect` last)."""
     judge: JudgeDetail | None = None

@@ -49,6 +49,7 @@ from mcptest.run.requests import list_tools_raw
 from mcptest.run.sdk_logging import quiet_sdk_logging
 from mcptest.run.start import start_budget, start_server
 from mcptest.run.stderr_log import StderrLog
+from mcptest.run.timeline import Mark, Timeline
 from mcptest.run.wire import TapReader, TapWriter, WireLog
 from mcptest.suite.models import RemoteServer, StdioServer
 
@@ -65,6 +66,7 @@ class Lifecycle:
         self.name = name
         self.wire = wire
         self.client = ClientSide(client)
+        self.timeline = Timeline()
         self.spec = spec
         self.transport: Transport = (
             "stdio" if isinstance(spec, StdioServer) else spec.transport
@@ -187,7 +189,9 @@ class Lifecycle:
             race_after = None  # every HTTP request gets an answer; no silent-drop trap
         if self.wire is not None:
             read, write = TapReader(read, self.wire), TapWriter(write, self.wire)
-        read = TapReader(read, self.client)
+        # the test's timeline (run/timeline.py) sees both directions; the client side's notices
+        read = TapReader(TapReader(read, self.timeline), self.client)
+        write = TapWriter(write, self.timeline)
         session = ClientSession(
             read, write, client_info=client_info(), message_handler=self._on_message,
             **self.client.session_kwargs(),
@@ -244,6 +248,10 @@ class Lifecycle:
         if mark is None or self._stderr is None:
             return ""
         return self._stderr.window(mark, max_chars)
+
+    def timeline_mark(self) -> Mark:
+        """Where the connection's exchange stands now: open a test's window before its request."""
+        return self.timeline.mark()
 
     @property
     def session(self) -> ClientSession | None:

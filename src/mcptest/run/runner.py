@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from mcptest.run.client_side import Exchange
     from mcptest.run.requests import CallOutcome
     from mcptest.run.session import ServerConnection
+    from mcptest.run.timeline import Exchanged
 
 DEFAULT_TEST_TIMEOUT = 30.0
 # Start-up failures that the CI environment must fix (gap `environment`, not `transport`).
@@ -222,14 +223,16 @@ class Runner:
         spec = test.spec
         from mcptest.run.client_test import call, client_verdict, with_client
         from mcptest.run.surface_calls import produced_of  # MCP client: only with servers
+        from mcptest.run.timeline import Exchanged
 
         assert isinstance(spec, ToolTest | ResourceTest | PromptTest | ListTest)
         start = time.perf_counter()
-        mark = conn.stderr_mark()
+        mark, opened = conn.stderr_mark(), conn.timeline_mark()
         outcome, seen = await call(conn, test, spec.timeout or DEFAULT_TEST_TIMEOUT)
         call_ms = (time.perf_counter() - start) * 1000
         # The server's stderr while this request was in flight: its lines, no other test's.
         stderr = conn.stderr_since(mark)
+        exchange = Exchanged(opened, *conn.timeline.since(opened))
         if outcome.transport_error is not None or outcome.timed_out:
             cause = outcome.transport_error or "timed out"
             if outcome.timed_out and outcome.task is None:
@@ -240,11 +243,13 @@ class Runner:
             self._record(test_result(
                 test, status, gap=gap, message=message, duration_ms=call_ms,
                 stderr=stderr, response=with_client({}, test, outcome, seen) or None,
+                **exchange.row(status),
             ))
             return
         produced = with_client(_produced(outcome) if isinstance(spec, ToolTest)
                                else produced_of(spec, outcome), test, outcome, seen)
-        grading.start_soon(self._grade, test, produced, call_ms, conn, (outcome, seen), stderr)
+        grading.start_soon(self._grade, test, produced, call_ms, conn, (outcome, seen), stderr,
+                           exchange)
 
     @staticmethod
     def _unknown_tool(test: PlannedTest, produced: dict[str, Any],
@@ -262,7 +267,7 @@ class Runner:
 
     async def _grade(
         self, test: PlannedTest, produced: dict[str, Any], call_ms: float, conn: ServerConnection,
-        client: tuple[CallOutcome, Exchange], stderr: str,
+        client: tuple[CallOutcome, Exchange], stderr: str, exchange: Exchanged,
     ) -> None:
         from mcptest.run.client_test import ACCEPTED_TAMPERED, client_verdict, tampered
 
@@ -279,7 +284,7 @@ class Runner:
         if verdict.status != "passed" and (unknown := self._unknown_tool(test, produced, conn)):
             self._record(test_result(  # once for the test, not once per assertion
                 test, "error", gap="suite", message=unknown, duration_ms=call_ms,
-                response=produced))
+                response=produced, **exchange.row("error")))
             return
         assertions, status, message = verdict.assertions, verdict.status, verdict.message
         if not assertions and is_tool_error(produced) and not tampered(test):
@@ -294,4 +299,5 @@ class Runner:
             test, status, assertions=assertions, gap=gap, message=message,
             duration_ms=call_ms + since_ms(start), response=produced, weighted=verdict.weighted,
             stderr=stderr if status not in ("passed", "deferred") else None,
+            **exchange.row(status),
         ))

@@ -81,6 +81,12 @@ class Receiver(Protocol):
     def received(self, item: Any) -> None: ...
 
 
+class Sender(Protocol):
+    """Whatever records what mcptest sends (a `WireLog`, a test's timeline)."""
+
+    def sent(self, item: Any) -> None: ...
+
+
 class TapReader:
     """The transport's read stream, recording each item into a `Receiver` as it passes."""
 
@@ -120,7 +126,7 @@ class TapReader:
 class TapWriter:
     """The transport's write stream, noting the method of each request id sent."""
 
-    def __init__(self, inner: Any, log: WireLog) -> None:  # the SDK's WriteStream (private)
+    def __init__(self, inner: Any, log: Sender) -> None:  # the SDK's WriteStream (private)
         self._inner = inner
         self._log = log
 

@@ -1,0 +1,29 @@
+"""`mcptest view REPORT.json --output view.html`: a saved run as one offline HTML page, read test
+by test (docs/view.md)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("view", help="write an offline HTML viewer of a saved JSON report")
+    p.add_argument("report", type=Path,
+                   help="a report written by --reporter json (a merged or compared one too)")
+    p.add_argument("--output", type=Path, metavar="PATH", default=Path("view.html"),
+                   help="the HTML file to write (default: view.html)")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from mcptest.cli.output_paths import check_outputs, write_atomically
+    from mcptest.report.io import read_report
+    from mcptest.report.redact import redact_report
+    from mcptest.reporters.viewer import render
+
+    check_outputs([("html", args.output)], [Path(args.report)], input_kind="a report being read")
+    report = redact_report(read_report(args.report))
+    write_atomically(args.output, render(report))
+    print(f"mcptest: wrote {args.output} ({len(report.tests)} test(s))")
+    return 0
