@@ -43,3 +43,25 @@ def test_a_result_that_says_is_error_true_is_not_this_rules_business() -> None:
     assert evaluate(CHECK.matcher, failed).passed  # the isError assertion reports it instead
     assert error_text({"isError": False}) is None
     assert error_text(None) is None
+
+
+@pytest.mark.parametrize(("structured", "found"), [
+    ({"error": "no such city"}, True),
+    ({"ok": False, "error": {"code": 404}}, True),
+    ({"error": None, "temperature": 21}, False),
+    ({"readings": [{"error": "sensor offline"}]}, False),  # nested: data, not the answer's error
+])
+def test_a_json_error_object_in_structured_content(structured: dict[str, Any], found: bool) -> None:
+    answer = {"content": [{"type": "text", "text": json.dumps(structured)}],
+              "structuredContent": structured}
+    assert (error_text(answer) is not None) is found
+    assert evaluate(CHECK.matcher, answer).passed is not found
+    alone = {"content": [], "structuredContent": structured, "isError": False}
+    assert (error_text(alone) is not None) is found
+    assert evaluate(CHECK.matcher, alone).passed is not found
+
+
+def test_a_pretty_printed_json_error_is_shown_on_one_line() -> None:
+    text = json.dumps({"error": "rate limited", "retry_after": 3}, indent=2)
+    assert error_text(result(text)) == '{ "error": "rate limited", "retry_after": 3 }'
+    assert not evaluate(CHECK.matcher, result(text)).passed

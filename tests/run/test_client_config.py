@@ -79,4 +79,11 @@ def test_the_capability_ad_is_what_the_sdk_builds_from_callbacks() -> None:
         by_alias=True, mode="json", exclude_none=True)
     assert ad == {"sampling": {}, "elicitation": {"form": {}, "url": {}},
                   "roots": {"listChanged": True},
-                  "extensions": {"io.modelcontextprotocol/tasks": {}}}
+                  "extensions": {"io.modelcontextprotocol/tasks": {}},
+                  # the handshake alone adds protocol 2025-11-25's tasks (docs/suites.md)
+                  "tasks": {"requests": {"sampling": {"createMessage": {}},
+                                         "elicitation": {"create": {}}}}}
+    only_roots = suite(BASE + "client: {capabilities: [roots, tasks]}")
+    ad = client_config(only_roots, "a", Path()).client_capabilities().model_dump(
+        by_alias=True, mode="json", exclude_none=True)
+    assert ad["tasks"] == {"requests": {}}  # no request kinds without sampling or elicitation

@@ -30,6 +30,22 @@ def test_arguments_prefer_what_the_schema_offers() -> None:
     assert args.todo == ["f.g"]
 
 
+def test_an_enum_value_asking_for_a_failure_is_passed_over() -> None:
+    """server-everything's `get-annotated-message` lists `error` first: its starter test asked
+    for the sample error, and failed (issue 37)."""
+    schema = {"type": "object", "required": ["kind", "mode", "only"], "properties": {
+        "kind": {"type": "string", "enum": ["error", "success", "debug"]},
+        "mode": {"enum": ["FAIL", "invalid-input", "Raise_Error", "ok"]},
+        "only": {"enum": ["error", "failure"]},  # nothing else to pick: a person decides
+    }}
+    args = arguments_for(schema)
+    assert args.values == {"kind": "success", "mode": "ok", "only": "error"}
+    assert args.todo == ["only"]
+    plain = arguments_for({"type": "object", "required": ["level"], "properties": {
+        "level": {"enum": ["errors-only-report", "warning"]}}})
+    assert plain.values == {"level": "errors-only-report"} and plain.todo == []
+
+
 def test_typed_placeholders() -> None:
     schema = {"type": "object", "required": ["s", "i", "n", "b", "l", "m"], "properties": {
         "s": {"type": "string"}, "i": {"type": "integer"}, "n": {"type": ["number", "null"]},

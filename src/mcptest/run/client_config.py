@@ -43,8 +43,9 @@ class ClientConfig:
         return replace(self, capabilities=capabilities)
 
     def client_capabilities(self) -> types.ClientCapabilities:
-        """The capability ad, as the MCP SDK builds it from the callbacks it is given (so the
-        handshake sends what a 2026-07-28 request's `_meta` carries)."""
+        """The handshake's capability ad: what the MCP SDK builds from the callbacks it is given
+        (what a 2026-07-28 request's `_meta` carries), plus 2025-11-25's `tasks`, which only
+        the handshake era knows."""
         caps = self.capabilities
         return types.ClientCapabilities(
             sampling=types.SamplingCapability() if "sampling" in caps else None,
@@ -53,7 +54,24 @@ class ClientConfig:
             if "elicitation" in caps else None,
             roots=types.RootsCapability(list_changed=True) if "roots" in caps else None,
             extensions={TASKS_EXTENSION: {}} if "tasks" in caps else None,
+            tasks=_handshake_tasks(caps),
         )
+
+
+def _handshake_tasks(caps: frozenset[str]) -> types.ClientTasksCapability | None:
+    """`tasks` of protocol 2025-11-25, declared in the handshake with `tasks`: the requests a
+    server may send as tasks (sampling, elicitation, when those are declared too). mcptest
+    answers such a request at once with its result, which that protocol allows a receiver to do;
+    servers that gate tools on it (server-everything's `*-async` tools) list them."""
+    if "tasks" not in caps:
+        return None
+    return types.ClientTasksCapability(requests=types.ClientTasksRequestsCapability(
+        sampling=types.TasksSamplingCapability(
+            create_message=types.TasksCreateMessageCapability())
+        if "sampling" in caps else None,
+        elicitation=types.TasksElicitationCapability(
+            create=types.TasksCreateElicitationCapability())
+        if "elicitation" in caps else None))
 
 
 NO_CLIENT = ClientConfig()

@@ -3,11 +3,17 @@ enums where it has them, typed placeholders (collected as TODOs) where it does n
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 PLACEHOLDER = "TODO"
 _NOTHING = object()
+_ASKS_FOR_FAILURE = re.compile(
+    r"(?i)^(?:error|errors|fail|failed|failure|fails|invalid|exception|throw|raise|crash|"
+    r"timeout|reject|rejected|denied|deny|bad|broken|panic|abort)(?:[-_ ]\w+)?$")
+"""An enum value that asks the tool for its failure (server-everything's `messageType: error`):
+never the starter's pick, since the starter test expects a success."""
 
 
 @dataclass
@@ -44,8 +50,13 @@ def _given(schema: dict[str, Any]) -> Any:
             return schema[key]
     enum = schema.get("enum")
     if isinstance(enum, list) and enum:
-        return enum[0]
+        return next((v for v in enum if not asks_for_failure(v)), enum[0])
     return _NOTHING
+
+
+def asks_for_failure(value: Any) -> bool:
+    """True for an enum value such as `error`, `fail` or `invalid-input`."""
+    return isinstance(value, str) and _ASKS_FOR_FAILURE.match(value.strip()) is not None
 
 
 def _value(schema: Any, path: str, todo: list[str], depth: int) -> Any:
@@ -54,6 +65,8 @@ def _value(schema: Any, path: str, todo: list[str], depth: int) -> Any:
         return PLACEHOLDER
     given = _given(schema)
     if given is not _NOTHING:
+        if asks_for_failure(given):  # every enum value does: a person must choose
+            todo.append(path)
         return given
     for combinator in ("anyOf", "oneOf", "allOf"):
         options = schema.get(combinator)

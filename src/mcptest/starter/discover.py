@@ -14,6 +14,7 @@ from typing import Any
 from mcp.shared.exceptions import MCPError
 
 from mcptest.run.session import ServerConnection
+from mcptest.starter.client_block import discovery_config
 from mcptest.suite.models import RemoteServer, StdioServer
 
 
@@ -28,8 +29,10 @@ class Catalog:
 async def discover(
     name: str, spec: StdioServer | RemoteServer, *, base_dir: Path, env: Mapping[str, str],
 ) -> Catalog:
-    """What the server lists; a server without resources or prompts lists none of them."""
-    async with ServerConnection.open(name, spec, base_dir=base_dir, env=env) as conn:
+    """What the server lists to a client that declares every capability (`client_block`); a
+    server without resources or prompts lists none of them."""
+    async with ServerConnection.open(name, spec, base_dir=base_dir, env=env,
+                                     client=discovery_config(base_dir)) as conn:
         session = conn.session
         resources: list[dict[str, Any]] = []
         prompts: list[dict[str, Any]] = []

@@ -8,6 +8,7 @@ from typing import Any
 
 from mcptest.lint.error_text import starter_check
 from mcptest.starter.arguments import arguments_for
+from mcptest.starter.client_block import starter_client
 from mcptest.starter.discover import Catalog
 from mcptest.starter.resource_tests import prompt_test, resource_test
 from mcptest.starter.yaml_out import depth, dump, fits
@@ -132,10 +133,14 @@ def render_suite(
         "# set their placeholder arguments (search for TODO), then drop the tag. Then add matchers",
         "# on what each should answer (docs/suites.md); these only check the shape. Meanwhile:",
         f"#   mcptest run THIS_FILE --skip-tag {TODO_TAG}",
+        "# The server's `client:` block declares every capability a server may ask of its client",
+        "# and answers with scripted TODOs (decline every form, a fixed sampling text, this",
+        "# folder as the root): write the answers your users would give (docs/suites.md).",
     ]
     # every tool test: no error text under isError: false (docs/lint.md#error-text)
     checks = {"expect": [starter_check()], "kinds": ["tool"]}
-    data: dict[str, Any] = {"servers": {server: escape(spec)}, "defaults": checks, "tools": tests}
+    data: dict[str, Any] = {"servers": {server: {**escape(spec), "client": starter_client()}},
+                            "defaults": checks, "tools": tests}
     if resources:
         data["resources"] = escape(resources)
     if prompts:
