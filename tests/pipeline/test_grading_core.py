@@ -1,6 +1,6 @@
 """The grading core's seams, probed as a user meets them (docs/architecture.md): judged matchers
-nested in `all`/`any`, custom judges under `--max-cost`, an internal error's exit code, and the
-one table of graders."""
+nested in `all`/`any`, custom judges under `--max-cost` and an internal error's exit code
+(the one table of matcher kinds: tests/suite/test_matcher_table.py)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,9 @@ from support.judge_server import JudgeServer, Verdict
 
 from mcptest.errors import BudgetRefused
 from mcptest.exit_codes import ExitCode
-from mcptest.judging.graders import JUDGED
 from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
-from mcptest.suite.models import MATCHER_KINDS, JudgeDefaults, Pricing
-from mcptest.suite.models.matchers import _KIND_BY_TYPE
+from mcptest.suite.models import JudgeDefaults, Pricing
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
@@ -87,19 +85,6 @@ def test_an_internal_error_exits_70_and_the_report_says_70(tmp_path: Path) -> No
     clean = mcptest("run", path, "--reporter", "json", "--output", out_json)
     assert clean.returncode == 0, clean.stderr
     assert json.loads(out_json.read_text(encoding="utf-8"))["summary"]["internal_error"] is None
-
-
-def test_every_matcher_kind_has_exactly_one_grader() -> None:
-    from mcptest.grade.deterministic import _DISPATCH
-
-    deterministic = {matcher_kind_of(t) for t in _DISPATCH}
-    judged = {matcher_kind_of(t) for t in JUDGED}
-    assert not deterministic & judged
-    assert deterministic | judged == set(MATCHER_KINDS)
-
-
-def matcher_kind_of(model_type: type) -> str:
-    return _KIND_BY_TYPE[model_type]
 
 
 def test_custom_judges_are_refused_before_they_run_when_their_cost_cannot_fit(

@@ -7,6 +7,7 @@ raises for a value it does not like.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -14,9 +15,6 @@ from typing import Any
 from pydantic import BaseModel
 
 from mcptest.grade import bounded_regex
-from mcptest.grade.shape import grade_same_shape
-from mcptest.grade.similarity import grade_similar
-from mcptest.grade.tools_called import grade_tools_called
 from mcptest.grade.verdicts import MAX_SHOWN, Verdict, json_equal, shorten_json
 from mcptest.suite.models import (
     AllMatcher,
@@ -28,10 +26,10 @@ from mcptest.suite.models import (
     SchemaMatcher,
     matcher_kind,
 )
-from mcptest.suite.models.scoring import SameShapeMatcher
-from mcptest.suite.models.trajectory import SimilarMatcher, ToolsCalledMatcher
+from mcptest.suite.models.matcher_kinds import KIND_OF_MODEL, load_grader
 
 __all__ = ["MAX_SHOWN", "Verdict", "evaluate", "json_equal", "shorten_json"]
+
 
 def _subset(expected: Any, actual: Any) -> bool:
     """`actual` holds every key/value of `expected`, recursively for objects."""
@@ -42,13 +40,13 @@ def _subset(expected: Any, actual: Any) -> bool:
     return json_equal(expected, actual)
 
 
-def _exact(m: ExactMatcher, value: Any) -> Verdict:
+def match_exact(m: ExactMatcher, value: Any) -> Verdict:
     if json_equal(m.exact, value):
         return Verdict(True, expected=m.exact)
     return Verdict(False, f"expected {shorten_json(m.exact)}, got {shorten_json(value)}", m.exact)
 
 
-def _contains(m: ContainsMatcher, value: Any) -> Verdict:
+def match_contains(m: ContainsMatcher, value: Any) -> Verdict:
     needle = m.contains
     if isinstance(value, str):
         if not isinstance(needle, str):
@@ -71,7 +69,7 @@ def _contains(m: ContainsMatcher, value: Any) -> Verdict:
                           f"got {shorten_json(value)}", needle)
 
 
-def _regex(m: RegexMatcher, value: Any) -> Verdict:
+def match_regex(m: RegexMatcher, value: Any) -> Verdict:
     # Numbers and booleans are matched on their JSON text, so `^[0-9]+$` works on a token count.
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     try:
@@ -83,7 +81,7 @@ def _regex(m: RegexMatcher, value: Any) -> Verdict:
     return Verdict(False, f"expected a match for /{m.regex}/, got {shorten_json(value)}", m.regex)
 
 
-def _schema(m: SchemaMatcher, value: Any) -> Verdict:
+def match_schema(m: SchemaMatcher, value: Any) -> Verdict:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
     from referencing.exceptions import Unresolvable
@@ -101,7 +99,7 @@ def _schema(m: SchemaMatcher, value: Any) -> Verdict:
     return Verdict(False, f"does not match the schema{at}: {error.message}", m.schema_)
 
 
-def _not(m: NotMatcher, value: Any) -> Verdict:
+def match_not(m: NotMatcher, value: Any) -> Verdict:
     inner = evaluate(m.not_, value)
     if inner.undecided:
         return inner
@@ -112,7 +110,7 @@ def _not(m: NotMatcher, value: Any) -> Verdict:
     return Verdict(True)
 
 
-def _all(m: AllMatcher, value: Any) -> Verdict:
+def match_all(m: AllMatcher, value: Any) -> Verdict:
     for i, sub in enumerate(m.all):
         v = evaluate(sub, value)
         if not v.passed:
@@ -120,7 +118,7 @@ def _all(m: AllMatcher, value: Any) -> Verdict:
     return Verdict(True)
 
 
-def _any(m: AnyMatcher, value: Any) -> Verdict:
+def match_any(m: AnyMatcher, value: Any) -> Verdict:
     reasons = []
     for i, sub in enumerate(m.any):
         v = evaluate(sub, value)
@@ -130,20 +128,16 @@ def _any(m: AnyMatcher, value: Any) -> Verdict:
     return Verdict(False, "no alternative matched: " + "; ".join(reasons))
 
 
-_DISPATCH: dict[type, Callable[[Any, Any], Verdict]] = {
-    ExactMatcher: _exact,
-    ContainsMatcher: _contains,
-    RegexMatcher: _regex,
-    SchemaMatcher: _schema,
-    NotMatcher: _not,
-    AllMatcher: _all,
-    AnyMatcher: _any,
-    ToolsCalledMatcher: grade_tools_called,
-    SimilarMatcher: grade_similar,
-    SameShapeMatcher: grade_same_shape,
-}
+@functools.cache
+def _grader(model: type[BaseModel]) -> Callable[[Any, Any], Verdict]:
+    kind = KIND_OF_MODEL[model]
+    if kind.judged:
+        raise TypeError(f"`{kind.name}` is a judged matcher: it is graded by judging/")
+    grader: Callable[[Any, Any], Verdict] = load_grader(kind)
+    return grader
 
 
 def evaluate(matcher: BaseModel, value: Any) -> Verdict:
-    """Apply a deterministic matcher to a resolved target value."""
-    return _DISPATCH[type(matcher)](matcher, value)
+    """Apply a deterministic matcher to a resolved target value (its grader: the table's,
+    `suite/models/matcher_kinds.py`)."""
+    return _grader(type(matcher))(matcher, value)

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from mcptest.grade.deterministic import evaluate
 from mcptest.grade.verdicts import Verdict, json_equal, shorten_json
 from mcptest.suite.models.trajectory import CallPattern, CountBound, ToolsCalledMatcher
 
@@ -26,8 +27,6 @@ def _pattern(p: Pattern) -> CallPattern:
 
 def _arg_ok(expected: Any, actual: Any) -> bool:
     if isinstance(expected, BaseModel):
-        from mcptest.grade.deterministic import evaluate  # the matcher table, which imports us
-
         return evaluate(expected, actual).passed
     if isinstance(expected, dict):
         return isinstance(actual, dict) and all(

@@ -1,44 +1,38 @@
-"""Which grader grades which judged matcher kind: the one table (docs/architecture.md).
+"""The grader of a judged matcher kind, found in the one table of kinds
+(`suite/models/matcher_kinds.py`, docs/architecture.md).
 
-Deterministic kinds (`exact`, `contains`, `regex`, `schema`, `not`, `all`, `any`) are pure
-functions of a value, dispatched by `mcptest.grade.deterministic`; every judged kind is here. A test
-checks that the two tables together cover every kind of the suite schema exactly once.
+Deterministic kinds are pure functions of a value, dispatched by `mcptest.grade.deterministic`;
+the judged ones (`judged=True` in the table) are graded here, through the judge engine. Each
+grader is imported on first use: a run imports only the graders its suites use.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel
 
-from mcptest.evals.assertions import grade_custom, grade_eval_rubric
-from mcptest.grade.llm_matchers import grade_llm_judge, grade_llm_jury
 from mcptest.llm.engine import JudgeEngine
 from mcptest.plan import PlannedAssertion, PlannedTest
 from mcptest.report.models import AssertionResult
-from mcptest.suite.models import (
-    CustomJudgeMatcher,
-    EvalRubricMatcher,
-    LlmJudgeMatcher,
-    LlmJuryMatcher,
-)
+from mcptest.suite.models.matcher_kinds import KIND_OF_MODEL, load_grader
 
 JudgedGrader = Callable[[PlannedTest, PlannedAssertion, Any, JudgeEngine, Any],
                         Awaitable[AssertionResult]]
 """(test, assertion, candidate, engine, response: everything the test produced)."""
 
-JUDGED: dict[type[BaseModel], JudgedGrader] = {
-    LlmJudgeMatcher: grade_llm_judge,
-    LlmJuryMatcher: grade_llm_jury,
-    EvalRubricMatcher: grade_eval_rubric,
-    CustomJudgeMatcher: grade_custom,
-}
+
+@functools.cache
+def _grader(model: type[BaseModel]) -> JudgedGrader:
+    kind = KIND_OF_MODEL.get(model)
+    if kind is None or not kind.judged:
+        raise TypeError(f"{model.__name__} is not a judged matcher")
+    grader: JudgedGrader = load_grader(kind)
+    return grader
 
 
 def grader_for(matcher: BaseModel) -> JudgedGrader:
     """The grader of a judged matcher; a deterministic one is a programming error here."""
-    try:
-        return JUDGED[type(matcher)]
-    except KeyError:
-        raise TypeError(f"{type(matcher).__name__} is not a judged matcher") from None
+    return _grader(type(matcher))

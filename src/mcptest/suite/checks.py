@@ -16,7 +16,7 @@ from typing import Any
 from mcptest.errors import SuiteError
 from mcptest.suite.escalation_checks import escalation_errors
 from mcptest.suite.interpolate import NAME
-from mcptest.suite.models.matchers import LLM_MATCHER_KINDS, canonical_kind
+from mcptest.suite.models.matcher_kinds import LLM_MATCHER_KINDS, canonical_kind
 from mcptest.suite.positions import KeyPath, Positions, format_path
 
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

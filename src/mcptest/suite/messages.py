@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from mcptest.suite.models import MATCHER_KINDS
-from mcptest.suite.models.matchers import canonical_kind
+from mcptest.suite.models.matcher_kinds import canonical_kind
 from mcptest.suite.positions import KeyPath
 
 _EXPECTED = {

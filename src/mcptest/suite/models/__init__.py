@@ -4,6 +4,7 @@ Every model forbids unknown keys. Positions (file, line, column) are not stored 
 keeps them in a side table keyed by the node's path (see `mcptest.suite.load`).
 """
 
+from mcptest.suite.models.assertion import Assertion
 from mcptest.suite.models.base import (
     EnvRef,
     Strict,
@@ -14,12 +15,17 @@ from mcptest.suite.models.cases import (
     EvalSpec,
     ToolTest,
 )
-from mcptest.suite.models.matchers import (
+from mcptest.suite.models.composite import AllMatcher, AnyMatcher, NotMatcher
+from mcptest.suite.models.matcher_kinds import (
     LLM_MATCHER_KINDS,
     MATCHER_KINDS,
-    AllMatcher,
-    AnyMatcher,
-    Assertion,
+    MATCHERS,
+    Matcher,
+    MatcherKind,
+    is_llm_matcher,
+    matcher_kind,
+)
+from mcptest.suite.models.matchers import (
     ContainsMatcher,
     CustomJudgeMatcher,
     CustomJudgeSpec,
@@ -30,12 +36,8 @@ from mcptest.suite.models.matchers import (
     LlmJudgeSpec,
     LlmJuryMatcher,
     LlmJurySpec,
-    Matcher,
-    NotMatcher,
     RegexMatcher,
     SchemaMatcher,
-    is_llm_matcher,
-    matcher_kind,
 )
 from mcptest.suite.models.rubrics import (
     PRESETS,
@@ -90,6 +92,7 @@ from mcptest.suite.models.table import CaseFile
 __all__ = [
     "LIST_METHODS",
     "LLM_MATCHER_KINDS",
+    "MATCHERS",
     "MATCHER_KINDS",
     "NO_TOOL",
     "PRESETS",
@@ -126,6 +129,7 @@ __all__ = [
     "LlmJuryMatcher",
     "LlmJurySpec",
     "Matcher",
+    "MatcherKind",
     "Matrix",
     "NotMatcher",
     "Pricing",

@@ -11,10 +11,10 @@ from pydantic import (
 )
 
 from mcptest.suite.durations import Duration
+from mcptest.suite.models.assertion import Assertion
 from mcptest.suite.models.base import CasePolicy
 from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.client import PerTestClient, TaskSpec
-from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import EvalJudge, Matrix, Rubric
 from mcptest.suite.models.scoring import Scoring, reference_field
 from mcptest.suite.models.table import Cases, cases_field

@@ -1,4 +1,6 @@
-"""Matchers (deterministic, LLM, custom) and assertions (docs/suites.md, docs/cascade.md)."""
+"""The models of the leaf matcher kinds: deterministic and judged (docs/suites.md, docs/cascade.md).
+
+Which kinds exist is the table of `matcher_kinds.py`; `not`/`all`/`any` are in `composite.py`."""
 
 from __future__ import annotations
 
@@ -7,7 +9,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     AliasChoices,
-    BaseModel,
     ConfigDict,
     Discriminator,
     Field,
@@ -21,10 +22,8 @@ from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict, check_regex
 from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.escalate import check_tiers, inherit_question, tier_kind
-from mcptest.suite.models.kind_aliases import MATCHER_KIND_ALIASES, kind_alias_schema
+from mcptest.suite.models.kind_aliases import kind_alias_schema
 from mcptest.suite.models.rubrics import Rubric
-from mcptest.suite.models.scoring import SameShapeMatcher
-from mcptest.suite.models.trajectory import SimilarMatcher, ToolsCalledMatcher
 from mcptest.suite.models.verdict_kind import VerdictModeFields, mode_key_error, numeric_range
 
 
@@ -150,25 +149,6 @@ class SchemaMatcher(Strict):
         return v
 
 
-class NotMatcher(Strict):
-    not_: Matcher = Field(alias="not")
-
-    @field_validator("not_")
-    @classmethod
-    def _deterministic_only(cls, v: Matcher) -> Matcher:
-        if is_llm_matcher(v):
-            raise ValueError("`not` cannot wrap an LLM matcher")
-        return v
-
-
-class AllMatcher(Strict):
-    all: list[Matcher] = Field(min_length=1)
-
-
-class AnyMatcher(Strict):
-    any: list[Matcher] = Field(min_length=1)
-
-
 class LlmJudgeMatcher(Strict):
     llm_judge: LlmJudgeSpec = Field(alias="llm-judge")
 
@@ -228,90 +208,5 @@ class EvalRubricMatcher(Strict):
                                 validation_alias=AliasChoices("eval-rubric", "eval.rubric"))
 
 
-MATCHER_KINDS: tuple[str, ...] = (
-    "exact", "contains", "regex", "schema", "not", "all", "any", "tools-called", "similar",
-    "same-shape", "llm-judge", "llm-jury", "eval-rubric", "custom-judge",
-)
-"""The one spelling of each kind (docs/suites.md, "Matchers"): the one reports and docs use."""
-LLM_MATCHER_KINDS: frozenset[str] = frozenset(
-    {"llm-judge", "llm-jury", "eval-rubric", "custom-judge"}
-)
-"""Kinds graded in the judging tier (custom judges too, though they may call no model)."""
-
-
-def canonical_kind(key: str) -> str:
-    """A matcher key as the suite wrote it → its kind (`tools-called` → `tools-called`)."""
-    return MATCHER_KIND_ALIASES.get(key, key)
-
-
-def _matcher_kind(v: Any) -> str | None:
-    if isinstance(v, dict):
-        keys = [canonical_kind(k) for k in v if canonical_kind(k) in MATCHER_KINDS]
-        return keys[0] if len(v) == 1 and keys else None
-    if isinstance(v, BaseModel):
-        return matcher_kind(v)
-    return None
-
-
-Matcher = Annotated[
-    Annotated[ExactMatcher, Tag("exact")]
-    | Annotated[ContainsMatcher, Tag("contains")]
-    | Annotated[RegexMatcher, Tag("regex")]
-    | Annotated[SchemaMatcher, Tag("schema")]
-    | Annotated[NotMatcher, Tag("not")]
-    | Annotated[AllMatcher, Tag("all")]
-    | Annotated[AnyMatcher, Tag("any")]
-    | Annotated[ToolsCalledMatcher, Tag("tools-called")]
-    | Annotated[SimilarMatcher, Tag("similar")]
-    | Annotated[SameShapeMatcher, Tag("same-shape")]
-    | Annotated[LlmJudgeMatcher, Tag("llm-judge")]
-    | Annotated[LlmJuryMatcher, Tag("llm-jury")]
-    | Annotated[EvalRubricMatcher, Tag("eval-rubric")]
-    | Annotated[CustomJudgeMatcher, Tag("custom-judge")],
-    Discriminator(
-        _matcher_kind,
-        custom_error_type="matcher_kind",
-        custom_error_message=(
-            "a matcher is a mapping with exactly one of: " + ", ".join(MATCHER_KINDS)
-        ),
-    ),
-]
-
-_KIND_BY_TYPE: dict[type, str] = {
-    ExactMatcher: "exact", ContainsMatcher: "contains", RegexMatcher: "regex",
-    SchemaMatcher: "schema", NotMatcher: "not", AllMatcher: "all", AnyMatcher: "any",
-    ToolsCalledMatcher: "tools-called", SimilarMatcher: "similar",
-    SameShapeMatcher: "same-shape",
-    LlmJudgeMatcher: "llm-judge", LlmJuryMatcher: "llm-jury", EvalRubricMatcher: "eval-rubric",
-    CustomJudgeMatcher: "custom-judge",
-}
-
-
-def matcher_kind(m: BaseModel) -> str:
-    """The YAML key of a matcher model (`exact`, `llm-jury`, …)."""
-    return _KIND_BY_TYPE[type(m)]
-
-
-def is_llm_matcher(m: BaseModel) -> bool:
-    """True when the matcher, or anything inside it, needs a model call."""
-    if isinstance(m, LlmJudgeMatcher | LlmJuryMatcher | EvalRubricMatcher | CustomJudgeMatcher):
-        return True
-    if isinstance(m, NotMatcher):
-        return is_llm_matcher(m.not_)
-    if isinstance(m, AllMatcher):
-        return any(is_llm_matcher(x) for x in m.all)
-    if isinstance(m, AnyMatcher):
-        return any(is_llm_matcher(x) for x in m.any)
-    return False
-
-
-class Assertion(Strict):
-    target: str = Field(min_length=1, description="Path into what the test produced.")
-    matcher: Matcher
-    message: str | None = None
-    weight: float = Field(default=1.0, ge=0, le=1000, description=(
-        "Share of this assertion in a weighted test score (`scoring: {mode: weighted}`)."))
-
-
-for _m in (LlmJudgeSpec, NotMatcher, AllMatcher, AnyMatcher, EvalRubricMatcher, Assertion):
+for _m in (LlmJudgeSpec, EvalRubricMatcher):
     _m.model_rebuild()

@@ -10,11 +10,11 @@ from pydantic import (
 )
 
 from mcptest.suite.durations import Duration
+from mcptest.suite.models.assertion import Assertion
 from mcptest.suite.models.base import Strict
 from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.cases import AgentTest, EvalSpec, ToolTest
 from mcptest.suite.models.client import ServerClient
-from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.rubrics import RubricBody
 from mcptest.suite.models.selection_spec import SelectionSpec
 from mcptest.suite.models.servers import Server, Variable

@@ -12,9 +12,9 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from mcptest.suite.durations import Duration
+from mcptest.suite.models.assertion import Assertion
 from mcptest.suite.models.base import CasePolicy
 from mcptest.suite.models.client import PerTestClient
-from mcptest.suite.models.matchers import Assertion
 from mcptest.suite.models.table import Cases, cases_field
 
 ListName = Literal["tools", "resources", "templates", "prompts"]

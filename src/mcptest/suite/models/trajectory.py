@@ -10,11 +10,13 @@ from pydantic import ConfigDict, Field, field_validator, model_validator
 from mcptest.suite.models.base import Strict
 from mcptest.suite.models.kind_aliases import kind_alias_schema
 
-_DETERMINISTIC = ("exact", "contains", "regex", "schema", "not", "all", "any", "similar")
-
 
 def _is_matcher(value: Any) -> bool:
-    return isinstance(value, dict) and len(value) == 1 and next(iter(value)) in _DETERMINISTIC
+    """A one-key mapping whose key is a kind of value matcher (the table's `of_values`)."""
+    from mcptest.suite.models.matcher_kinds import VALUE_MATCHER_KINDS, canonical_kind
+
+    return (isinstance(value, dict) and len(value) == 1
+            and canonical_kind(str(next(iter(value)))) in VALUE_MATCHER_KINDS)
 
 
 class CallPattern(Strict):
@@ -30,11 +32,9 @@ class CallPattern(Strict):
     def _matchers(cls, v: dict[str, Any] | None) -> dict[str, Any] | None:
         if v is None:
             return v
-        from pydantic import TypeAdapter
+        from mcptest.suite.models.matcher_kinds import matcher_adapter
 
-        from mcptest.suite.models.matchers import Matcher
-
-        adapter: TypeAdapter[Any] = TypeAdapter(Matcher)
+        adapter = matcher_adapter()
         return {k: adapter.validate_python(x) if _is_matcher(x) else x for k, x in v.items()}
 
 
