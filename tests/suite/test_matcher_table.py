@@ -31,8 +31,8 @@ def test_each_kind_is_one_entry_and_every_list_derives_from_the_table() -> None:
     names = [k.name for k in MATCHERS]
     assert len(set(names)) == len(names) and tuple(names) == MATCHER_KINDS
     assert len({k.model for k in MATCHERS}) == len(MATCHERS)
-    assert LLM_MATCHER_KINDS == {k.name for k in MATCHERS if k.judged}
-    assert VALUE_MATCHER_KINDS == {k.name for k in MATCHERS if k.of_values}
+    assert {k.name for k in MATCHERS if k.judged} == LLM_MATCHER_KINDS
+    assert {k.name for k in MATCHERS if k.of_values} == VALUE_MATCHER_KINDS
     assert not LLM_MATCHER_KINDS & VALUE_MATCHER_KINDS  # a judge never checks an argument
 
 

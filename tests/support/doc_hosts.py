@@ -10,8 +10,7 @@ from typing import Any
 
 import yaml
 
-from mcptest.suite.models import Suite, ToolTest
-from mcptest.suite.models import MATCHER_KINDS
+from mcptest.suite.models import MATCHER_KINDS, Suite, ToolTest
 from support.doc_blocks import DocError
 
 SERVER = "{command: [python, examples/server/example_server.py]}"
