@@ -14,12 +14,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.api.options import parse_fail_on
 from mcptest.errors import UsageError
+from mcptest.reporters import FORMATS
 
 CommentMode = Literal["update", "recreate", "off"]
 Mode = Literal["run", "merge"]
 
 #: Formats the Action may pass to the CLI besides the json and sarif it always asks for.
-KNOWN_REPORTERS = ("pretty", "json", "junit", "md", "html", "sarif", "gitlab", "ndjson", "tap")
+KNOWN_REPORTERS = tuple(f.name for f in FORMATS if f.action)
 
 #: Where `report-to` may send the results besides the PR comment (docs/action.md).
 REPORT_TARGETS = ("issue",)

@@ -35,12 +35,12 @@ from mcptest.action.shards import merge_shards, shard_weights_arguments
 from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
 from mcptest.report.models import Report
+from mcptest.reporters import FORMATS
 
 #: How the child process starts the CLI (no console script needed, same interpreter).
 CLI_BOOT = "import sys; from mcptest.cli.main import main; sys.exit(main(sys.argv[1:]))"
 DEFAULT_CLI: tuple[str, ...] = (sys.executable, "-c", CLI_BOOT)
-EXTENSIONS = {"pretty": "txt", "json": "json", "junit": "xml", "md": "md", "html": "html",
-              "sarif": "sarif", "gitlab": "gitlab.json", "ndjson": "ndjson", "tap": "tap"}
+EXTENSIONS = {f.name: f.extension for f in FORMATS}
 _GLOB_CHARS = set("*?[")
 
 

@@ -37,18 +37,38 @@ class Reporter(Protocol):
     def __call__(self, report: Report, options: RenderOptions = ..., /) -> str: ...
 
 
-REPORTERS: dict[str, str] = {
-    "pretty": "mcptest.reporters.pretty",
-    "summary": "mcptest.reporters.summary",
-    "json": "mcptest.reporters.json_report",
-    "junit": "mcptest.reporters.junit",
-    "md": "mcptest.reporters.markdown",
-    "html": "mcptest.reporters.html",
-    "sarif": "mcptest.reporters.sarif",
-    "gitlab": "mcptest.reporters.gitlab",
-    "ndjson": "mcptest.reporters.ndjson",
-    "tap": "mcptest.reporters.tap",
-}
+@dataclass(frozen=True)
+class ReportFormat:
+    """One report format: the one table's entry (docs/architecture.md, "Adding a report
+    format"); the CLI's `--reporter` choices and the Action's inputs and file names derive
+    from it."""
+
+    name: str
+    """`--reporter NAME`, and the name the Action's `reporters` input takes."""
+    module: str
+    """Its module, whose `render` is a `Reporter`; imported on first use."""
+    extension: str
+    """The Action writes it to `output-dir/mcptest.<extension>`."""
+    action: bool = True
+    """The Action's `reporters` input takes it (`summary` is for a person at a terminal)."""
+
+
+FORMATS: tuple[ReportFormat, ...] = (
+    ReportFormat("pretty", "mcptest.reporters.pretty", "txt"),
+    ReportFormat("summary", "mcptest.reporters.summary", "summary.txt", action=False),
+    ReportFormat("json", "mcptest.reporters.json_report", "json"),
+    ReportFormat("junit", "mcptest.reporters.junit", "xml"),
+    ReportFormat("md", "mcptest.reporters.markdown", "md"),
+    ReportFormat("html", "mcptest.reporters.html", "html"),
+    ReportFormat("sarif", "mcptest.reporters.sarif", "sarif"),
+    ReportFormat("gitlab", "mcptest.reporters.gitlab", "gitlab.json"),
+    ReportFormat("ndjson", "mcptest.reporters.ndjson", "ndjson"),
+    ReportFormat("tap", "mcptest.reporters.tap", "tap"),
+)
+"""The table: one entry per format, in the order help texts list them."""
+
+REPORTERS: dict[str, str] = {f.name: f.module for f in FORMATS}
+"""Format name → module."""
 
 
 def get_reporter(name: str) -> Reporter:
