@@ -27,8 +27,8 @@ def test_each_format_is_one_entry_and_the_action_lists_derive_from_it() -> None:
     names = [f.name for f in FORMATS]
     assert len(set(names)) == len(names) and list(REPORTERS) == names
     assert len({f.extension for f in FORMATS}) == len(FORMATS)  # one file each
-    assert KNOWN_REPORTERS == tuple(f.name for f in FORMATS if f.action)
-    assert EXTENSIONS == {f.name: f.extension for f in FORMATS}
+    assert tuple(f.name for f in FORMATS if f.action) == KNOWN_REPORTERS
+    assert {f.name: f.extension for f in FORMATS} == EXTENSIONS
 
 
 def test_the_docs_and_action_yml_name_every_format() -> None:
