@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from mcptest.llm.call import ChatTurn, Reply, ToolCall
-from mcptest.llm.cassette import Cassettes, NotRecorded, Tape, encode
+from mcptest.llm.cassette import Cassettes, NotRecorded, Tape, encode, stable_id
 from mcptest.llm.cassette_file import CassetteExchange, Recording, cassette_text, key_of, read
 from mcptest.report.redact import redact_value
 
@@ -66,7 +66,7 @@ def test_an_agent_conversation_is_stored_once_per_turn_and_reads_back(tmp_path: 
     assert one["messages"] == [USER] and "after" not in one
     assert two["after"] == 0 and two["messages"] == [CALL, result(5)]  # only what it adds
     assert one["replies"] == [{"completion_tokens": 5, "prompt_tokens": 10, "tool_calls": [
-        {"arguments": "{}", "id": f"call_{key_of(first)[:8]}_0", "name": "add"}]}]
+        {"arguments": "{}", "id": stable_id(key_of(first), 0), "name": "add"}]}]
     assert two["replies"] == [{"completion_tokens": 5, "content": "2 + 3 = 5.",
                                "prompt_tokens": 10}]
     back = read(t.path, t.shown)

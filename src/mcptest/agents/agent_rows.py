@@ -40,30 +40,37 @@ async def transcript_for(test: PlannedTest, model: AgentModel,
     return await run_agent(model, servers, test.prompt or spec.prompt, max_turns=spec.max_turns)
 
 
+_UNFINISHED: dict[str, tuple[Any, Any]] = {
+    "budget": ("skipped", "budget"), "timeout": ("error", "transport"),
+    "cut": ("error", "environment"), "unknown": ("error", "environment"),
+    "refused": ("failed", "shape"), "model_error": ("error", "transport"),
+}
+"""Stop → (status, gap) of a run that ended without a final answer to grade: a cut or an
+unknown stop is never graded as finished, a refusal is a failure with the provider's reason."""
+
+
 def unfinished(test: PlannedTest, t: Transcript, start: float, require_judge: bool
                ) -> TestResult | None:
-    """A row for a run that never got going (no route, no budget, model error), else None."""
+    """A row for a run with no final answer to grade (no route, no budget, a model error, a
+    cut, refused or unknown turn), else None."""
     if t.stop == "deferred":
         if require_judge:
             return test_result(test, "failed", start=start, gap="environment",
-                              message=f"agent model required but unavailable: {t.message}")
+                               message=f"agent model required but unavailable: {t.message}")
         return test_result(test, "deferred", start=start, message=f"deferred: {t.message}")
-    if t.stop == "budget":
-        return test_result(test, "skipped", start=start, gap="budget", message=t.message,
-                          response=t.produced(),
-                           extra_cost_usd=t.cost_usd)
-    if t.stop == "timeout":
-        return test_result(test, "error", start=start, gap="transport", message=t.message,
-                          response=t.produced(),
-                           extra_cost_usd=t.cost_usd)
+    if t.stop not in _UNFINISHED:
+        return None
+    status, gap = _UNFINISHED[t.stop]
+    message = t.message
     if t.stop == "model_error":
-        gap = "environment" if "no known price" in (t.message or "") or "unreachable: " in (
-            t.message or "") else "transport"
-        return test_result(test, "error", start=start, gap=gap,
-                          message=f"agent model {t.model} failed: {t.message}",
-                          response=t.produced(),
-                           extra_cost_usd=t.cost_usd)
-    return None
+        message = f"agent model {t.model} failed: {t.message}"
+        if "no known price" in (t.message or "") or "unreachable: " in (t.message or ""):
+            gap = "environment"
+    elif t.stop in ("cut", "unknown", "refused"):
+        message = f"agent model {t.model}: {t.message}"
+    return test_result(test, status, start=start, gap=gap, message=message,
+                       response=t.produced(), extra_cost_usd=t.cost_usd,
+                       extra_cost_known=t.cost_known)
 
 
 async def run_agent_row(test: PlannedTest, engine: JudgeEngine, llm: LlmGrading,
@@ -86,4 +93,5 @@ async def run_agent_row(test: PlannedTest, engine: JudgeEngine, llm: LlmGrading,
         gap = "shape"
     return test_result(test, status, start=start, message=message, gap=gap,
                        assertions=assertions, response=produced, extra_cost_usd=t.cost_usd,
+                       extra_cost_known=t.cost_known,
                        weighted=verdict.weighted)

@@ -55,6 +55,7 @@ async def run_eval_row(test: PlannedTest, engine: JudgeEngine,
     return test_result(test, out.status, start=start, message=out.message, judge=out.detail,
                        gap=classify_eval(out.status, out.message, out.detail),
                        response=response, extra_cost_usd=out.cost_usd + extra,
+                       extra_cost_known=transcript is None or transcript.cost_known,
                        cache_hits=out.cache_hits)
 
 

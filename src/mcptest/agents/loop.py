@@ -16,7 +16,7 @@ import anyio
 
 from mcptest.agents.tools import function_tools
 from mcptest.agents.transcript import ToolCallRecord, Transcript
-from mcptest.llm.chat import AgentModel
+from mcptest.llm.chat import AgentModel, ChatReply
 
 if TYPE_CHECKING:  # the MCP client is a costly import: a run with no server never pays it
     from mcptest.run.session import ServerConnection
@@ -65,6 +65,10 @@ async def _loop(t: Transcript, model: AgentModel, servers: Mapping[str, ServerCo
         t.prompt_tokens += reply.prompt_tokens
         t.completion_tokens += reply.completion_tokens
         t.cost_usd += reply.cost_usd
+        t.cost_known = t.cost_known and reply.cost_known
+        t.stop_reason = reply.stop_reason
+        if _stopped(t, reply, model.max_tokens):
+            return
         if not reply.tool_calls:
             t.final = reply.content or ""
             t.stop = "final"
@@ -80,6 +84,31 @@ async def _loop(t: Transcript, model: AgentModel, servers: Mapping[str, ServerCo
     t.stop = "max_turns"
     t.message = (f"stopped at max_turns={max_turns}: the model was still calling tools "
                  "and gave no final answer")
+
+
+def _stopped(t: Transcript, reply: ChatReply, max_tokens: int) -> bool:
+    """Whether the turn just counted ends the run unfinished: cut at the token limit (any turn:
+    a cut tool call's arguments are unfinished too), refused by the provider, or a final answer
+    whose route did not say why it stopped (never read as finished)."""
+    said = f", the provider said {reply.stop_reason}" if reply.stop_reason else ""
+    if reply.stop == "length":
+        t.stop = "cut"
+        t.message = (f"turn {t.turns} cut at max_tokens ({max_tokens}{said}): the answer is "
+                     "unfinished; raise judge.max_tokens")
+    elif reply.stop == "refusal" or (reply.refusal and not reply.tool_calls):
+        t.stop = "refused"
+        said = reply.refusal or reply.content
+        text = f": {said}" if said else ""
+        t.message = (f"turn {t.turns} refused by the provider "
+                     f"({reply.stop_reason if reply.stop == 'refusal' else 'refusal'}){text}"
+                     )[:500]
+    elif reply.stop == "unknown" and not reply.tool_calls:
+        t.stop = "unknown"
+        t.message = (f"turn {t.turns}: the route gave no stop reason, so a finished answer "
+                     "cannot be told from a cut one (docs/agents.md, \"Stop reasons\")")
+    else:
+        return False
+    return True
 
 
 async def _execute(name: str, arguments: str, routes: Mapping[str, Any],

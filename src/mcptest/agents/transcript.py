@@ -8,7 +8,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Stop = Literal["final", "max_turns", "timeout", "model_error", "deferred", "budget"]
+Stop = Literal["final", "max_turns", "timeout", "model_error", "deferred", "budget", "cut",
+               "refused", "unknown"]
+"""`cut`: a turn ended at the token limit; `refused`: the provider refused a turn; `unknown`:
+the route did not say why the final turn stopped (docs/agents.md, "Stop reasons")."""
 
 
 class ToolCallRecord(BaseModel):
@@ -35,7 +38,11 @@ class Transcript(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
+    cost_known: bool = True
+    """False when a turn's model had no known price and its route reported no cost."""
     stop: Stop = "final"
+    stop_reason: str | None = None
+    """The provider's own word for why the last turn stopped (`end_turn`, `max_tokens` …)."""
     message: str | None = None
 
     def produced(self) -> dict[str, Any]:
@@ -47,8 +54,9 @@ class Transcript(BaseModel):
                 "tokens": {"prompt": self.prompt_tokens, "completion": self.completion_tokens,
                            "total": self.prompt_tokens + self.completion_tokens},
                 "stop": self.stop,
+                "stop_reason": self.stop_reason,
                 "model": self.model,
-                "cost_usd": round(self.cost_usd, 8),
+                "cost_usd": round(self.cost_usd, 8) if self.cost_known else None,
             },
             "transcript": self.text(),
         }

@@ -137,12 +137,13 @@ def test_result(
     duration_ms: float | None = None, response: Any = None, stderr: str | None = None,
     judge: JudgeDetail | None = None, extra_cost_usd: float = 0.0, cache_hits: int = 0,
     weighted: WeightedScore | None = None, timeline: list[WireStep] | None = None,
-    timeline_dropped: int = 0,
+    timeline_dropped: int = 0, extra_cost_known: bool = True,
 ) -> TestResult:
     """The row of one planned test of any kind (also for tests that never ran).
 
     Cost and cache hits are summed from the assertions, plus what the row itself spent
-    (`extra_cost_usd`: an eval's judges, an agent's model turns; `cache_hits` likewise).
+    (`extra_cost_usd`: an eval's judges, an agent's model turns, `extra_cost_known` false when
+    one of those had no known price; `cache_hits` likewise).
     """
     spec = test.spec
     by_index = {p.index: p for p in test.assertions}
@@ -164,7 +165,7 @@ def test_result(
         timeline=timeline or [], timeline_dropped=timeline_dropped,
         assertions=done, judge=judge,
         cost_usd=round(sum(a.cost_usd for a in done) + extra_cost_usd, 8),
-        cost_known=all(v.cost_known for v in votes),
+        cost_known=extra_cost_known and all(v.cost_known for v in votes),
         cache_hits=sum(1 for a in done if a.cached) + cache_hits,
         definition_hash=test_hash(test),
         max_score_drop=(spec.max_score_drop if spec.max_score_drop is not None

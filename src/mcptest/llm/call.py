@@ -40,7 +40,10 @@ class Reply:
 _CUT = frozenset({"length", "max_tokens", "MAX_TOKENS", "model_length",
                   "model_context_window_exceeded"})
 _REFUSED = frozenset({"content_filter", "refusal", "SAFETY", "RECITATION", "BLOCKLIST",
-                      "PROHIBITED_CONTENT", "SPII"})
+                      "PROHIBITED_CONTENT", "SPII", "guardrail_intervened"})
+HIDDEN_STOP = frozenset({"ollama"})
+"""Routes whose answer litellm always marks `stop` (its `ollama/` generate route drops Ollama's
+`done_reason`): a cut is read from the tokens instead (`hidden_stop`)."""
 
 
 def stop_of(finish: Any, native: Any = None) -> tuple[str | None, str | None]:
@@ -53,6 +56,22 @@ def stop_of(finish: Any, native: Any = None) -> tuple[str | None, str | None]:
     if any(r in _REFUSED for r in reasons):
         return "refusal", reasons[0]
     return None, reasons[0] if reasons else None
+
+
+def hidden_stop(route: Route, completion_tokens: int, max_tokens: int
+                ) -> tuple[str | None, str | None] | None:
+    """The stop of an answer on a route that hides it, or None on other routes. Ollama stops
+    with `done_reason: length` exactly when `eval_count` reaches `num_predict` (litellm's
+    `max_tokens`), so an answer that used them all was cut; with no token count the stop is
+    `unknown` (never read as a finished answer)."""
+    if route.provider not in HIDDEN_STOP:
+        return None
+    if completion_tokens <= 0:
+        return "unknown", None
+    if completion_tokens >= max_tokens:
+        return "length", "length (eval_count reached max_tokens; litellm's ollama/ route hides "\
+            "done_reason)"
+    return None, "stop"
 
 
 def response_format(litellm: Any, route: Route, structured: bool) -> dict[str, Any] | None:
@@ -97,16 +116,16 @@ async def send(litellm: Any, route: Route, messages: list[dict[str, str]], *, ti
     # Only a cost the endpoint itself reported: litellm's own `response_cost` is its price
     # table again (which `lookup_price` already read) and 0.0 for a model it does not know.
     reported = getattr(usage, "cost", None)
-    refusal = getattr(message, "refusal", None)
-    if not refusal:
-        refusal = (getattr(message, "provider_specific_fields", None) or {}).get("refusal")
+    refusal = refusal_of(message)
     native = (getattr(choice, "provider_specific_fields", None) or {}).get("native_finish_reason")
     stop, reason = stop_of(getattr(choice, "finish_reason", None), native)
+    completion = int(getattr(usage, "completion_tokens", 0) or 0)
+    stop, reason = hidden_stop(route, completion, max_tokens + thinking) or (stop, reason)
     return Reply(
         content=getattr(message, "content", None),
         refusal=refusal if isinstance(refusal, str) else None,
         prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-        completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+        completion_tokens=completion,
         reported_cost=float(reported) if isinstance(reported, int | float) else None,
         stop=stop, stop_reason=reason,
     )
@@ -129,6 +148,22 @@ class ChatTurn:
     prompt_tokens: int
     completion_tokens: int
     reported_cost: float | None
+    stop: str | None = None
+    """`length` (cut at the token limit), `refusal`, `unknown` (the route does not say), else
+    None (a finished answer or a tool-call turn)."""
+    stop_reason: str | None = None
+    """The provider's own word for why it stopped (`max_tokens`, `SAFETY`, `done_reason` …)."""
+    refusal: str | None = None
+    """The provider's refusal text, where it sends one apart from the content."""
+
+
+def refusal_of(message: Any) -> str | None:
+    """The refusal text of a litellm message: OpenAI's `refusal` field, else what litellm keeps
+    of a provider's own (`provider_specific_fields`)."""
+    refusal = getattr(message, "refusal", None)
+    if not refusal:
+        refusal = (getattr(message, "provider_specific_fields", None) or {}).get("refusal")
+    return refusal if isinstance(refusal, str) and refusal else None
 
 
 async def send_chat(litellm: Any, route: Route, messages: list[dict[str, Any]],
@@ -147,17 +182,33 @@ async def send_chat(litellm: Any, route: Route, messages: list[dict[str, Any]],
         kwargs["api_key"] = route.api_key
     resp = await acompletion(litellm, kwargs, route)
     usage = getattr(resp, "usage", None)
-    message = resp.choices[0].message
+    choice = resp.choices[0]
+    message = choice.message
     reported = getattr(usage, "cost", None)
+    native = (getattr(choice, "provider_specific_fields", None) or {}).get("native_finish_reason")
+    finish = getattr(choice, "finish_reason", None)
+    calls = [ToolCall(id=str(getattr(tc, "id", "") or f"call_{k}"),
+                      name=str(tc.function.name), arguments=tc.function.arguments or "{}")
+             for k, tc in enumerate(getattr(message, "tool_calls", None) or [])]
+    completion = int(getattr(usage, "completion_tokens", 0) or 0)
+    stop, reason = chat_stop(finish, native)
+    if not calls:
+        stop, reason = hidden_stop(route, completion, max_tokens) or (stop, reason)
     return ChatTurn(
-        content=getattr(message, "content", None),
-        tool_calls=[ToolCall(id=str(getattr(tc, "id", "") or f"call_{k}"),
-                             name=str(tc.function.name), arguments=tc.function.arguments or "{}")
-                    for k, tc in enumerate(getattr(message, "tool_calls", None) or [])],
+        content=getattr(message, "content", None), tool_calls=calls,
         prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-        completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+        completion_tokens=completion,
         reported_cost=float(reported) if isinstance(reported, int | float) else None,
+        stop=stop, stop_reason=reason, refusal=refusal_of(message),
     )
+
+
+def chat_stop(finish: Any, native: Any = None) -> tuple[str | None, str | None]:
+    """An agent turn's stop (`stop_of`), `unknown` when the route gave no finish reason."""
+    stop, reason = stop_of(finish, native)
+    if reason is None:
+        return "unknown", None
+    return stop, reason
 
 
 def count_prompt_tokens(litellm: Any, model: str, messages: list[dict[str, str]]) -> int | None:

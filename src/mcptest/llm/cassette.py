@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
+import hashlib
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -104,9 +106,11 @@ class Sent:
 
 
 def encode(reply: Reply | ChatTurn) -> dict[str, Any]:
-    """A reply as the cassette keeps it: no cost (a replay costs nothing), no empty fields."""
+    """A reply as the cassette keeps it: no cost (a replay costs nothing), no absent fields.
+    An empty text stays `""`: the next turn sends it back as it came (Ollama answers a tool
+    call with `""`, and `null` there would be another request)."""
     out = {k: v for k, v in asdict(reply).items()
-           if k != "reported_cost" and v not in (None, [], "")}
+           if k != "reported_cost" and v is not None and v != []}
     if isinstance(reply, ChatTurn) and reply.tool_calls:
         out["tool_calls"] = [asdict(c) for c in reply.tool_calls]
     return out
@@ -120,9 +124,17 @@ def decode(kind: str, data: dict[str, Any]) -> Reply | ChatTurn:
                           arguments=str(c.get("arguments", "{}")))
                  for c in data.get("tool_calls") or [] if isinstance(c, dict)]
         return ChatTurn(content=data.get("content"), tool_calls=calls, reported_cost=None,
-                        **tokens)
+                        stop=data.get("stop"), stop_reason=data.get("stop_reason"),
+                        refusal=data.get("refusal"), **tokens)
     return Reply(content=data.get("content"), refusal=data.get("refusal"), reported_cost=None,
                  stop=data.get("stop"), stop_reason=data.get("stop_reason"), **tokens)
+
+
+def stable_id(key: str, k: int) -> str:
+    """The `k`th tool-call id of the answer to the request keyed `key`: nine letters and
+    digits, the one shape every provider takes back (Mistral requires exactly that; Anthropic,
+    Bedrock and OpenAI take any such token)."""
+    return hashlib.sha256(f"{key}/{k}".encode()).hexdigest()[:9]
 
 
 def stable_ids(reply: Reply | ChatTurn, key: str) -> Reply | ChatTurn:
@@ -130,10 +142,9 @@ def stable_ids(reply: Reply | ChatTurn, key: str) -> Reply | ChatTurn:
     answers record the same bytes and the next turn's request is the same in a replay."""
     if not isinstance(reply, ChatTurn) or not reply.tool_calls:
         return reply
-    calls = [ToolCall(id=f"call_{key[:8]}_{k}", name=c.name, arguments=c.arguments)
+    calls = [ToolCall(id=stable_id(key, k), name=c.name, arguments=c.arguments)
              for k, c in enumerate(reply.tool_calls)]
-    return ChatTurn(reply.content, calls, reply.prompt_tokens, reply.completion_tokens,
-                    reply.reported_cost)
+    return dataclasses.replace(reply, tool_calls=calls)
 
 
 @dataclass

@@ -40,7 +40,13 @@ class ChatReply:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
+    cost_known: bool = True
+    """False when the model has no known price and the route reported no cost."""
     message: str | None = None
+    stop: str | None = None
+    """`length`, `refusal`, `unknown` or None, as `ChatTurn.stop`."""
+    stop_reason: str | None = None
+    refusal: str | None = None
 
 
 def _bound(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> int:
@@ -115,4 +121,6 @@ class AgentModel:
         calls = list(turn.tool_calls)
         return ChatReply(status="ok", content=turn.content, tool_calls=calls,
                          prompt_tokens=turn.prompt_tokens,
-                         completion_tokens=turn.completion_tokens, cost_usd=tally.cost)
+                         completion_tokens=turn.completion_tokens, cost_usd=tally.cost,
+                         cost_known=tally.cost_known, stop=turn.stop,
+                         stop_reason=turn.stop_reason, refusal=turn.refusal)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from mcptest.errors import ProviderError
-from mcptest.llm.call import ChatTurn, Reply, ToolCall, stop_of
+from mcptest.llm.call import ChatTurn, Reply, ToolCall, chat_stop, stop_of
 from mcptest.llm.connections import Connections
 from mcptest.llm.prompt import VERDICT_SCHEMA
 from mcptest.llm.provider_errors import failure, header_hint, read_body, unreachable
@@ -155,8 +155,12 @@ class OpenAIRoute:
             fn = fn if isinstance(fn, dict) else {}
             calls.append(ToolCall(id=str(tc.get("id") or f"call_{k}"), name=str(fn.get("name")),
                                   arguments=fn.get("arguments") or "{}"))
+        refusal = message.get("refusal")
+        stop, reason = chat_stop(_choice(data).get("finish_reason"))
         return ChatTurn(content=content if isinstance(content, str) else None,
-                        tool_calls=calls, **_usage(data))
+                        tool_calls=calls, stop=stop, stop_reason=reason,
+                        refusal=refusal if isinstance(refusal, str) and refusal else None,
+                        **_usage(data))
 
 
 def _choice(data: dict[str, Any]) -> dict[str, Any]:

@@ -110,10 +110,11 @@ def route(model: str | None, base_url: str | None, defaults: JudgeDefaults | Non
                      api_base=endpoint.rstrip("/"), api_key=gateway_key, gateway=True)
     provider = provider_of(name)
     if provider in KEYLESS:
-        return Route(model=name, litellm_model=name)
+        return Route(model=name, litellm_model=name, provider=provider)
     if provider is not None and provider not in PROVIDERS:
         # bedrock/, vertex_ai/, azure/ …: litellm reads that provider's own credentials.
-        return Route(model=name, litellm_model=name if "/" in name else f"{provider}/{name}")
+        return Route(model=name, litellm_model=name if "/" in name else f"{provider}/{name}",
+                     provider=provider)
     if provider is None:
         return Unroutable(model=name, reason=ambiguity(name) or f"no provider for {name!r}")
     names = PROVIDERS[provider].keys
