@@ -97,8 +97,8 @@ def _stopped(t: Transcript, reply: ChatReply, max_tokens: int) -> bool:
                      "unfinished; raise judge.max_tokens")
     elif reply.stop == "refusal" or (reply.refusal and not reply.tool_calls):
         t.stop = "refused"
-        said = reply.refusal or reply.content
-        text = f": {said}" if said else ""
+        sent = reply.refusal or reply.content
+        text = f": {sent}" if sent else ""
         t.message = (f"turn {t.turns} refused by the provider "
                      f"({reply.stop_reason if reply.stop == 'refusal' else 'refusal'}){text}"
                      )[:500]
