@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from mcptest.lint import probes, tool_rules
+from mcptest.lint.conformance_run import check_runs, run_conformance
 from mcptest.lint.elicitation_check import elicitation_findings
 from mcptest.lint.era_probe import era_facts, era_findings
 from mcptest.lint.http_probes import bind_findings, origin_findings
@@ -20,10 +21,11 @@ from mcptest.lint.provider_schemas import providers_of
 from mcptest.lint.rules import RULES
 from mcptest.lint.suppress import apply_expected, check_rule_ids, ignored, load_expected
 from mcptest.lint.surface_check import surface_findings
-from mcptest.lint.wire_check import check_wire, era_of
+from mcptest.lint.wire_check import check_wire, era_of, stdout_problems
 from mcptest.llm.known_secrets import known_secrets
 from mcptest.report.build import lint_exit_code
 from mcptest.report.models import (
+    ConformanceCheckRun,
     Counts,
     LintFinding,
     LintRuleInfo,
@@ -37,7 +39,7 @@ from mcptest.report.models import (
 from mcptest.report.redact import redact_value
 from mcptest.run.session import ServerConnection
 from mcptest.suite.load import LoadedSuite
-from mcptest.suite.models import LintSettings, RemoteServer
+from mcptest.suite.models import LintSettings, RemoteServer, StdioServer
 from mcptest.surface.matrix import take_matrix
 from mcptest.surface.open_servers import open_servers
 from mcptest.surface.take import snapshot_servers, take_snapshot
@@ -52,6 +54,7 @@ class LintRun:
     suppressed: int = 0
     checked: int = 0
     secrets: set[str] = field(default_factory=set)
+    checks: list[ConformanceCheckRun] = field(default_factory=list)
 
 
 def _models(loaded: LoadedSuite) -> list[str]:
@@ -114,9 +117,13 @@ async def lint_suite(loaded: LoadedSuite, env: Mapping[str, str], *, update: boo
             pos = loaded.key_pos("servers", name)
             where = Location(file=pos.file, line=pos.line, column=pos.column)
             raw = await _server_rules(conn, loaded, settings, others)
-            problems, checked = check_wire(found.wires[name], conn.protocol_version)
+            stdio = isinstance(loaded.suite.servers[name], StdioServer)
+            problems, checked = check_wire(found.wires[name], conn.protocol_version, stdio=stdio)
             out.checked += checked
             raw += [("wire-schema", "error", None, p) for p in problems]
+            if stdio:
+                raw += [("stdio-stdout", "error", None, p)
+                        for p in stdout_problems(found.wires[name])]
             raw += elicitation_findings(found.wires.get(name))
             spec = loaded.suite.servers[name]
             if isinstance(spec, RemoteServer):
@@ -124,6 +131,13 @@ async def lint_suite(loaded: LoadedSuite, env: Mapping[str, str], *, update: boo
                         *bind_findings(spec)]
             facts = await era_facts(conn, spec, loaded.path.parent, env)
             raw += era_findings(facts, (settings.era or {}).get(name))
+            conformance = settings.conformance_settings()
+            if conformance is not None and (conformance.servers is None
+                                            or name in conformance.servers):
+                outcome = await run_conformance(name, spec, loaded.path.parent, env,
+                                                conformance, conn.capabilities, facts.era, raw)
+                raw += outcome.problems
+                out.checks += check_runs(name, outcome, raw)
             eras[name] = facts.era or era_of(found.wires.get(name), conn.protocol_version)
             findings += [LintFinding(rule=r, level=lv, subject=s, message=m, server=name,
                                      location=where) for r, lv, s, m in raw]
@@ -154,7 +168,8 @@ def build_lint_report(suites: list[str], runs: list[LintRun], started: str,
                       duration_ms: float) -> Report:
     findings = [f for r in runs for f in r.findings]
     errors = [e for r in runs for e in r.errors]
-    fired = sorted({f.rule for f in findings})
+    checks = [c for r in runs for c in r.checks]
+    fired = sorted({f.rule for f in findings} | {c.rule for c in checks})
     rules: list[LintRuleInfo] = [RULES[r].info() for r in fired if r in RULES]
     return Report(
         tool=ToolInfo(version=__version__), started_at=started, finished_at=_now(),
@@ -164,7 +179,7 @@ def build_lint_report(suites: list[str], runs: list[LintRun], started: str,
         warnings=errors,
         lint=LintSection(findings=findings, rules=rules,
                          suppressed=sum(r.suppressed for r in runs),
-                         messages_checked=sum(r.checked for r in runs)),
+                         messages_checked=sum(r.checked for r in runs), checks=checks),
     )
 
 

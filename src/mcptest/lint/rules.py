@@ -9,11 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from mcptest.lint.conformance_rules import CONFORMANCE_RULES
 from mcptest.report.models import LintRuleInfo
 from mcptest.surface.diff import ADDITIVE, BREAKING, CHANGED
 
 Level = Literal["error", "warning", "note"]
 DOCS = "https://github.com/mcptest/action/blob/main/docs/lint.md"
+CONFORMANCE_DOCS = "https://github.com/mcptest/action/blob/main/docs/conformance.md"
+SPEC_SITE = "https://modelcontextprotocol.io/specification/"
 
 
 @dataclass(frozen=True)
@@ -22,12 +25,28 @@ class Rule:
     short: str
     help: str
     level: Level
+    spec: str | None = None
+    """The spec file and section a conformance rule checks (`2026-07-28/basic/index.mdx#...`)."""
 
     def info(self, level: Level | None = None) -> LintRuleInfo:
         name = "".join(p.capitalize() for p in self.id.replace("/", "-").split("-"))
         anchor = self.id.replace("/", "-")
+        page = CONFORMANCE_DOCS if self.spec else DOCS
         return LintRuleInfo(id=self.id, name=name, short=self.short, help=self.help,
-                            level=level or self.level, help_uri=f"{DOCS}#{anchor}")
+                            level=level or self.level, help_uri=f"{page}#{anchor}",
+                            spec=self.spec, spec_url=spec_url(self.spec))
+
+
+def spec_url(spec: str | None) -> str | None:
+    """The published page of a spec file (`2026-07-28/basic/index.mdx#meta` → its URL)."""
+    if spec is None:
+        return None
+    path, _, anchor = spec.partition("#")
+    page = path.removesuffix(".mdx").removesuffix("/index")
+    if page.startswith("RFC"):
+        return f"https://www.rfc-editor.org/rfc/rfc{page[3:].split('/')[0]}" + (
+            f"#{anchor}" if anchor else "")
+    return SPEC_SITE + page + (f"#{anchor}" if anchor else "")
 
 
 _LINT: list[Rule] = [
@@ -131,4 +150,6 @@ def _surface_rules() -> list[Rule]:
     return rules
 
 
-RULES: dict[str, Rule] = {r.id: r for r in (*_LINT, *_surface_rules())}
+CONFORMANCE = [Rule(i, short, help_text, "error", spec)
+               for i, short, help_text, spec in CONFORMANCE_RULES]
+RULES: dict[str, Rule] = {r.id: r for r in (*_LINT, *CONFORMANCE, *_surface_rules())}

@@ -20,6 +20,8 @@ from pydantic import ValidationError
 
 from mcptest.run.wire import WireLog, WireMessage
 
+INPUT_REQUIRED_METHODS = ("tools/call", "prompts/get", "resources/read")
+
 Era = Literal["legacy", "modern", "dual-era"]
 MAX_ERRORS_PER_MESSAGE = 3
 
@@ -60,20 +62,38 @@ def _validate(message: WireMessage, version: str) -> None:
         raise KeyError(message.kind)
 
 
-def check_wire(log: WireLog, negotiated: str | None) -> tuple[list[str], int]:
-    """Problems (one line each, naming the message and the schema path) and messages checked."""
+def _label(message: WireMessage) -> str:
+    return (f"message #{message.index + 1} ({message.kind}"
+            + (f" of {message.method}" if message.method else "")
+            + (f", id {message.request_id}" if message.request_id is not None else "") + ")")
+
+
+def stdout_problems(log: WireLog) -> list[str]:
+    """`stdio-stdout`: what a stdio server wrote on stdout that is no JSON-RPC message."""
+    return [f"{_label(m)} is not a JSON-RPC message: {m.body['text'][:200]}"
+            for m in log.messages if m.kind == "unparsed"]
+
+
+def check_wire(log: WireLog, negotiated: str | None, *,
+               stdio: bool = False) -> tuple[list[str], int]:
+    """Problems (one line each, naming the message and the schema path) and messages checked.
+
+    On stdio, lines that are no JSON-RPC message are `stdio-stdout`'s (`stdout_problems`)."""
     problems: list[str] = []
     checked = 0
     version = negotiated or LATEST_HANDSHAKE_VERSION
     for message in log.messages:
-        label = (f"message #{message.index + 1} ({message.kind}"
-                 + (f" of {message.method}" if message.method else "")
-                 + (f", id {message.request_id}" if message.request_id is not None else "") + ")")
+        label = _label(message)
         if message.kind == "unparsed":
+            if stdio:
+                continue
             problems.append(f"{label} is not a JSON-RPC message: {message.body['text'][:200]}")
             continue
         if message.kind == "error" or message.method is None:
             continue  # the SDK already parsed the error envelope; nothing more is published
+        if message.kind == "result" and message.body.get("resultType") == "input_required" \
+                and message.method not in INPUT_REQUIRED_METHODS:
+            continue  # input-required-method's finding (docs/conformance.md)
         at = _version_for(message, version)
         try:
             _validate(message, at)

@@ -23,7 +23,12 @@ class LintRuleInfo(Model):
     level: Literal["error", "warning", "note"]
     """The level its findings get in this run (the suite's profile may change a rule's default)."""
     help_uri: str
-    """Where the rule is documented (docs/lint.md, anchored at the rule)."""
+    """Where the rule is documented (docs/lint.md or docs/conformance.md, anchored at the rule)."""
+    spec: str | None = None
+    """For a conformance rule: the spec file and section it checks
+    (`2026-07-28/basic/index.mdx#meta`, or an RFC section)."""
+    spec_url: str | None = None
+    """The published page of `spec`."""
 
 
 class LintFinding(Model):
@@ -46,6 +51,18 @@ class LintFinding(Model):
     """Listed in the expected-failures file: shown, but does not fail the run."""
 
 
+class ConformanceCheckRun(Model):
+    """One conformance rule on one server: whether it ran and what it found."""
+
+    rule: str
+    """The rule's id (its info is in `lint.rules`)."""
+    server: str
+    status: Literal["passed", "failed", "skipped"]
+    """failed: it has findings in `lint.findings`; skipped: it could not run (see `note`)."""
+    note: str | None = None
+    """Why the check was skipped."""
+
+
 class LintSection(Model):
     """What `mcptest lint` found; `findings` exclude suppressed ones (counted in `suppressed`)."""
 
@@ -57,3 +74,6 @@ class LintSection(Model):
     """Findings the suite's `lint.ignore` removed from `findings`."""
     messages_checked: int = 0
     """JSON-RPC messages the wire-schema rule validated."""
+    checks: list[ConformanceCheckRun] = Field(default_factory=list)
+    """Each conformance check run on each server (`lint.conformance`), passed or not:
+    docs/conformance.md."""

@@ -29,6 +29,7 @@ from mcptest.report.judge_models import JudgeVote as JudgeVote
 from mcptest.report.judge_models import JuryAnalytics as JuryAnalytics
 from mcptest.report.judge_models import TierStep as TierStep
 from mcptest.report.judge_models import TreeStep as TreeStep
+from mcptest.report.lint_models import ConformanceCheckRun as ConformanceCheckRun
 from mcptest.report.lint_models import LintFinding as LintFinding
 from mcptest.report.lint_models import LintRuleInfo as LintRuleInfo
 from mcptest.report.lint_models import LintSection as LintSection

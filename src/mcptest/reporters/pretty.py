@@ -267,6 +267,11 @@ def _lint(out: _Out, report: Report) -> None:
         where = f"{f.location.file}:{f.location.line}"
         out.add(out.paint(f"{label:<8} {f.rule}", style[f.level])
                 + f" {_safe(where, 120)} {_safe(f.server or '', 80)}: {_safe(f.message)}")
+    for checked in dict.fromkeys(c.server for c in lint.checks):  # docs/conformance.md
+        mine = [c for c in lint.checks if c.server == checked]
+        counts = ", ".join(f"{sum(c.status == k for c in mine)} {k}"
+                           for k in ("passed", "failed", "skipped"))
+        out.add(f"conformance {_safe(checked, 80)}: {counts}")
     out.add(f"lint: {len(lint.findings)} finding(s), {lint.suppressed} suppressed, "
             f"{lint.messages_checked} wire message(s) checked")
 

@@ -77,6 +77,7 @@ from mcptest.suite.models.suite import (
     SuiteDefaults,
 )
 from mcptest.suite.models.surface import (
+    ConformanceSettings,
     LintIgnore,
     LintSettings,
     SurfaceCheck,
@@ -105,6 +106,7 @@ __all__ = [
     "CalibrationExample",
     "CalibrationGate",
     "CaseFile",
+    "ConformanceSettings",
     "ContainsMatcher",
     "Criterion",
     "CustomJudgeMatcher",

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from mcptest.suite.models.base import Strict
 from mcptest.suite.models.client import Capability
@@ -30,6 +30,17 @@ class SurfaceCheck(Strict):
         description="Capability sets to list the surface under, one connection each (e.g. [[], "
                     "[sampling, elicitation, roots]]); the snapshot records what appears only "
                     "under some of them (docs/lint.md#capability-matrix).")
+
+
+class ConformanceSettings(Strict):
+    """The 2026-07-28 conformance checks (docs/conformance.md): they call every tool."""
+
+    skip_tools: list[str] = Field(
+        default_factory=list,
+        description="Tools the sweep must not call (ones that end the server or change "
+                    "the world).")
+    servers: list[str] | None = Field(
+        default=None, description="Servers to check (default: every server of the suite).")
 
 
 class LintIgnore(Strict):
@@ -69,8 +80,23 @@ class LintSettings(Strict):
         description="The era each named server claims (legacy, modern or dual-era); lint "
                     "tries both handshakes and fails when the server is something else.",
     )
+    conformance: ConformanceSettings | bool | None = Field(
+        default=None,
+        description="Run the 2026-07-28 conformance checks (docs/conformance.md); `true` or "
+                    "settings. They call every tool and open more connections.")
     providers: list[Provider] | None = Field(
         default=None,
         description="Providers whose strict tool schemas to check (default: those of the "
                     "models the suite names).",
     )
+
+    @field_validator("conformance")
+    @classmethod
+    def _conformance_true(cls, value: Any) -> Any:
+        """`conformance: true` is every check with the defaults; `false` none."""
+        if value is True:
+            return ConformanceSettings()
+        return None if value is False else value
+
+    def conformance_settings(self) -> ConformanceSettings | None:
+        return self.conformance if isinstance(self.conformance, ConformanceSettings) else None
