@@ -27,9 +27,9 @@ import httpx2
 from anyio.abc import Process
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from mcptest import __version__
 from mcptest.run.connect import plan_remote, plan_stdio
 from mcptest.suite.models import RemoteServer, StdioServer
+from mcptest.version import __version__
 
 MODERN = MODERN_PROTOCOL_VERSIONS[-1]
 CLIENT = {"name": "mcptest-conformance", "version": __version__}
