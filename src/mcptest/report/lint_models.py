@@ -57,6 +57,7 @@ class ConformanceCheckRun(Model):
     rule: str
     """The rule's id (its info is in `lint.rules`)."""
     server: str
+    """The suite's name of the server it ran on."""
     status: Literal["passed", "failed", "skipped"]
     """failed: it has findings in `lint.findings`; skipped: it could not run (see `note`)."""
     note: str | None = None
