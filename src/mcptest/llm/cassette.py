@@ -22,7 +22,6 @@ import contextlib
 import contextvars
 import dataclasses
 import hashlib
-import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -31,7 +30,14 @@ from typing import Any, Literal
 from mcptest.errors import McpTestError, ReadBackError
 from mcptest.llm.call import ChatTurn, Reply, ToolCall
 from mcptest.llm.cassette_diff import explain_gap, turn
-from mcptest.llm.cassette_file import CassetteExchange, Recording, cassette_text, key_of, read
+from mcptest.llm.cassette_file import (
+    CassetteExchange,
+    Recording,
+    cassette_text,
+    key_of,
+    read,
+    write_cassette,
+)
 from mcptest.llm.routing import Route
 
 Mode = Literal["record", "replay", "replay-or-record"]
@@ -165,7 +171,7 @@ class _Deck:
     miss: str | None = None
 
     def use(self, request: dict[str, Any], key: str, reply: dict[str, Any]) -> None:
-        self.used.setdefault(key, CassetteExchange(request)).replies.append(reply)
+        self.used.setdefault(key, CassetteExchange(request, known_key=key)).replies.append(reply)
 
 
 class Cassettes:
@@ -291,19 +297,8 @@ class Cassettes:
                 continue
             text = cassette_text(Recording(tape.label or tape.test, tape.definition,
                                    list(deck.used.values())))
-            if _write(tape.path, text):
+            if write_cassette(tape.path, text):
                 changed.append(tape.shown)
         self.written += len(changed)
         return changed
 
-
-def _write(path: Path, text: str) -> bool:
-    """Write `text` atomically unless the file already holds it; whether it changed."""
-    with contextlib.suppress(OSError):
-        if path.read_text(encoding="utf-8") == text:
-            return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-    return True

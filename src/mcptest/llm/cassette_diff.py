@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from typing import Any
 
 MAX_LINES = 60
 """Diff lines shown at most; the rest is counted."""
+MAX_INPUT_LINES = 400
+"""Lines of each side handed to difflib, once the shared start and end are cut."""
+_HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
 
 
 def _common(a: list[Any], b: list[Any]) -> int:
@@ -52,7 +56,23 @@ def _shown(message: Any) -> list[str]:
 
 
 def _diff(old: list[str], new: list[str]) -> str:
-    lines = list(difflib.unified_diff(old, new, "recorded", "now", n=2, lineterm=""))
+    """A unified diff of at most `MAX_LINES` lines. difflib's work grows with the square of
+    what it is given, so the lines both sides share at the start and the end are cut first
+    (keeping two of context) and each side is cut to `MAX_INPUT_LINES`: a description changed
+    in a 10,000-tool listing diffs the lines around it, not the listing."""
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while (tail < min(len(old), len(new)) - head
+           and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]):
+        tail += 1
+    start = max(head - 2, 0)
+    old = old[start:len(old) - max(tail - 2, 0)][:MAX_INPUT_LINES]
+    new = new[start:len(new) - max(tail - 2, 0)][:MAX_INPUT_LINES]
+    lines = [_HUNK.sub(lambda m: f"@@ -{int(m[1]) + start}{m[2]} +{int(m[3]) + start}{m[4]} @@",
+                       line) if line.startswith("@@") else line
+             for line in difflib.unified_diff(old, new, "recorded", "now", n=2, lineterm="")]
     if len(lines) > MAX_LINES:
         lines = [*lines[:MAX_LINES], f"… {len(lines) - MAX_LINES} more diff line(s)"]
     return "\n".join(lines)
