@@ -1,0 +1,114 @@
+"""Judges, juries, evals and agents on the routes users take besides the four direct APIs, each
+through the CLI as a user reaches it (the variables litellm documents, pointed at the route's
+loopback stand-in in `support.providers`): the verdicts, the cost each route bills or the price
+table gives (unknown where neither does), a cut final agent turn failing, a refused one failing
+with the route's reason; and with no stand-in running and no credentials, the recorded agent
+turns replay byte for byte."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from support.judge_server import Fault
+from support.providers.base import StandIn
+from support.providers.openai_routes import AzureStandIn, OpenRouterStandIn, VLLMStandIn
+from support.route_suite import AGENTS, check_verdicts, route_suite, rows, run_route, script_route
+
+from mcptest.exit_codes import ExitCode
+from mcptest.llm.price_table import price_table
+
+pytestmark = pytest.mark.slow  # the example server, litellm, a dozen model calls per run
+
+
+@dataclass(frozen=True)
+class Case:
+    make: Callable[[], StandIn]
+    models: tuple[str, str, str]
+    """(judge, second juror, agent) as the route's users write them."""
+    wire: tuple[str, str, str]
+    """The same as the stand-in receives them."""
+    refusal: str | None
+    """The reason a refused turn reports; None: the route cannot refuse on the wire."""
+
+
+CASES = {
+    "azure": Case(AzureStandIn, ("azure/gpt-4o", "azure/gpt-4o-mini", "azure/gpt-4.1-mini"),
+                  ("gpt-4o", "gpt-4o-mini", "gpt-4.1-mini"), "content_filter"),
+    "openrouter": Case(OpenRouterStandIn, (
+        "openrouter/openai/gpt-4o", "openrouter/anthropic/claude-sonnet-4.5",
+        "openrouter/google/gemini-2.5-flash"), (
+        "openai/gpt-4o", "anthropic/claude-sonnet-4.5", "google/gemini-2.5-flash"),
+        "content_filter"),
+    "vllm": Case(lambda: VLLMStandIn(("Qwen/Qwen3-8B", "meta-llama/Llama-3.1-8B-Instruct")),
+                 ("hosted_vllm/Qwen/Qwen3-8B", "hosted_vllm/meta-llama/Llama-3.1-8B-Instruct",
+                  "hosted_vllm/Qwen/Qwen3-8B"),
+                 ("Qwen/Qwen3-8B", "meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-8B"), None),
+}
+
+
+def files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.json"))}
+
+
+def expected_cost(name: str, s: StandIn) -> float | None:
+    """What the run should report: the route's own bill, the price table's, or unknown."""
+    if isinstance(s, OpenRouterStandIn):
+        return s.cost_billed()
+    if isinstance(s, VLLMStandIn):
+        return None
+    table = price_table()
+    total = 0.0
+    for model, p, c in s.billed:
+        entry = table[f"{name}/{model}"]
+        total += p * entry["input_cost_per_token"] + c * entry["output_cost_per_token"]
+    return total
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_judge_jury_eval_and_agents_then_a_replay_with_no_stand_in(name: str,
+                                                                   tmp_path: Path) -> None:
+    case = CASES[name]
+    judge, juror, agent = case.wire
+    base = {"MCPTEST_PYTHON": sys.executable}
+    text = route_suite(*case.models)
+    with case.make() as s:
+        script_route(s, judge, juror, agent, refusal=None if case.refusal else Fault.text(
+            "I'm sorry, I can't help with that."))
+        r, rep = run_route(tmp_path, text, {**s.env(), **base}, "--models", "record")
+        assert s.problems == [], s.problems
+    assert r.returncode == ExitCode.TESTS_FAILED, r.stdout + r.stderr
+    by = rows(rep)
+    if case.refusal is None:  # text, graded like any answer: its regex misses it
+        assert by["agent is refused"]["status"] == "failed"
+        assert by["agent is refused"]["response"]["conversation"]["stop"] == "final"
+        cut = by["agent is cut"]
+        assert cut["status"] == "error" and "turn 2 cut at max_tokens" in cut["message"]
+    else:
+        by = check_verdicts(rep)
+        assert f"({case.refusal})" in by["agent is refused"]["message"]
+    assert by["agent finishes"]["status"] == "passed"
+    assert {m for m, _, _ in s.billed} == set(case.wire)
+    cost = expected_cost(name, s)
+    summary = rep["summary"]
+    if cost is None:  # unpriced and unbilled: never a known $0
+        assert all(not t["cost_known"] for t in rep["tests"] if t["name"].startswith(AGENTS))
+        assert by["agent finishes"]["response"]["conversation"]["cost_usd"] is None
+    else:
+        assert summary["cost_usd"] == pytest.approx(cost, abs=1e-6) and cost > 0
+        assert all(t["cost_known"] for t in rep["tests"])
+    recorded = files(tmp_path / "cassettes")
+    assert len(recorded) == 5  # the judged test, the eval and the three agents
+    # no stand-in, no credentials: every agent turn answered from its cassette
+    r2, rep2 = run_route(tmp_path, text, base, "--models", "replay")
+    assert r2.returncode == ExitCode.TESTS_FAILED, r2.stdout + r2.stderr
+    again = rows(rep2)
+    for n in AGENTS:
+        assert again[n]["status"] == by[n]["status"], again[n]
+        assert again[n].get("message") == by[n].get("message")
+    assert files(tmp_path / "cassettes") == recorded
+    assert rep2["summary"]["cassettes"]["replayed"] > 0
+    assert rep2["summary"]["cassettes"]["recorded"] == 0
