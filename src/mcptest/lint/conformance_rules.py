@@ -2,7 +2,7 @@
 section each checks. lint/rules.py turns them into `Rule`s; all are errors.
 
 Spec paths are files of modelcontextprotocol/modelcontextprotocol under
-`docs/specification/`, anchored at the section; RFC sections for authorization.
+`docs/specification/`, anchored at the section.
 """
 
 from __future__ import annotations
@@ -56,4 +56,32 @@ CONFORMANCE_RULES: list[tuple[str, str, str, str]] = [
      "A server that answers both the initialize handshake and 2026-07-28 should list the same "
      "tools with the same schemas under both.",
      S + "basic/versioning.mdx#backward-compatibility-with-initialization-based-versions"),
+    ("auth-metadata", "Protected-resource metadata missing or not pointed at",
+     "A protected server answers 401 with WWW-Authenticate naming its RFC 9728 metadata "
+     "(resource_metadata), which names the resource and its authorization servers.",
+     S + "basic/authorization/authorization-server-discovery.mdx"
+     "#protected-resource-metadata-discovery-requirements"),
+    ("auth-wrong-audience", "Token issued for another resource accepted",
+     "A token whose audience is another resource (RFC 8707) must be refused with 401; "
+     "accepting it is how tokens are passed through.",
+     S + "basic/authorization/security-considerations.mdx"
+     "#token-audience-binding-and-validation"),
+    ("auth-wrong-issuer", "Token from an untrusted issuer accepted",
+     "A token whose iss is not the authorization server the metadata names must be refused "
+     "with 401.", S + "basic/authorization/index.mdx#token-handling"),
+    ("auth-expired", "Expired token accepted",
+     "A token past its exp must be refused with 401 (RFC 6750 error=\"invalid_token\").",
+     S + "basic/authorization/index.mdx#token-handling"),
+    ("auth-insufficient-scope", "Token without the required scope not refused with 403",
+     "A valid token lacking a required scope gets 403 with error=\"insufficient_scope\".",
+     S + "basic/authorization/index.mdx#runtime-insufficient-scope-errors"),
+    ("auth-bad-signature", "Token with a bad signature accepted",
+     "A token whose signature does not verify against the issuer's keys must be refused with "
+     "401.", S + "basic/authorization/index.mdx#token-handling"),
+    ("auth-alg-none", "Unsigned token (alg none) accepted",
+     "A token with `alg: none` must be refused with 401 (RFC 8725 §3.1: never accept "
+     "unsigned tokens).", S + "basic/authorization/index.mdx#token-handling"),
+    ("auth-valid-token", "Valid token refused",
+     "A token with the right issuer, audience, lifetime, scope and signature is accepted.",
+     S + "basic/authorization/index.mdx#access-token-usage"),
 ]

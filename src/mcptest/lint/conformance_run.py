@@ -4,20 +4,65 @@ server named under `auth:`, the authorization checks; and each check's status fo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.lint.conformance import CheckOutcome, conformance_findings
 from mcptest.lint.tool_rules import Raw
 from mcptest.report.models import ConformanceCheckRun
-from mcptest.suite.models import ConformanceSettings, RemoteServer, StdioServer
+from mcptest.suite.load import LoadedSuite
+from mcptest.suite.models import ConformanceSettings, LintSettings, RemoteServer, StdioServer
+
+if TYPE_CHECKING:
+    from mcptest.lint.auth_issuer import LoopbackIssuer
+
+
+@dataclass
+class Issuers:
+    """The loopback issuers of `lint.conformance.auth`, per server, and the environment whose
+    `auth.bearer_token_env` variables (when unset) hold a valid token of them."""
+
+    env: Mapping[str, str]
+    by_server: dict[str, LoopbackIssuer] = field(default_factory=dict)
+
+
+@contextmanager
+def auth_issuers(loaded: LoadedSuite, settings: LintSettings,
+                 env: Mapping[str, str]) -> Iterator[Issuers]:
+    """Serve each configured issuer while lint runs (the server under test may fetch its keys
+    as it starts), and mint the valid token lint's own connections use."""
+    conformance = settings.conformance_settings()
+    auth = (conformance.auth if conformance else None) or {}
+    if not auth:
+        yield Issuers(env)
+        return
+    from mcptest.lint.auth_issuer import LoopbackIssuer, serve_issuer
+
+    served: dict[str, LoopbackIssuer] = {}
+    minted = dict(env)
+    out = Issuers(minted)
+    with ExitStack() as stack:
+        for name, check in auth.items():
+            url = check.issuer.rstrip("/")
+            if url not in served:
+                served[url] = stack.enter_context(serve_issuer(LoopbackIssuer(url)))
+            out.by_server[name] = served[url]
+            spec = loaded.suite.servers[name]
+            var = spec.auth.bearer_token_env if isinstance(spec, RemoteServer) and spec.auth \
+                else None
+            if var and not env.get(var):
+                minted[var] = served[url].token(check.resource or spec.url if isinstance(
+                    spec, RemoteServer) else "", check.scopes or [])
+        yield out
 
 
 async def run_conformance(name: str, spec: StdioServer | RemoteServer, base_dir: Path,
                           env: Mapping[str, str], settings: ConformanceSettings,
                           capabilities: dict[str, Any], era: str | None,
-                          found: list[Raw]) -> CheckOutcome:
+                          found: list[Raw], issuers: Issuers) -> CheckOutcome:
     """Every conformance check on one server; `found` holds what lint found already (the
     stdout rule runs on every stdio server's wire tap)."""
     out = await conformance_findings(name, spec, base_dir, env, settings, capabilities, era)
@@ -27,6 +72,11 @@ async def run_conformance(name: str, spec: StdioServer | RemoteServer, base_dir:
         out.ran.setdefault("stdio-stdout", None)
     else:
         out.skip("stdio-stdout", "not a stdio server")
+    auth = (settings.auth or {}).get(name)
+    if auth is not None and isinstance(spec, RemoteServer):
+        from mcptest.lint.auth_checks import auth_findings
+
+        await auth_findings(name, spec, env, auth, issuers.by_server[name], out)
     return out
 
 

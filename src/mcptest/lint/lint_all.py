@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from mcptest.lint import probes, tool_rules
-from mcptest.lint.conformance_run import check_runs, run_conformance
+from mcptest.lint.conformance_run import Issuers, auth_issuers, check_runs, run_conformance
 from mcptest.lint.elicitation_check import elicitation_findings
 from mcptest.lint.era_probe import era_facts, era_findings
 from mcptest.lint.http_probes import bind_findings, origin_findings
@@ -104,6 +104,18 @@ async def lint_suite(loaded: LoadedSuite, env: Mapping[str, str], *, update: boo
     out = LintRun()
     out.secrets.update(known_secrets([loaded.suite], env))
     names = list(loaded.suite.servers)
+    with auth_issuers(loaded, settings, env) as issuers:
+        out.secrets.update(v for k, v in issuers.env.items() if env.get(k) != v)
+        await _lint_servers(loaded, settings, issuers, names, update, out)
+    kept = [f for f in out.findings if not ignored(f, settings)]
+    out.suppressed = len(out.findings) - len(kept)
+    out.findings = apply_expected(kept, expected)
+    return out
+
+
+async def _lint_servers(loaded: LoadedSuite, settings: LintSettings, issuers: Issuers,
+                        names: list[str], update: bool, out: LintRun) -> None:
+    env = issuers.env
     async with open_servers(loaded, names, env, tap=True) as found:
         out.errors.extend(found.failed.values())
         tool_owner = {str(t.get("name")): n for n, c in found.ready.items() for t in c.tools}
@@ -135,7 +147,8 @@ async def lint_suite(loaded: LoadedSuite, env: Mapping[str, str], *, update: boo
             if conformance is not None and (conformance.servers is None
                                             or name in conformance.servers):
                 outcome = await run_conformance(name, spec, loaded.path.parent, env,
-                                                conformance, conn.capabilities, facts.era, raw)
+                                                conformance, conn.capabilities, facts.era, raw,
+                                                issuers)
                 raw += outcome.problems
                 out.checks += check_runs(name, outcome, raw)
             eras[name] = facts.era or era_of(found.wires.get(name), conn.protocol_version)
@@ -154,10 +167,7 @@ async def lint_suite(loaded: LoadedSuite, env: Mapping[str, str], *, update: boo
             findings += surface
         reports = found.reports(loaded)
         out.servers = [r.model_copy(update={"era": eras.get(r.name)}) for r in reports]
-    kept = [f for f in findings if not ignored(f, settings)]
-    out.suppressed = len(findings) - len(kept)
-    out.findings = apply_expected(kept, expected)
-    return out
+    out.findings = findings
 
 
 def _now() -> str:

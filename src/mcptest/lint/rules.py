@@ -43,9 +43,6 @@ def spec_url(spec: str | None) -> str | None:
         return None
     path, _, anchor = spec.partition("#")
     page = path.removesuffix(".mdx").removesuffix("/index")
-    if page.startswith("RFC"):
-        return f"https://www.rfc-editor.org/rfc/rfc{page[3:].split('/')[0]}" + (
-            f"#{anchor}" if anchor else "")
     return SPEC_SITE + page + (f"#{anchor}" if anchor else "")
 
 

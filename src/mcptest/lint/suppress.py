@@ -15,7 +15,7 @@ from mcptest.errors import SourcePos, SuiteError, SuiteErrors
 from mcptest.lint.rules import RULES
 from mcptest.report.models import LintFinding, Location
 from mcptest.suite.load import LoadedSuite, display_path
-from mcptest.suite.models import LintIgnore, LintSettings
+from mcptest.suite.models import LintIgnore, LintSettings, RemoteServer
 from mcptest.suite.positions import parse_yaml
 
 
@@ -34,6 +34,12 @@ def check_rule_ids(loaded: LoadedSuite, settings: LintSettings) -> None:
         SuiteError(f"lint.era names `{name}`, which is not a server of this suite",
                    loaded.key_pos("lint", "era", name), "lint.era")
         for name in settings.era or {} if name not in loaded.suite.servers]
+    conformance = settings.conformance_settings()
+    for name in (conformance.auth or {}) if conformance else {}:
+        if not isinstance(loaded.suite.servers.get(name), RemoteServer):
+            errors.append(SuiteError(
+                f"lint.conformance.auth names `{name}`, which is not an HTTP server of this suite",
+                loaded.key_pos("lint", "conformance", "auth", name), "lint.conformance.auth"))
     for i, entry in enumerate(settings.ignore):
         rule = entry if isinstance(entry, str) else entry.rule
         if rule not in RULES:

@@ -77,6 +77,7 @@ from mcptest.suite.models.suite import (
     SuiteDefaults,
 )
 from mcptest.suite.models.surface import (
+    AuthCheck,
     ConformanceSettings,
     LintIgnore,
     LintSettings,
@@ -102,6 +103,7 @@ __all__ = [
     "AllMatcher",
     "AnyMatcher",
     "Assertion",
+    "AuthCheck",
     "BearerAuth",
     "CalibrationExample",
     "CalibrationGate",

@@ -32,6 +32,24 @@ class SurfaceCheck(Strict):
                     "under some of them (docs/lint.md#capability-matrix).")
 
 
+class AuthCheck(Strict):
+    """Try an HTTP server's authorization with tokens of mcptest's own loopback issuer."""
+
+    issuer: str = Field(
+        pattern=r"^http://(127\.0\.0\.1|localhost):[0-9]+$",
+        description="Where mcptest runs its test authorization server (http://127.0.0.1:PORT); "
+                    "configure the server under test to trust this issuer and its JWKS "
+                    "(ISSUER/.well-known/jwks.json).")
+    scopes: list[str] | None = Field(
+        default=None,
+        description="Scopes a valid token carries (default: the WWW-Authenticate challenge's "
+                    "scope, else the metadata's scopes_supported).")
+    resource: str | None = Field(
+        default=None,
+        description="The audience a valid token names (default: the metadata's `resource`, "
+                    "else the server URL).")
+
+
 class ConformanceSettings(Strict):
     """The 2026-07-28 conformance checks (docs/conformance.md): they call every tool."""
 
@@ -41,6 +59,9 @@ class ConformanceSettings(Strict):
                     "the world).")
     servers: list[str] | None = Field(
         default=None, description="Servers to check (default: every server of the suite).")
+    auth: dict[str, AuthCheck] | None = Field(
+        default=None, description="Per HTTP server: its authorization, tried with bad tokens "
+                                  "of a loopback issuer mcptest runs (docs/conformance.md).")
 
 
 class LintIgnore(Strict):
