@@ -17,7 +17,6 @@ from mcptest.evals.rubric import resolve_rubric
 from mcptest.evals.tool_descriptions import grade_listing, is_tool_listing
 from mcptest.evals.verdict import judge_eval
 from mcptest.grade.rows import assertion_result
-from mcptest.llm.engine import JudgeEngine
 from mcptest.llm.model_client import OverDeclared
 from mcptest.llm.prompt import candidate_text
 from mcptest.report.models import AssertionResult, JudgeDetail, JudgeVote, Status
@@ -30,6 +29,7 @@ from mcptest.suite.models import (
 )
 
 if TYPE_CHECKING:
+    from mcptest.grade.judged_call import JudgedCall
     from mcptest.plan import PlannedAssertion, PlannedTest
 
 
@@ -49,8 +49,8 @@ def _prompt(test: PlannedTest) -> str | None:
     return None
 
 
-async def grade_eval_rubric(test: PlannedTest, planned: PlannedAssertion, candidate: Any,
-                            engine: JudgeEngine, response: Any = None) -> AssertionResult:
+async def grade_eval_rubric(call: JudgedCall) -> AssertionResult:
+    test, planned, candidate, engine = call.test, call.planned, call.candidate, call.engine
     start = time.perf_counter()
     m = planned.assertion.matcher
     assert isinstance(m, EvalRubricMatcher)
@@ -69,8 +69,9 @@ async def grade_eval_rubric(test: PlannedTest, planned: PlannedAssertion, candid
                    out.all_cached)
 
 
-async def grade_custom(test: PlannedTest, planned: PlannedAssertion, candidate: Any,
-                       engine: JudgeEngine, response: Any = None) -> AssertionResult:
+async def grade_custom(call: JudgedCall) -> AssertionResult:
+    test, planned, candidate, engine = call.test, call.planned, call.candidate, call.engine
+    response = call.response
     start = time.perf_counter()
     m = planned.assertion.matcher
     assert isinstance(m, CustomJudgeMatcher)

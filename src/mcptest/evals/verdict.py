@@ -23,7 +23,7 @@ from mcptest.evals.rubric import ResolvedRubric
 from mcptest.evals.sample import Asker, Sample, grade_sample
 from mcptest.evals.settle import eval_rule, next_sample_wave, panel_words, sample_ballots
 from mcptest.grade.aggregate import calls_per_grading, vote
-from mcptest.grade.decision import decide
+from mcptest.grade.decision import budget_words, decide, unsettled
 from mcptest.grade.jury import decision_analytics
 from mcptest.grade.sampling import repeated_sampling
 from mcptest.llm.engine import JudgeEngine
@@ -194,16 +194,12 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
     rule = eval_rule(mode, rubric, judge, _quorum(mode, judge), require)
     d = decide(sample_ballots(done, rule), rule)
     missing = [s for s in done if s.state == "deferred"]
-    if d.outcome == "skipped":
-        budget = next(s for s in done if s.state == "budget")
-        why = budget.why if budget.why.startswith("budget") else f"budget: {budget.why}"
-        return "skipped", why, None, None
-    if d.outcome == "required":
-        return ("failed", f"judge required but unavailable: {len(missing)} of {len(done)} "
-                f"judge(s) deferred: {missing[0].why}", None, None)
-    if d.outcome == "deferred":
-        return ("deferred", f"deferred: {len(missing)} judge(s) deferred and their verdicts "
-                f"could change the outcome: {missing[0].why}", None, None)
+    budget = next((s for s in done if s.state == "budget"), None)
+    said = unsettled(d, seats=len(done), who="judge(s)",
+                     deferred_why=missing[0].why if missing else None,
+                     budget_why=None if budget is None else budget.why)
+    if said is not None:
+        return said[0], said[1], None, None
     decisive = [s for s in done if s.state == "scored"]
     if d.outcome in ("error", "inconclusive") and not decisive:
         return ("error" if d.outcome == "error" else "failed",
@@ -248,7 +244,7 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
 def _single(s: Sample) -> tuple[Status, str, float | None, Any]:
     """One grading decides: its own pass or fail."""
     if s.state == "budget":
-        return "skipped", s.why if s.why.startswith("budget") else f"budget: {s.why}", None, None
+        return "skipped", budget_words(s.why), None, None
     if s.state == "error":
         return "error", f"judge error: {s.why}", None, None
     if s.state == "inconclusive":

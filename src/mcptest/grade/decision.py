@@ -18,6 +18,7 @@ from typing import Literal
 
 from mcptest.grade.aggregate import central, plurality, weighted_quorum
 from mcptest.grade.agreement import Agreement, decision_agreement
+from mcptest.report.models import Status
 
 SeatState = Literal["answered", "abstained", "error", "deferred", "budget"]
 Answer = str | float
@@ -213,13 +214,14 @@ def decide(ballots: Sequence[Ballot], rule: JuryRule) -> Decision:
     if missing and rule.require_judge:
         return replace(found, outcome="required")
     if could_change(heads, missing, rule):
-        bounds = {}
+        bounds: dict[str, object] = {}
         if _monotone(rule):
             bounds = {f"if_all_{k}": status_key([*heads, *(extreme(w, ok, rule)
                                                            for w in missing)], rule)
                       for k, ok in (("pass", True), ("fail", False))}
         return replace(found, outcome="deferred", short=len(heads) < rule.min_decisive,
-                       **bounds)  # type: ignore[arg-type]
+                       if_all_pass=bounds.get("if_all_pass"),
+                       if_all_fail=bounds.get("if_all_fail"))
     agreement = decision_agreement(
         [b.ratings for b in heads], [b.labels for b in heads],
         None if rule.how == "plurality" and rule.passing is None else [b.passed for b in heads],
@@ -233,3 +235,34 @@ def decide(ballots: Sequence[Ballot], rule: JuryRule) -> Decision:
         return found  # too few decisive seats, or a tie: inconclusive
     return replace(found, outcome="unknown" if passed is None else
                    "passed" if passed else "failed")
+
+
+def budget_words(why: str | None) -> str:
+    """A budget refusal's message, said once with its cause (`budget: …`)."""
+    msg = why or "refused"
+    return msg if msg.startswith("budget") else f"budget: {msg}"
+
+
+def unsettled(d: Decision, *, seats: int, who: str, deferred_why: str | None,
+              budget_why: str | None, last_error: str | None = None,
+              waiting: str | None = None) -> tuple[Status, str] | None:
+    """The status and message of a jury or panel that settled on no answer, the same for an
+    `llm-jury` in every mode and an eval's jury or panel (docs/jury.md, "The decision"): refused
+    by the budget (`skipped`), seats deferred under `--require-judge` (`failed`), deferred seats
+    that could change it (`deferred`), every seat failed mechanically (`error`, when the caller
+    gives the last error). None: the rule decided, and the caller words how.
+
+    `who` names the seats (`juror(s)`, `judge(s)`); `waiting` says why deferred seats matter,
+    else that their answers could change the verdict."""
+    if d.outcome == "skipped":
+        return "skipped", budget_words(budget_why)
+    if d.outcome == "required":
+        return "failed", (f"judge required but unavailable: {d.missing} of {seats} {who} "
+                          f"deferred: {deferred_why}")
+    if d.outcome == "deferred":
+        waiting = waiting or (f"{d.missing} {who} deferred and their answers could change the "
+                              "verdict")
+        return "deferred", f"deferred: {waiting}: {deferred_why}"
+    if d.outcome == "error" and last_error is not None:
+        return "error", f"every juror failed mechanically; last: {last_error}"
+    return None

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from mcptest.errors import BudgetRefused
 from mcptest.grade.confidence import margin, stands
 from mcptest.grade.jury_seats import LlmContext
-from mcptest.grade.llm_matchers import grade_tier
+from mcptest.grade.llm_matchers import grade_tier, judge_assertion
 from mcptest.grade.rows import assertion_result
 from mcptest.llm.contracts import JudgeRequest
 from mcptest.llm.engine import JudgeEngine
@@ -27,6 +27,7 @@ from mcptest.report.models import AssertionResult, JudgeDetail
 from mcptest.suite.models import LlmJudgeMatcher, LlmJudgeSpec, LlmJurySpec
 
 if TYPE_CHECKING:
+    from mcptest.grade.judged_call import JudgedCall
     from mcptest.plan import PlannedAssertion
 
 TierSpec = LlmJudgeSpec | LlmJurySpec
@@ -101,6 +102,18 @@ def _unrun(th: Thresholds, k: int) -> str:
         return f"not run: uncalibrated ({th.why}), so only the last tier decides"
     note = th.notes[k] if k < len(th.notes) else None
     return "not run: the record has no threshold for it" + (f" ({note})" if note else "")
+
+
+async def grade_llm_judge(call: JudgedCall) -> AssertionResult:
+    """Grade one `llm-judge` assertion: through its tiers when it has `escalate:` (a cascade),
+    else alone (`llm_matchers.judge_assertion`); never raises for judge trouble."""
+    m = call.planned.assertion.matcher
+    assert isinstance(m, LlmJudgeMatcher)
+    ctx = LlmContext.of(call.test)
+    if not m.llm_judge.escalate:
+        return await judge_assertion(call.planned, call.candidate, ctx, call.engine)
+    th = call.thresholds() if call.thresholds is not None else Thresholds()
+    return await grade_cascade(call.planned, m.llm_judge, call.candidate, ctx, call.engine, th)
 
 
 async def grade_cascade(planned: PlannedAssertion, spec: LlmJudgeSpec, candidate: Any,

@@ -11,7 +11,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from mcptest.grade.aggregate import calls_per_grading, vote
-from mcptest.grade.decision import Decision, decide
+from mcptest.grade.decision import Decision, budget_words, decide, unsettled
 from mcptest.grade.jury import decision_analytics
 from mcptest.grade.jury_ballots import ballots, rule_of
 from mcptest.grade.jury_seats import LlmContext, lost_seats, seat_jury, seat_refusal
@@ -28,7 +28,8 @@ from mcptest.suite.models import (
 )
 
 if TYPE_CHECKING:
-    from mcptest.plan import PlannedAssertion, PlannedTest
+    from mcptest.grade.judged_call import JudgedCall
+    from mcptest.plan import PlannedAssertion
 
 
 def _vote(o: JudgeOutcome, threshold: float, replacement_for: str | None = None) -> JudgeVote:
@@ -50,8 +51,7 @@ def _unsent(o: JudgeOutcome, engine: JudgeEngine) -> tuple[Status, str]:
             return "failed", f"judge required but unavailable: {o.message}"
         return "deferred", f"deferred: {o.message}"
     if o.status == "budget_skipped":
-        msg = o.message or "refused"
-        return "skipped", msg if msg.startswith("budget") else f"budget: {msg}"
+        return "skipped", budget_words(o.message)
     if o.error_kind == "unreachable":  # nothing was sent: the CI environment's problem
         return "error", f"{o.message} ({o.model})"
     return "error", f"judge error ({o.model}): {o.message}"
@@ -60,16 +60,10 @@ def _unsent(o: JudgeOutcome, engine: JudgeEngine) -> tuple[Status, str]:
 _UNSENT = ("deferred", "budget_skipped", "judge_error")
 
 
-async def grade_llm_judge(test: PlannedTest, planned: PlannedAssertion, candidate: Any,
-                          engine: JudgeEngine, response: Any = None) -> AssertionResult:
-    """Grade one `llm-judge` assertion; never raises for judge trouble."""
-    return await judge_assertion(planned, candidate, LlmContext.of(test), engine)
-
-
-async def grade_llm_jury(test: PlannedTest, planned: PlannedAssertion, candidate: Any,
-                         engine: JudgeEngine, response: Any = None) -> AssertionResult:
+async def grade_llm_jury(call: JudgedCall) -> AssertionResult:
     """Grade one `llm-jury` assertion; never raises for judge trouble."""
-    return await jury_assertion(planned, candidate, LlmContext.of(test), engine)
+    return await jury_assertion(call.planned, call.candidate, LlmContext.of(call.test),
+                                call.engine)
 
 
 async def judge_assertion(planned: PlannedAssertion, candidate: Any, ctx: LlmContext,
@@ -140,26 +134,17 @@ async def _jury(planned: PlannedAssertion, spec: LlmJurySpec, candidate: Any,
                            display_score=None if score is None else f"{score:.2f}",
                            threshold=spec.threshold, votes=votes, jury=analytics)
 
-    if d.outcome == "skipped":
-        budget = next(o for o in outcomes if o.status == "budget_skipped")
-        return _result(planned, "skipped", start, outcomes, detail(),
-                       _unsent(budget, engine)[1])
     missing = [s for s in seats if s.deferred]
     first_why = next((o for s in missing for o in s.outcomes if o.status == "deferred"), None)
-    if d.outcome == "required":
-        assert first_why is not None
-        return _result(planned, "failed", start, outcomes, detail(),
-                       f"judge required but unavailable: {len(missing)} of {len(seats)} "
-                       f"juror(s) deferred: {first_why.message}")
-    if d.outcome == "deferred":
-        assert first_why is not None
-        return _result(planned, "deferred", start, outcomes, detail(),
-                       f"deferred: {_waiting(d, spec)}: {first_why.message}")
+    budget = next((o for o in outcomes if o.status == "budget_skipped"), None)
     errors = [o for o in outcomes if o.status == "judge_error"]
-    if d.outcome == "error":
-        return _result(planned, "error", start, outcomes, detail(),
-                       f"every juror failed mechanically; last: "
-                       f"{_unsent(errors[-1], engine)[1]}")
+    said = unsettled(d, seats=len(seats), who="juror(s)",
+                     deferred_why=None if first_why is None else first_why.message,
+                     budget_why=None if budget is None else budget.message,
+                     last_error=_unsent(errors[-1], engine)[1] if errors else None,
+                     waiting=_waiting(d, spec) if d.outcome == "deferred" else None)
+    if said is not None:
+        return _result(planned, said[0], start, outcomes, detail(), said[1])
     analytics = decision_analytics(d, juror_models=[s.juror.model for s in seats],
                                    generator_model=ctx.generator_model, quorum=spec.quorum)
     lost, lost_text = lost_seats(seats)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from mcptest.grade.aggregate import vote
-from mcptest.grade.decision import Answer, Decision, decide
+from mcptest.grade.decision import Answer, Decision, decide, unsettled
 from mcptest.grade.jury import decision_analytics
 from mcptest.grade.jury_ballots import (
     SeatLike,
@@ -88,25 +88,19 @@ def mode_jury(planned: PlannedAssertion, spec: LlmJurySpec, seats: list[SeatLike
                                 cost_usd=sum(o.cost_usd for o in outcomes),
                                 cached=bool(outcomes) and all(o.cached for o in outcomes))
 
-    if d.outcome == "skipped":
-        budget = next(o for o in outcomes if o.status == "budget_skipped")
-        msg = budget.message or "refused"
-        return result("skipped", msg if msg.startswith("budget") else f"budget: {msg}")
     missing = [b for b in cast if b.state == "deferred"]
     why = next((o.message for s, b in zip(seats, cast, strict=True) if b.state == "deferred"
                 for o in s.outcomes if o.status == "deferred"), None)
-    if d.outcome == "required":
-        return result("failed", f"judge required but unavailable: {len(missing)} of "
-                                f"{len(seats)} juror(s) deferred: {why}")
-    if d.outcome == "deferred":
-        return result("deferred", f"deferred: {len(missing)} juror(s) deferred and their "
-                                  f"answers could change the verdict: {why}")
+    budget = next((o for o in outcomes if o.status == "budget_skipped"), None)
+    errors = [o for o in outcomes if o.status == "judge_error"]
+    said = unsettled(d, seats=len(seats), who="juror(s)", deferred_why=why,
+                     budget_why=None if budget is None else budget.message,
+                     last_error=(f"judge error ({errors[-1].model}): {errors[-1].message}"
+                                 if errors else None))
+    if said is not None:
+        return result(*said)
     note = f"; {len(missing)} juror(s) deferred; no answer of theirs could change it" \
         if missing else ""
-    errors = [o for o in outcomes if o.status == "judge_error"]
-    if d.outcome == "error":
-        return result("error", f"every juror failed mechanically; last: judge error "
-                               f"({errors[-1].model}): {errors[-1].message}")
     values = [b.answer for b in cast if b.state == "answered" and b.answer is not None]
     lost, lost_text = lost_seats(seats)
     analytics = _analytics(d, seats, generator).model_copy(

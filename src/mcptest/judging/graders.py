@@ -10,18 +10,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from pydantic import BaseModel
 
-from mcptest.llm.engine import JudgeEngine
-from mcptest.plan import PlannedAssertion, PlannedTest
+from mcptest.grade.judged_call import JudgedCall
 from mcptest.report.models import AssertionResult
 from mcptest.suite.models.matcher_kinds import KIND_OF_MODEL, load_grader
 
-JudgedGrader = Callable[[PlannedTest, PlannedAssertion, Any, JudgeEngine, Any],
-                        Awaitable[AssertionResult]]
-"""(test, assertion, candidate, engine, response: everything the test produced)."""
+JudgedGrader = Callable[[JudgedCall], Awaitable[AssertionResult]]
+"""A judged kind's grader: one `JudgedCall` in, the assertion's result out."""
 
 
 @functools.cache

@@ -16,8 +16,7 @@ from mcptest.calibrate.gate import CalibrationGating
 from mcptest.errors import SuiteError, SuiteErrors
 from mcptest.grade.aggregate import plurality
 from mcptest.grade.agreement_nominal import run_label_agreement
-from mcptest.grade.escalation import grade_cascade
-from mcptest.grade.jury_seats import LlmContext
+from mcptest.grade.judged_call import JudgedCall
 from mcptest.grade.run_alpha import RunAlpha, run_alpha
 from mcptest.judging.graders import grader_for
 from mcptest.judging.model_checks import model_errors
@@ -29,7 +28,7 @@ from mcptest.plan import Plan, PlannedAssertion, PlannedTest
 from mcptest.report.build import JudgeTotals
 from mcptest.report.models import AssertionResult, Interval, RunAgreement, TestResult
 from mcptest.report.redact import redact_value
-from mcptest.suite.models import JudgeDefaults, LlmJudgeMatcher
+from mcptest.suite.models import JudgeDefaults
 
 
 class Judging:
@@ -82,12 +81,9 @@ class Judging:
         if self.options.redact_candidates:  # docs/judges.md: what the judge provider sees
             candidate = redact_value(candidate, self.options.secrets)
             response = redact_value(response, self.options.secrets)
-        m = planned.assertion.matcher
-        if isinstance(m, LlmJudgeMatcher) and m.llm_judge.escalate:  # docs/cascade.md
-            result = await grade_cascade(planned, m.llm_judge, candidate, LlmContext.of(test),
-                                         self.engine, thresholds(self.calibration, test, planned))
-        else:
-            result = await grader_for(m)(test, planned, candidate, self.engine, response)
+        call = JudgedCall(test, planned, candidate, self.engine, response,
+                          lambda: thresholds(self.calibration, test, planned))
+        result = await grader_for(planned.assertion.matcher)(call)
         return self.calibration.apply(test, planned, result)
 
     def totals(self, tests: list[TestResult]) -> JudgeTotals:

@@ -41,8 +41,8 @@ class MatcherKind:
     """The one spelling (reports and docs use it); an older one is in `kind_aliases.py`."""
     model: type[BaseModel]
     grader: str
-    """`module:function`. Deterministic: `(matcher, value) -> Verdict`; judged: a
-    `judging.graders.JudgedGrader`."""
+    """`module:function`. Deterministic: `(matcher, value) -> Verdict`; judged: an async
+    function of one `grade.judged_call.JudgedCall` (`llm-judge`'s runs its cascade too)."""
     judged: bool = False
     """Graded in the judging tier (a model call, or a custom judge): never inside `not`."""
     of_values: bool = True
@@ -63,7 +63,7 @@ MATCHERS: tuple[MatcherKind, ...] = (
                 of_values=False),
     MatcherKind("similar", SimilarMatcher, "mcptest.grade.similarity:grade_similar"),
     MatcherKind("same-shape", SameShapeMatcher, "mcptest.grade.shape:grade_same_shape"),
-    MatcherKind("llm-judge", LlmJudgeMatcher, "mcptest.grade.llm_matchers:grade_llm_judge",
+    MatcherKind("llm-judge", LlmJudgeMatcher, "mcptest.grade.escalation:grade_llm_judge",
                 judged=True, of_values=False),
     MatcherKind("llm-jury", LlmJuryMatcher, "mcptest.grade.llm_matchers:grade_llm_jury",
                 judged=True, of_values=False),
