@@ -24,6 +24,7 @@ from mcptest.agents.driver import RowDriver
 from mcptest.errors import McpTestError
 from mcptest.grade.rows import test_result
 from mcptest.judging.judging import Judging, pool_limits
+from mcptest.llm.budget import BudgetLedger
 from mcptest.llm.cassette import Cassettes
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.known_secrets import known_secrets
@@ -73,6 +74,9 @@ class RunOptions:
     """Raise `InjectedFault` when the first test finishes (tests only)."""
     cassettes: Cassettes | None = None
     """`--models`: the model cassettes every repetition of the run shares (docs/cassettes.md)."""
+    ledger: BudgetLedger | None = None
+    """The run's one budget ledger, shared by its repetitions and a pytest session's files;
+    None: the run makes its own from `max_cost` (`llm/budget.py`)."""
 
 
 @dataclass(frozen=True)
@@ -118,7 +122,7 @@ def run_plan(plan: Plan, options: RunOptions) -> RunOutcome:
 async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     """Run `plan`; never raises for a fault during the run (the report carries it). Errors in
     setting up (an unpriced model under `--max-cost`) raise before anything starts."""
-    judging = (Judging(plan, judge_options(plan, options), options.cassettes)
+    judging = (Judging(plan, judge_options(plan, options), options.cassettes, options.ledger)
                if plan.needs_judge else None)
     options.log(header(plan, judging, options.cassettes))
     started, t0 = _now(), time.perf_counter()
@@ -145,7 +149,8 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
         shard=ShardInfo(index=plan.shard[0], count=plan.shard[1], plan=list(plan.unsharded))
         if plan.shard is not None else None,
         warnings=[w for s in plan.suites for w in load_warnings(s)]
-        + (judging.calibration.warnings() if judging is not None else []))
+        + (judging.calibration.warnings() + judging.budget_warnings()
+           if judging is not None else []))
     return RunOutcome(report, secrets, trace)
 
 

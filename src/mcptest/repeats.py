@@ -4,7 +4,8 @@ Repetition k runs every test asked to repeat at least k times, as a run of its o
 `arun_plan`: fresh server connections (a stateful server sees each repetition's tests in their
 written order, as the first time), fresh tool calls, and fresh judge calls, because the verdict
 cache is off after the first repetition unless `cache_repeats` (a cached verdict would measure
-the cache, not the judge). The budget is shared: each repetition gets what the earlier ones left.
+the cache, not the judge). Every repetition spends from the run's one budget ledger
+(`llm/budget.py`), so the cap holds for the whole run.
 An interrupted, budget-stopped or failed repetition ends the repeats; the report keeps what ran
 (docs/baseline.md, "Repeats").
 """
@@ -18,6 +19,7 @@ import anyio
 from mcptest.grade.repeated_row import GateOn, RepeatOptions, merge_repetitions
 from mcptest.judging.judging import agreements
 from mcptest.judging.plan_projection import project
+from mcptest.llm.budget import BudgetLedger
 from mcptest.pipeline import RunOptions, RunOutcome, arun_plan, with_cassettes
 from mcptest.plan import Plan, PlannedTest
 from mcptest.report.build import JudgeTotals, build_report
@@ -69,6 +71,8 @@ def run_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) -> RunO
 async def arun_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) -> RunOutcome:
     """`arun_plan` once per repetition; one merged row per test that repeated."""
     most = max((_times(t, repeat) for t in plan.tests), default=1)
+    if options.ledger is None:
+        options = replace(options, ledger=BudgetLedger(options.max_cost))
     if most > 1 and plan.needs_judge:
         options.log(_all_repetitions(plan, options, repeat, most))
     first = await arun_plan(plan, options)
@@ -81,10 +85,7 @@ async def arun_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) 
             break
         sub = Plan(suites=plan.suites, selected_from=plan.selected_from,
                    tests=tuple(t for t in plan.tests if _times(t, repeat) >= k))
-        spent = sum(o.report.summary.cost_usd for o in outcomes)
-        opts = replace(
-            options, cache_dir=options.cache_dir if repeat.cache_repeats else None,
-            max_cost=None if options.max_cost is None else max(options.max_cost - spent, 0.0))
+        opts = replace(options, cache_dir=options.cache_dir if repeat.cache_repeats else None)
         options.log(f"mcptest: repetition {k} of {most} ({len(sub.tests)} test(s))")
         outcomes.append(await arun_plan(sub, opts))
     return with_cassettes(RunOutcome(

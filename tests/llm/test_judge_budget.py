@@ -268,3 +268,40 @@ def test_a_draw_beyond_its_hold_waits_for_another_call_to_settle() -> None:
         assert ledger.spent + ledger.reserved == pytest.approx(0.1 + 0.6)
 
     anyio.run(scenario)
+
+
+def test_a_report_past_the_caps_room_is_kept_apart_and_stops_spending() -> None:
+    """Whatever a call reports, spent + reserved stays under the cap: what does not fit is the
+    reporter's error (`beyond`), and no new call is let through after it."""
+    ledger = BudgetLedger(cap=0.5)
+    other = ledger.reserve(0.1)
+    first = ledger.reserve(0.2)
+    ledger.settle(first, 0.3)  # above its reservation but within the room: counted
+    assert ledger.spent == pytest.approx(0.3) and ledger.beyond == 0.0
+    second = ledger.reserve(0.05)
+    ledger.settle(second, 2.0)  # room left: 0.5 - 0.3 - 0.1 = 0.1
+    assert ledger.spent == pytest.approx(0.4) and ledger.beyond == pytest.approx(1.9)
+    assert ledger.spent + ledger.reserved <= 0.5 + 1e-12
+    assert ledger.overruns == 2 and ledger.stopped
+    with pytest.raises(BudgetRefused):
+        ledger.reserve(0.0)
+    ledger.settle(other, 0.1)
+    assert ledger.spent == pytest.approx(0.5)
+
+
+def test_without_a_cap_every_report_counts() -> None:
+    ledger = BudgetLedger(cap=None)
+    ledger.settle(ledger.reserve(0.0), 3.0)
+    assert ledger.spent == 3.0 and ledger.beyond == 0.0 and not ledger.stopped
+
+
+def test_a_mark_measures_one_part_of_a_shared_ledger() -> None:
+    ledger = BudgetLedger(cap=1.0)
+    ledger.settle(ledger.reserve(0.3), 0.25)
+    mark = ledger.mark()
+    ledger.settle(ledger.reserve(0.3), 0.1)
+    with pytest.raises(BudgetRefused):
+        ledger.reserve(0.9)
+    part = ledger.since(mark)
+    assert part.spent == pytest.approx(0.1) and part.refused == 1 and part.beyond == 0.0
+    assert ledger.spent == pytest.approx(0.35)

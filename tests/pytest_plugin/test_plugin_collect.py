@@ -142,13 +142,12 @@ def test_nothing_in_this_repository_is_a_suite_by_the_default_names() -> None:
     assert is_suite(Path("x/mcptest_api.yml"), list(DEFAULT_SUITES))
 
 
-def test_the_session_cap_is_shared_by_the_files() -> None:
+def test_the_session_keeps_one_ledger_for_its_files() -> None:
+    """Every file's run spends from the session's one ledger (the runs are in
+    test_plugin_run.py): it carries the session's cap, or none."""
     state = PluginSession(options=Options(max_cost=0.10))
-    state.spent = 0.04
-    assert state.file_options().max_cost == pytest.approx(0.06)
-    state.spent = 0.25
-    assert state.file_options().max_cost == 0.0
-    assert PluginSession(options=Options()).file_options().max_cost is None
+    assert state.ledger.cap == pytest.approx(0.10) and state.ledger.spent == 0.0
+    assert PluginSession(options=Options()).ledger.cap is None
 
 
 def test_run_per_is_file_or_session(pytester: pytest.Pytester, session) -> None:

@@ -126,3 +126,24 @@ def test_one_run_per_file_or_per_session(pytester: pytest.Pytester, session_proc
     assert len(runs) == len(headers), runs
     result.stdout.fnmatch_lines(headers)
     assert sorted((pytester.path / "judged.txt").read_text(encoding="utf-8").split()) == ["a", "b"]
+
+
+def test_two_files_spend_from_one_session_cap(pytester: pytest.Pytester,
+                                              session_process) -> None:
+    """A custom judge reporting $0.20 a call without a declared worst case, three tests in
+    each of two files, one `max_cost = 0.5` for the session: the files share one ledger, so
+    two verdicts fit in all ($0.40) and the other four are skipped for the budget."""
+    pytester.makefile(".py", paid="""import pathlib
+def judge(ctx):
+    with open(pathlib.Path(__file__).parent / "judged.txt", "a") as f:
+        f.write(ctx["test"] + "\\n")
+    return {"verdict": "pass", "cost_usd": 0.2}
+""")
+    for f in ("a", "b"):
+        body = SERVER + "tools:\n" + "".join(
+            judged_test(f"{f}{k}").replace("recorder:judge", "paid:judge") for k in (1, 2, 3))
+        pytester.makefile(".yml", **{f"mcptest_{f}": body})
+    result = session_process("-rs", "--mcptest", "max_cost=0.5")
+    result.assert_outcomes(passed=2, skipped=4)
+    judged = (pytester.path / "judged.txt").read_text().split()
+    assert len(judged) == 2 and all(name.startswith("a") for name in judged), judged

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from mcptest.api.options import Options
+    from mcptest.llm.budget import BudgetLedger
     from mcptest.pipeline import RunOptions
     from mcptest.plan import Plan
     from mcptest.report.models import Report, TestResult
@@ -36,8 +37,9 @@ def plan_for(files: list[Path], options: Options, env: Mapping[str, str], *, too
 def run_options(options: Options, env: Mapping[str, str], *,
                 progress: Callable[[TestResult], None] | None = None,
                 log: Callable[[str], None] | None = None,
-                handle_signals: bool = False) -> RunOptions:
-    """The pipeline's options. Signals stay the caller's unless it hands them over (the CLI)."""
+                handle_signals: bool = False, ledger: BudgetLedger | None = None) -> RunOptions:
+    """The pipeline's options. Signals stay the caller's unless it hands them over (the CLI).
+    `ledger`: a budget shared with other runs (a pytest session's files); None: its own."""
     from mcptest.llm.cassette import Cassettes
     from mcptest.pipeline import INJECT_FAULT_ENV, RunOptions
 
@@ -48,7 +50,7 @@ def run_options(options: Options, env: Mapping[str, str], *,
         require_judge=options.require_judge, redact_candidates=options.redact_candidates,
         require_calibration=options.require_calibration, progress=progress,
         log=log or (lambda _: None), handle_signals=handle_signals,
-        inject_fault=env.get(INJECT_FAULT_ENV) == "1")
+        inject_fault=env.get(INJECT_FAULT_ENV) == "1", ledger=ledger)
 
 
 def load_baseline(options: Options) -> Report | None:
@@ -86,12 +88,14 @@ def _comparison_failed(report: Report, error: Exception) -> Report:
 async def arun_report(plan: Plan, options: Options, env: Mapping[str, str], *,
                       progress: Callable[[TestResult], None] | None = None,
                       log: Callable[[str], None] | None = None,
-                      baseline: Report | None = None) -> Report:
+                      baseline: Report | None = None,
+                      ledger: BudgetLedger | None = None) -> Report:
     """Run `plan` and return its report compared with `baseline` and redacted: what Python
-    callers get (the CLI redacts as it writes, `cli/output.py`)."""
+    callers get (the CLI redacts as it writes, `cli/output.py`). `ledger`: see `run_options`."""
     from mcptest.repeats import arun_repeated
     from mcptest.report.redact import redact_report
 
-    outcome = await arun_repeated(plan, run_options(options, env, progress=progress, log=log),
-                                  options.repeats)
+    outcome = await arun_repeated(
+        plan, run_options(options, env, progress=progress, log=log, ledger=ledger),
+        options.repeats)
     return redact_report(apply_baseline(outcome.report, baseline, options), outcome.secrets)

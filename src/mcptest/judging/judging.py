@@ -21,6 +21,7 @@ from mcptest.grade.run_alpha import RunAlpha, run_alpha
 from mcptest.judging.graders import grader_for
 from mcptest.judging.model_checks import model_errors
 from mcptest.judging.plan_projection import has_agent_rows, needs_litellm, plan_calls, project_calls
+from mcptest.llm.budget import BudgetLedger
 from mcptest.llm.cassette import Cassettes
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.engine import JudgeEngine
@@ -35,10 +36,10 @@ class Judging:
     """Grades judged assertions for the runner through one shared `JudgeEngine`."""
 
     def __init__(self, plan: Plan, options: JudgeOptions,
-                 cassettes: Cassettes | None = None) -> None:
+                 cassettes: Cassettes | None = None, ledger: BudgetLedger | None = None) -> None:
         self.options = options
         self._replay = cassettes is not None and cassettes.mode == "replay"
-        self.engine = JudgeEngine(options, cassettes)
+        self.engine = JudgeEngine(options, cassettes, ledger)
         self.calibration = CalibrationGating(require=options.require_calibration)
         if errors := model_errors(plan, options.env):
             raise SuiteErrors(errors)
@@ -85,6 +86,16 @@ class Judging:
                           lambda: thresholds(self.calibration, test, planned))
         result = await grader_for(planned.assertion.matcher)(call)
         return self.calibration.apply(test, planned, result)
+
+    def budget_warnings(self) -> list[str]:
+        """What was reported past the cap's room (a custom judge past its declaration, a
+        provider past its token limit): the reporter's error, kept out of the spend."""
+        beyond = self.engine.stats().beyond_usd
+        if beyond <= 0:
+            return []
+        return [f"budget: calls reported ${beyond:.6f} more than the cap had room for; that "
+                "is the reporting judge's or provider's error, not counted as spent, and it "
+                "stopped the run's spending (docs/judges.md, \"Budget\")"]
 
     def totals(self, tests: list[TestResult]) -> JudgeTotals:
         stats = self.engine.stats()

@@ -11,6 +11,13 @@ because others are in flight waits for them to settle (their actual cost is usua
 their worst case), and is refused only when it cannot fit even then. The first refusal stops the
 run's spending: from then on every new call is refused at once, even a cheaper one that would
 still fit (calls already in flight finish and count), so "budget stopped the run" is true.
+
+The invariant holds whatever a call reports. A report above its reservation (a custom judge
+past its declaration, a provider counting more tokens than it was allowed) is counted as far as
+the cap has room; what does not fit is kept apart as `beyond` (the reporter's error, which the
+run names) and stops the run's spending. One ledger serves a whole run: its repetitions, the
+files of a pytest session, and (with its slice of the cap) a shard (docs/scale.md). `mark` and
+`since` give one part's share of it.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from pydantic import BaseModel, ConfigDict
 from mcptest.errors import BudgetRefused
 from mcptest.suite.models import Pricing
 
-__all__ = ["BudgetLedger", "BudgetRefused", "Price", "Reservation", "lookup_price",
+__all__ = ["BudgetLedger", "BudgetRefused", "LedgerMark", "Price", "Reservation", "lookup_price",
            "prompt_token_bound"]
 
 # Padding on the counted prompt: tokenizers differ between providers; the bound must hold.
@@ -88,6 +95,16 @@ class Reservation:
     """A hold's: what its open draws hold now (settling them frees no room in the ledger)."""
 
 
+@dataclass(frozen=True)
+class LedgerMark:
+    """Where the ledger stood when one part of the run (a repetition, a file) began."""
+
+    spent: float = 0.0
+    refused: int = 0
+    overruns: int = 0
+    beyond: float = 0.0
+
+
 class BudgetLedger:
     """Spent + reserved never exceeds `cap` (None = no cap, still counts spending)."""
 
@@ -98,6 +115,9 @@ class BudgetLedger:
         self._reserved = 0.0
         self._refused = 0
         self._overruns = 0
+        self._beyond = 0.0
+        self._largest: dict[str, float] = {}
+        """The most each custom judge reported so far, over the whole run (`largest`)."""
         self._settled: anyio.Event | None = None
         self._stop: BudgetRefused | None = None
 
@@ -181,9 +201,17 @@ class BudgetLedger:
                 return
             r.open = False
             self._reserved -= r.amount
-            self._spent += actual
-            if actual > r.amount:
+            if actual > r.amount + 1e-15:
                 self._overruns += 1
+                if self.cap is not None:  # only the room left may count against the cap
+                    room = max(self.cap - self._spent - self._reserved, 0.0)
+                    if actual > room:
+                        self._beyond += actual - room
+                        actual = room
+                        if self._stop is None:
+                            self._stop = BudgetRefused(0.0, self._spent, self._reserved,
+                                                       self.cap)
+            self._spent += actual
             back = r.amount - actual
             if r.held is not None:
                 r.held.lent = max(0.0, r.held.lent - r.amount)
@@ -218,3 +246,28 @@ class BudgetLedger:
         """Requests whose actual cost exceeded their reservation (should stay 0)."""
         with self._lock:
             return self._overruns
+
+    @property
+    def beyond(self) -> float:
+        """USD reported past the cap's room (not counted as spent: the reporter's error)."""
+        with self._lock:
+            return self._beyond
+
+    def largest(self, name: str, reported: float | None = None) -> float:
+        """The most the custom judge `name` has reported in this run, after counting
+        `reported` (what it reserves next: a report is the only bound it gave)."""
+        with self._lock:
+            most = max(self._largest.get(name, 0.0), reported or 0.0)
+            self._largest[name] = most
+            return most
+
+    def mark(self) -> LedgerMark:
+        """Where the ledger stands now (`since` measures from it)."""
+        with self._lock:
+            return LedgerMark(self._spent, self._refused, self._overruns, self._beyond)
+
+    def since(self, mark: LedgerMark) -> LedgerMark:
+        """What happened after `mark`: one repetition's or one file's share of the run."""
+        with self._lock:
+            return LedgerMark(self._spent - mark.spent, self._refused - mark.refused,
+                              self._overruns - mark.overruns, self._beyond - mark.beyond)

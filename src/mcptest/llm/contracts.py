@@ -103,6 +103,8 @@ class JudgeStats(Frozen):
     errors: int
     overruns: int
     """Requests whose real cost exceeded their reservation (kept honest, expected 0)."""
+    beyond_usd: float = 0.0
+    """What reports claimed past the cap's room: not counted as spent (`BudgetLedger`)."""
     projected_calls: int = 0
     """From the last `project()` call (0 when never projected)."""
     cost_bound_usd: float | None = None

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcptest.errors import BudgetRefused, ProviderError
-from mcptest.llm.budget import Price, lookup_price, prompt_token_bound
+from mcptest.llm.budget import BudgetLedger, Price, lookup_price, prompt_token_bound
 from mcptest.llm.cache import CacheKey, VerdictCache
 from mcptest.llm.call import Reply, count_prompt_tokens, response_format, send
 from mcptest.llm.cassette import Cassettes, NotRecorded, OfflineRoute, Sent
@@ -37,9 +37,10 @@ from mcptest.suite.models import JudgeDefaults
 class JudgeEngine:
     """One per run: all judge calls share its client (pool, ledger, retries) and its cache."""
 
-    def __init__(self, options: JudgeOptions, cassettes: Cassettes | None = None) -> None:
+    def __init__(self, options: JudgeOptions, cassettes: Cassettes | None = None,
+                 ledger: BudgetLedger | None = None) -> None:
         self.options = options
-        self.client = ModelClient(options, cassettes)
+        self.client = ModelClient(options, cassettes, ledger)
         self._cache = (VerdictCache(options.cache_dir, secrets=options.secrets)
                        if options.cache_dir else None)
         self._lock = threading.Lock()
@@ -63,13 +64,15 @@ class JudgeEngine:
         with self._lock:
             sent, hits, deferred, errors = self._sent, self._hits, self._deferred, self._errors
         ledger = self.client.ledger
+        mine = ledger.since(self.client.mark)  # this run's share of a shared ledger
         p = self._projection
         return JudgeStats(projected_calls=p.calls if p else 0,
                           cost_bound_usd=p.cost_bound_usd if p else None,
-                          calls_sent=sent, cache_hits=hits, spent_usd=ledger.spent,
+                          calls_sent=sent, cache_hits=hits, spent_usd=mine.spent,
                           cap_usd=self.options.max_cost, reserved_usd=ledger.reserved,
-                          budget_stopped=ledger.refused > 0, budget_refused=ledger.refused,
-                          deferred=deferred, errors=errors, overruns=ledger.overruns)
+                          budget_stopped=mine.refused > 0, budget_refused=mine.refused,
+                          deferred=deferred, errors=errors, overruns=mine.overruns,
+                          beyond_usd=mine.beyond)
 
     def project(self, models: Sequence[str | None], *, defaults: JudgeDefaults | None = None,
                 prompt_tokens: int = PROJECTED_PROMPT_TOKENS) -> Projection:

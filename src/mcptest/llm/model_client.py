@@ -77,7 +77,8 @@ class ModelClient:
     """One per run: the pool, the ledger, the retry policy, the lazy litellm import and the
     fast OpenAI-compatible route (`llm/openai_route.py`)."""
 
-    def __init__(self, options: JudgeOptions, cassettes: Cassettes | None = None) -> None:
+    def __init__(self, options: JudgeOptions, cassettes: Cassettes | None = None,
+                 ledger: BudgetLedger | None = None) -> None:
         self.options = options
         self.cassettes = cassettes
         """`--models record|replay|replay-or-record` (`llm/cassette.py`); None: every request
@@ -85,15 +86,18 @@ class ModelClient:
         self.loader = LitellmLoader()
         self.openai = OpenAIRoute()
         self.pool = JudgePool(options.concurrency, options.per_model_concurrency)
-        self.ledger = BudgetLedger(options.max_cost)
+        self.ledger = ledger if ledger is not None else BudgetLedger(options.max_cost)
+        """The run's one ledger: shared by its repetitions, a pytest session's files and a
+        shard's slice (`llm/budget.py`); this client's share of it is `ledger.since(mark)`."""
+        self.mark = self.ledger.mark()
         self.policy = RetryPolicy(max_tries=options.max_tries, base_delay=options.retry_base_delay,
                                   max_total=options.retry_max_total)
         self._secrets = secret_values(options.env)
         self._known = frozenset(self._secrets | set(options.secrets))
         self._lock = threading.Lock()
         self._sent = 0
-        self._reported: dict[str, float] = {}
-        """Custom judges that reported more than they declared: the most each reported."""
+        self._one_at_a_time: dict[str, anyio.Lock] = {}
+        """Custom judges that declared no worst case run one call at a time under a cap."""
 
     def start(self) -> None:
         """Begin importing litellm in the background (once the plan shows model calls)."""
@@ -259,17 +263,29 @@ class ModelClient:
             _HOLD.reset(token)
             self.ledger.settle(held, 0.0)
 
-    async def metered(self, name: str, declared: float, run: Callable[[], Awaitable[T]],
+    async def metered(self, name: str, declared: float | None, run: Callable[[], Awaitable[T]],
                       cost_of: Callable[[T], float]) -> T:
-        """Run a custom judge like a model call: a pool slot, `declared` reserved before it
-        starts (`BudgetRefused` when it cannot fit), its reported cost settled after. Under a
-        cap, a report above the declaration raises `OverDeclared` (the cost is still counted:
-        it was spent); without one there is nothing to protect and the report simply counts.
-        A judge that once reported more than it declared is reserved, for the rest of the run,
-        at the most it reported (docs/cascade.md): its declaration is no longer trusted."""
-        async with self.pool.slot(name):
+        """Run a custom judge like a model call: a pool slot, its worst case reserved before it
+        starts (`BudgetRefused` when it cannot fit), its reported cost settled after.
+
+        The worst case is `declared` (`max_cost_usd`), or the most it reported before, if more:
+        a judge that once broke its declaration is no longer trusted. A judge that declared
+        none runs one call at a time under a cap, reserved at the most it has reported so far,
+        so no two of its calls can spend past the cap together (docs/evals.md). Under a cap a
+        report above the declaration raises `OverDeclared` (its cost still counts: it was
+        spent, as far as the cap has room, `BudgetLedger.settle`); without one there is
+        nothing to protect and the report simply counts."""
+        if declared is None and self.ledger.cap is not None:
             with self._lock:
-                reserve = max(declared, self._reported.get(name, 0.0))
+                lock = self._one_at_a_time.setdefault(name, anyio.Lock())
+            async with lock:
+                return await self._metered(name, declared, run, cost_of)
+        return await self._metered(name, declared, run, cost_of)
+
+    async def _metered(self, name: str, declared: float | None, run: Callable[[], Awaitable[T]],
+                       cost_of: Callable[[T], float]) -> T:
+        async with self.pool.slot(name):
+            reserve = max(declared or 0.0, self.ledger.largest(name))
             reservation = await self.ledger.acquire(reserve)
             try:
                 result = await run()
@@ -281,9 +297,8 @@ class ModelClient:
                 raise
             reported = cost_of(result)
             self.ledger.settle(reservation, reported)
-            if reported > declared + 1e-12:
-                with self._lock:
-                    self._reported[name] = max(self._reported.get(name, 0.0), reported)
-            if self.ledger.cap is not None and reported > declared + 1e-12:
+            self.ledger.largest(name, reported)
+            if (declared is not None and self.ledger.cap is not None
+                    and reported > declared + 1e-12):
                 raise OverDeclared(reported, declared)
             return result

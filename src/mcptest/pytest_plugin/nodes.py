@@ -125,10 +125,9 @@ class Batch:
         plan = Plan(suites=tuple(s for p in plans for s in p.suites),
                     selected_from=sum(p.selected_from for p in plans),
                     tests=tuple(t for p in plans for t in p.tests if t.id in kept))
-        report = anyio.run(functools.partial(
-            arun_report, plan, state.file_options(), dict(os.environ), log=LOG.info))
-        state.spent += report.summary.cost_usd
-        return report
+        return anyio.run(functools.partial(
+            arun_report, plan, state.options, dict(os.environ), log=LOG.info,
+            ledger=state.ledger))
 
 
 class SuiteItem(pytest.Item):

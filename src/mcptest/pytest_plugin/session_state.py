@@ -2,8 +2,8 @@
 
 The options come from the ini's `mcptest_options` and `--mcptest NAME=VALUE`, by the Python names
 of `mcptest run`'s flags (`Options`). Selection is pytest's (`-k`, `-m`), and a baseline compares
-whole runs, so those options are refused here. `max_cost` is one cap for the session: each
-file's run gets what the files before it left (docs/python.md, "pytest").
+whole runs, so those options are refused here. `max_cost` is one cap for the session: every
+file's run spends from the session's one budget ledger (docs/python.md, "pytest").
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pytest
 
 from mcptest.api.options import Options, options_of
 from mcptest.errors import UsageError
+from mcptest.llm.budget import BudgetLedger
 
 if TYPE_CHECKING:
     from mcptest.pytest_plugin.nodes import Batch
@@ -32,16 +33,13 @@ class PluginSession:
     """`mcptest_run_per = session`: one run for every file's kept items (docs/python.md)."""
     batch: Batch | None = None
     """That one run, once it started."""
-    spent: float = 0.0
     markers: set[str] = field(default_factory=set)
     """Tags registered as markers so far."""
+    ledger: BudgetLedger = field(init=False)
+    """The session's budget: every file's run reserves and spends from it (`llm/budget.py`)."""
 
-    def file_options(self) -> Options:
-        """The options of the next file's run: the session's cap less what was spent."""
-        if self.options.max_cost is None:
-            return self.options
-        left = max(self.options.max_cost - self.spent, 0.0)
-        return self.options.model_copy(update={"max_cost": left})
+    def __post_init__(self) -> None:
+        self.ledger = BudgetLedger(self.options.max_cost)
 
 
 _KEY = pytest.StashKey[PluginSession]()

@@ -178,10 +178,12 @@ class CustomJudgeSpec(Strict):
                              description="Pass line when the verdict gives only a score.")
     timeout: Duration = Field(default=60.0, description="Seconds the judge may take.")
     rubric: str | None = Field(default=None, description="Passed to the judge in its context.")
-    max_cost_usd: float = Field(
-        default=0.0, ge=0, le=1000, allow_inf_nan=False,
+    max_cost_usd: float | None = Field(
+        default=None, ge=0, le=1000, allow_inf_nan=False,
         description="The most one verdict can cost (USD), reserved under `--max-cost` before the "
-                    "judge runs; a judge that reports more is an error (docs/evals.md).")
+                    "judge runs; a judge that reports more is an error. Unset: under a cap the "
+                    "judge runs one call at a time, reserved at the most it has reported "
+                    "(docs/evals.md).")
 
     @field_validator("command", mode="before")
     @classmethod
