@@ -21,6 +21,7 @@ from mcptest.calibrate.target import (
 )
 from mcptest.grade.diagnose import miscalibrated
 from mcptest.plan import PlannedAssertion, PlannedTest
+from mcptest.report.corrected_models import JudgeErrorCounts
 from mcptest.report.models import (
     AssertionResult,
     CalibrationNote,
@@ -146,6 +147,7 @@ class CalibrationGating:
 def _note(gate: CalibrationGate, state: CalibrationState, record: CalibrationRecord | None,
           reason: str | None) -> CalibrationNote:
     v = record.verdict if record is not None else None
+    c = v.confusion if v else None
     return CalibrationNote(
         state=state, advisory=False, record=gate.file, reason=reason or _REASONS[state],
         labels=v.labels if v else None, kappa=v.kappa if v else None,
@@ -155,4 +157,7 @@ def _note(gate: CalibrationGate, state: CalibrationState, record: CalibrationRec
         alpha=v.alpha if v else None, accuracy=v.accuracy if v else None,
         false_pass_rate=v.false_pass.rate if v else None,
         false_fail_rate=v.false_fail.rate if v else None,
-        min_agreement=gate.min_agreement, max_false_fail=gate.max_false_fail)
+        min_agreement=gate.min_agreement, max_false_fail=gate.max_false_fail,
+        errors=JudgeErrorCounts(
+            human_fail=c.both_fail + c.false_pass, judge_fail=c.both_fail,
+            human_pass=c.both_pass + c.false_fail, judge_pass=c.both_pass) if c else None)

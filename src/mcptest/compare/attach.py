@@ -12,6 +12,7 @@ verdicts about the change.
 from __future__ import annotations
 
 from mcptest.compare.classify import CompareOptions, compare_reports
+from mcptest.compare.corrected_delta import corrected_deltas
 from mcptest.report.build import gated_exit_code, recomputed
 from mcptest.report.models import Report, RowComparison
 
@@ -27,6 +28,7 @@ def with_baseline(new: Report, old: Report, options: CompareOptions, *, source: 
                   note: str | None = None) -> Report:
     """`new` with its comparison, each row's own classification, and the gated exit code."""
     comparison = compare_reports(old, new, options, source=source, note=note)
+    comparison = comparison.model_copy(update={"corrected": corrected_deltas(old, new)})
     listed = {r.id: r for r in comparison.rows}
     before = {t.id for t in old.tests}
     tests = []

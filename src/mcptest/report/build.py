@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from mcptest.exit_codes import ExitCode
 from mcptest.report.cascade_summary import cascade_summary
+from mcptest.report.corrections import judge_corrections, row_corrections
 from mcptest.report.models import (
     Comparison,
     Counts,
@@ -148,6 +149,15 @@ def recomputed(report: Report) -> Report:
     return report.model_copy(update={"summary": summary})
 
 
+def with_corrections(tests: list[TestResult]) -> list[TestResult]:
+    """Each judged row with its corrected rates (docs/statistics.md)."""
+    out = []
+    for t in tests:
+        found = row_corrections(t)
+        out.append(t.model_copy(update={"corrected": found}) if found or t.corrected else t)
+    return out
+
+
 def uncalibrated(tests: list[TestResult]) -> int:
     """Judged verdicts that were advisory: their judge has no valid calibration record."""
     return sum(1 for t in tests for c in (t.calibration, *(a.calibration for a in t.assertions))
@@ -168,6 +178,7 @@ def build_report(
     warnings: list[str] | None = None,
     shard: ShardInfo | None = None,
 ) -> Report:
+    tests = with_corrections(tests)
     counts = count(tests)
     gaps = Counter(t.gap for t in tests if t.gap)
     code = exit_code_for(
@@ -197,6 +208,7 @@ def build_report(
         run_agreement_labels=judge.run_agreement_labels,
         uncalibrated=uncalibrated(tests),
         cascade=cascade_summary(tests),
+        corrected=judge_corrections(tests),
         interrupted=interrupted,
         internal_error=internal_error,
     )

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from mcptest.report.base import Count, Model, Rate, Status, Usd
+from mcptest.report.corrected_models import CorrectedDelta
 from mcptest.report.selection_models import SelectionChange
 
 Change = Literal[
@@ -104,3 +105,6 @@ class Comparison(Model):
     selection: list[SelectionChange] = Field(default_factory=list)
     """Every selection row of both runs, old against new: what the comparison leads with
     (docs/selection.md)."""
+    corrected: list[CorrectedDelta] = Field(default_factory=list)
+    """Per judge with a usable calibration record in this run and a verdict on both sides:
+    the change of its pass rate, raw and corrected for its errors (docs/statistics.md)."""

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from mcptest.report.base import Confidence, Count, Interval, Millis, Model, Usd
+from mcptest.report.corrected_models import JudgeErrorCounts
 
 
 class JudgeVote(Model):
@@ -324,6 +325,8 @@ class CalibrationNote(Model):
     readable record."""
     min_agreement: float | None = None
     """The gate's floor for kappa (`min_agreement:`, default 0.8)."""
+    errors: JudgeErrorCounts | None = None
+    """The record's confusion counts, for the corrected rates (docs/statistics.md)."""
     max_false_fail: float | None = None
     """Above this false-fail rate a judged failure is gap `judge-calibration`
     (`max_false_fail:`, default 0.1)."""

@@ -19,6 +19,10 @@ from mcptest.report.base import Status as Status
 from mcptest.report.comparison_models import Change as Change
 from mcptest.report.comparison_models import Comparison as Comparison
 from mcptest.report.comparison_models import RowComparison as RowComparison
+from mcptest.report.corrected_models import CorrectedDelta as CorrectedDelta
+from mcptest.report.corrected_models import CorrectedRate as CorrectedRate
+from mcptest.report.corrected_models import JudgeCorrection as JudgeCorrection
+from mcptest.report.corrected_models import JudgeErrorCounts as JudgeErrorCounts
 from mcptest.report.judge_models import CalibrationNote as CalibrationNote
 from mcptest.report.judge_models import CalibrationState as CalibrationState
 from mcptest.report.judge_models import CascadeSummary as CascadeSummary
@@ -149,6 +153,10 @@ class Summary(Model):
     run_agreement_labels: float | None = None
     """Alpha (nominal) across the labeled juries of the run; `run_agreement` (interval) leaves
     them out (docs/jury.md, "Verdict modes")."""
+    corrected: list[JudgeCorrection] = Field(default_factory=list)
+    """Per judge over the run (a test once): its raw pass rate and, where a calibration record
+    measured it, the rate corrected for its errors; where none did, why not
+    (docs/statistics.md)."""
     cascade: CascadeSummary | None = None
     """Set when the run graded through an escalation cascade (docs/cascade.md)."""
     interrupted: str | None = None

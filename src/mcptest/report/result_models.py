@@ -8,6 +8,7 @@ from pydantic import Field
 
 from mcptest.report.base import Count, Location, Millis, Model, Status, Usd
 from mcptest.report.comparison_models import RowComparison
+from mcptest.report.corrected_models import CorrectedRate
 from mcptest.report.judge_models import CalibrationNote, JudgeDetail
 from mcptest.report.measures import RepeatStats
 from mcptest.report.selection_models import SelectionStats
@@ -163,3 +164,6 @@ class TestResult(Model):
     """Set on tests with `scoring: {mode: weighted}`: their score and threshold."""
     selection: SelectionStats | None = None
     """A selection row's votes, accuracy and margin (docs/selection.md); null on other rows."""
+    corrected: list[CorrectedRate] = Field(default_factory=list)
+    """Its judged pass rate (every repetition's verdicts) corrected for the judge's errors,
+    per calibration record that measured its judge (docs/statistics.md)."""

@@ -38,3 +38,10 @@ def tested_line(c: Comparison) -> str:
     """How many rows were tested for a regression, and at what false discovery rate."""
     return (f"{c.tested} row(s) tested at q = {c.alpha:g} (Benjamini–Hochberg across rows; "
             "only scored runs count)")
+
+
+def corrected_lines(c: Comparison) -> list[str]:
+    """One line per judge whose pass rate moved: raw, and corrected for its errors."""
+    return [f"judge {d.record}: judged pass rate {d.old_raw_rate:.2f} → {d.new_raw_rate:.2f} "
+            f"({d.raw_delta:+.2f}); corrected change {d.delta:+.2f} "
+            f"[{d.ci95.low:+.2f}, {d.ci95.high:+.2f}]" for d in c.corrected]

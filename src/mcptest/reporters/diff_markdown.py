@@ -7,7 +7,7 @@ of thousands of regressions still leaves room for the rest of the comment.
 from __future__ import annotations
 
 from mcptest.report.models import Report, RowComparison
-from mcptest.reporters.comparison import LEADING, signed_money, summary_line
+from mcptest.reporters.comparison import LEADING, corrected_lines, signed_money, summary_line
 from mcptest.reporters.escape import md_inline
 from mcptest.reporters.selection_display import change_lines
 
@@ -51,7 +51,8 @@ def diff_block(report: Report) -> str:
     lead = "".join(f"**{md_inline(line, 300)}**\n\n" for line in change_lines(c))
     out = [f"### Compared with the baseline\n\n{lead}{summary_line(c)}\n\n"
            f"Baseline: {md_inline(c.baseline, 200)}"
-           + (f" ({md_inline(c.note, 300)})" if c.note else "") + "\n\n"]
+           + (f" ({md_inline(c.note, 300)})" if c.note else "") + "\n\n"
+           + "".join(f"{md_inline(line, 400)}\n\n" for line in corrected_lines(c))]
     gated = [r for r in c.rows if r.gated and r.change != "regressed"]
     for key, mark, label in LEADING:
         rows = [r for r in c.rows if r.change == key]

@@ -15,7 +15,13 @@ import jinja2
 from markupsafe import Markup
 
 from mcptest.report.models import Report, TestResult
-from mcptest.reporters import DEFAULTS, RenderOptions, cascade_display, display
+from mcptest.reporters import (
+    DEFAULTS,
+    RenderOptions,
+    cascade_display,
+    corrected_display,
+    display,
+)
 from mcptest.reporters.escape import shorten, strip_controls
 from mcptest.reporters.repeats_display import repeat_text
 from mcptest.reporters.templating import environment
@@ -85,6 +91,8 @@ def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
         cost_line=display.cost_line(report),
         savings=cascade_display.savings(report),
         cascade_line=cascade_display.run_line(report),
+        corrected_lines=corrected_display.judge_lines(report),
+        corrected_text=corrected_display.row_text,
         tier_lines=cascade_display.tier_lines,
         gaps=display.gap_rows(report),
         budget_skips=display.budget_skips(report),

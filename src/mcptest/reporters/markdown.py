@@ -17,7 +17,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from mcptest.report.models import Report, TestResult
-from mcptest.reporters import DEFAULTS, RenderOptions, cascade_display, display, headline, seats
+from mcptest.reporters import (
+    DEFAULTS,
+    RenderOptions,
+    cascade_display,
+    corrected_display,
+    display,
+    headline,
+    seats,
+)
 from mcptest.reporters.comment_tests import Block, blocks, detail, row, where
 from mcptest.reporters.diff_markdown import FULL_CLOSE, FULL_OPEN, diff_block
 from mcptest.reporters.escape import md_block, md_code, md_comment_value, md_inline, md_title
@@ -168,7 +176,7 @@ def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     found = blocks(report.tests)
     head = (m.marker(report_marker(report)) + m.header(_header(report, missed)) + lint_block(report)
             + selection_block(report) + repeats_block(report))
-    footer = m.footer(_footer(report))
+    footer = corrected_display.comment_block(report) + m.footer(_footer(report))
     diff = diff_block(report)
     if diff:  # the difference leads; the full results follow, collapsed (docs/baseline.md)
         head = m.marker(report_marker(report)) + diff + FULL_OPEN + head.removeprefix(

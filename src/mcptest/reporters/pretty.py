@@ -13,8 +13,15 @@ from mcptest.report.models import (
     Report,
     TestResult,
 )
-from mcptest.reporters import DEFAULTS, RenderOptions, cascade_display, display, seats
-from mcptest.reporters.comparison import LEADING, summary_line
+from mcptest.reporters import (
+    DEFAULTS,
+    RenderOptions,
+    cascade_display,
+    corrected_display,
+    display,
+    seats,
+)
+from mcptest.reporters.comparison import LEADING, corrected_lines, summary_line
 from mcptest.reporters.escape import shorten, terminal
 from mcptest.reporters.lint_summary import lint_only
 from mcptest.reporters.repeats_display import repeat_text
@@ -164,6 +171,8 @@ def _test(out: _Out, test: TestResult) -> None:
             f"{display.duration(test.duration_ms)}{cost}{cached}")
     if test.repeat is not None:
         out.add(repeat_text(test.repeat), 1)
+    if (fixed := corrected_display.row_text(test)) is not None:
+        out.add(_safe(fixed, 600), 1)
     if test.selection is not None:
         out.add(selection_text(test.selection), 1)
     # a pass decided without a deferred judge says so, with the votes, as a jury row does
@@ -229,6 +238,8 @@ def _summary(out: _Out, report: Report) -> None:
         out.add(tapes)
     if (cascade := cascade_display.run_line(report)) is not None:
         out.add(_safe(cascade, 400))
+    for line in corrected_display.judge_lines(report):
+        out.add(_safe(line, 600))
     review = display.to_review(report)
     if review or s.run_agreement is not None:
         out.add(f"{review} to review (escalated juries) · {display.run_agreement_text(s)}")
@@ -287,6 +298,8 @@ def _comparison(out: _Out, report: Report) -> None:
     out.add(out.paint(f"against {_safe(c.baseline, 200)}: {summary_line(c)}", "bold"))
     if c.note:
         out.add(_safe(c.note), 1)
+    for line in corrected_lines(c):
+        out.add(_safe(line, 400), 1)
     for key, _, label in LEADING:
         rows = [r for r in c.rows if r.change == key or (key == "regressed" and r.gated)]
         if rows:

@@ -44,20 +44,25 @@ def repeat_text(stats: RepeatStats) -> str:
 
 def repeats_block(report: Report) -> str:
     """`### Repeats`: one table row per repeated test, or "" when there is none."""
-    shown = [(t.name, t.repeat) for t in report.tests if t.repeat]
+    shown = [(t, t.repeat) for t in report.tests if t.repeat]
     if not shown:
         return ""
     ks = sorted({p.k for _, stats in shown for p in stats.pass_at_k or []})
+    corrected = any(len(t.corrected) for t, _ in shown)
     rows = ["### Repeats", "",
             "| test | runs | scored | passed | pass rate [95% CI] | "
+            + ("judge's rate → corrected [95% CI] | " if corrected else "")
             + "".join(f"pass@{k} | " for k in ks),
-            "|---|---|---|---|---|" + "---|" * len(ks)]
-    for name, stats in shown[:MAX_ROWS]:
+            "|---|---|---|---|---|" + "---|" * (len(ks) + corrected)]
+    for t, stats in shown[:MAX_ROWS]:
         at = {p.k: f"{p.value:.2f}" for p in stats.pass_at_k or []}
         rate = ("not measured" if stats.pass_rate is None
                 else f"{stats.pass_rate:.2f}{_ci(stats)}")
-        rows.append(f"| {md_inline(name, 120)} | {stats.runs} | {stats.measured} | "
-                    f"{stats.passed} | {rate} | " + "".join(f"{at.get(k, '')} | " for k in ks))
+        fixed = "<br>".join(f"{c.raw_rate:.2f} → {c.rate:.2f} [{c.ci95.low:.2f}, "
+                            f"{c.ci95.high:.2f}]" for c in t.corrected)
+        rows.append(f"| {md_inline(t.name, 120)} | {stats.runs} | {stats.measured} | "
+                    f"{stats.passed} | {rate} | " + (f"{fixed} | " if corrected else "")
+                    + "".join(f"{at.get(k, '')} | " for k in ks))
     if len(shown) > MAX_ROWS:
         rows += ["", f"{len(shown) - MAX_ROWS} more repeated test(s) in the JSON report."]
     return "\n".join(rows) + "\n\n"

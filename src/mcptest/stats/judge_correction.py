@@ -99,17 +99,23 @@ def rogan_gladen_interval(p: float, n: int, errors: JudgeErrors, level: float = 
 def correct(passed: int, of: int, errors: JudgeErrors, level: float = 0.95) -> Corrected | None:
     """`passed` of `of` judged passes, corrected; None when there is nothing to correct or the
     judge is no better than chance on its labels."""
+    return correct_rate(passed / of, of, errors, level) if of > 0 else None
+
+
+def correct_rate(p: float, n: int, errors: JudgeErrors, level: float = 0.95
+                 ) -> Corrected | None:
+    """A judged rate `p` over `n` units (a mean of per-test rates, a test counted once),
+    corrected as `correct` does."""
     q0, q1 = errors.specificity, errors.sensitivity
-    if of <= 0 or q0 is None or q1 is None or q0 + q1 <= 1:
+    if n <= 0 or q0 is None or q1 is None or q0 + q1 <= 1:
         return None
-    p = passed / of
-    ends = rogan_gladen_interval(p, of, errors, level)
+    ends = rogan_gladen_interval(p, n, errors, level)
     if ends is None:
         return None
     return Corrected(raw=p, rate=rogan_gladen(p, q0, q1), low=ends[0], high=ends[1])
 
 
-def corrected_difference(new: tuple[int, int], old: tuple[int, int], errors: JudgeErrors,
+def corrected_difference(new: tuple[float, int], old: tuple[float, int], errors: JudgeErrors,
                          level: float = 0.95) -> Corrected | None:
     """The corrected change of a pass rate, new − old, both judged by the same judge: the raw
     difference divided by q0 + q1 − 1 (the judge's errors shrink a real change by that

@@ -1,0 +1,70 @@
+"""A calibrated judge's run carries its corrected rate end to end (docs/statistics.md): the
+worked example calibrated against 50 synthetic labels the judge gets 6 wrong, then run five
+times; the report and the terminal put the judge's rate beside the corrected one."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support.judge_server import JudgeServer, Verdict
+
+from mcptest.stats.judge_correction import JudgeErrors, correct_rate
+
+REPO = Path(__file__).resolve().parents[2]
+SERVER_OUTPUT = "Deployed billing v2.4.1 to production."
+
+pytestmark = pytest.mark.slow  # starts real servers and subprocesses
+
+
+def _mcptest(*args: str | Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mcptest", *map(str, args)],
+                          capture_output=True, text=True, timeout=180,
+                          env={**os.environ, "MCPTEST_PYTHON": sys.executable, **env})
+
+
+def test_the_run_reports_the_judges_rate_and_the_corrected_one(tmp_path: Path) -> None:
+    shutil.copytree(REPO / "examples" / "calibration", tmp_path / "calibration")
+    shutil.copytree(REPO / "examples" / "server", tmp_path / "server")
+    suite = tmp_path / "calibration" / "mcptest.yml"
+    with JudgeServer() as js:
+        lines = []
+        wrong = {1, 2, 31, 32, 33, 34}  # 2 false fails of 30 passes, 4 false passes of 20 fails
+        for i in range(50):
+            human = "pass" if i < 30 else "fail"
+            judge_passes = (human == "pass") == (i not in wrong)
+            js.script("release-judge", Verdict(score=0.9 if judge_passes else 0.2),
+                      candidate=f"#L{i:02d}#")
+            lines.append(json.dumps({"id": f"L{i:02d}", "candidate": f"note #L{i:02d}#",
+                                     "human": human}))
+        labels = tmp_path / "labels.jsonl"
+        labels.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        env = js.gateway_env()
+        cal = _mcptest("calibrate", suite, "--labels", labels, "--no-cache", env=env)
+        assert cal.returncode == 0, cal.stderr
+        js.script("release-judge", [Verdict(score=s) for s in (0.9, 0.9, 0.2, 0.9, 0.9)],
+                  candidate=SERVER_OUTPUT)  # the judge passes 4 of 5 repetitions
+        out = tmp_path / "report.json"
+        run = _mcptest("run", suite, "--repeat", "5", "--min-pass-rate", "0.5", "--no-cache",
+                       "--reporter", "pretty", "--reporter", "json", "--output", out, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    report = json.loads(out.read_text())
+    [judge] = report["summary"]["corrected"]
+    errors = JudgeErrors(human_fail=20, judge_fail=16, human_pass=30, judge_pass=28)
+    want = correct_rate(0.8, 1, errors)
+    assert want is not None
+    assert judge["record"] == "release-note.calibration.json" and judge["tests"] == 1
+    assert judge["corrected"]["raw_rate"] == pytest.approx(0.8)
+    assert judge["corrected"]["rate"] == pytest.approx(want.rate, abs=1e-6)
+    assert judge["corrected"]["errors"] == {"human_fail": 20, "judge_fail": 16,
+                                            "human_pass": 30, "judge_pass": 28}
+    [row] = report["tests"][0]["corrected"]
+    assert (row["judged_passed"], row["judged"]) == (4, 5)
+    assert "judged 4/5 → corrected" in run.stdout
+    assert "judge release-note.calibration.json: 1 test(s), judged pass rate 0.80 → corrected" \
+        in run.stdout
