@@ -39,6 +39,11 @@ _REASONS: dict[CalibrationState, str] = {
 }
 
 
+MAX_WARNINGS = 10
+"""Warnings of one record a run shows."""
+MAX_WARNING_CHARS = 300
+
+
 class CalibrationGating:
     """Reads each record once per run (held here, not globally) and rewrites judged rows."""
 
@@ -59,8 +64,17 @@ class CalibrationGating:
     def warnings(self) -> list[str]:
         """What the records read so far warn about (near-duplicate jurors), one line each, for
         the run's warnings: the PR comment shows them even when every verdict passed."""
-        return [f"calibration record {path.name}: {w}" for path, found in self._records.items()
-                if not isinstance(found, str) for w in found.warnings]
+        out: list[str] = []
+        for path, found in self._records.items():
+            if isinstance(found, str):
+                continue
+            # a committed file: its own words, few and short (100,000 made a 7.5 MB comment)
+            out.extend(f"calibration record {path.name}: {w[:MAX_WARNING_CHARS]}"
+                       for w in found.warnings[:MAX_WARNINGS])
+            if len(found.warnings) > MAX_WARNINGS:
+                out.append(f"calibration record {path.name}: "
+                           f"{len(found.warnings) - MAX_WARNINGS} more warning(s) not shown")
+        return out
 
     def note(self, test: PlannedTest, planned: PlannedAssertion | None
              ) -> CalibrationNote | None:

@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mcptest.calibrate.cascade_record import CascadeCalibration
 from mcptest.calibrate.correlation import ErrorCorrelation
 from mcptest.calibrate.stats import Figures
-from mcptest.errors import ReportError
+from mcptest.errors import ReadBackError, ReportError
 from mcptest.llm.prompt import PROMPT_VERSION
+from mcptest.readback.files import decode_utf8, read_regular
+from mcptest.readback.json_bounds import JsonLimits, check_json
 from mcptest.report.base import Interval
 from mcptest.suite.models import JudgeDefaults, LlmJudgeMatcher, LlmJudgeSpec, LlmJurySpec
 
@@ -115,15 +119,71 @@ class RecordError(ReportError):
     """The record cannot be read; the gate reports it as `unreadable`."""
 
 
+MAX_RECORD_BYTES = 16 << 20
+RECORD_LIMITS = JsonLimits(max_depth=32, max_values=1_000_000)
+_UNIT = frozenset({"threshold", "coverage", "agreement", "guaranteed_agreement", "accuracy",
+                   "target_agreement", "risk", "risk_per_bound", "rate", "quorum"})
+"""Shares and probabilities: in [0, 1]."""
+_SIGNED_UNIT = frozenset({"kappa", "alpha", "score_alpha", "panel_alpha", "correlation",
+                          "kappa_below_floor", "low", "high"})
+"""Agreement coefficients and their intervals: in [-1, 1]."""
+
+
 def read_record(path: Path) -> CalibrationRecord:
+    """The record in `path`, read as every committed file is (`mcptest.readback`: a regular
+    file, bounded) and checked against what each number means; `FileNotFoundError` when there
+    is none, `RecordError` naming the key otherwise."""
+    if not os.path.lexists(path):
+        raise FileNotFoundError(str(path))
+    shown = str(path)
     try:
-        return CalibrationRecord.model_validate_json(path.read_bytes())
-    except OSError as e:
-        raise FileNotFoundError(str(path)) from e
+        raw = read_regular(path, shown, max_bytes=MAX_RECORD_BYTES, kind="a calibration record")
+        check_json(raw, shown, RECORD_LIMITS)
+        record = CalibrationRecord.model_validate_json(decode_utf8(raw, shown))
+    except ReadBackError as e:
+        raise RecordError(e.message if not e.path else f"{e.path}: {e.message}") from None
     except ValidationError as e:
         first = e.errors(include_url=False)[0]
         where = ".".join(str(x) for x in first["loc"])
         raise RecordError(f"{where}: {first['msg']}") from None
+    problem = _out_of_meaning(record.model_dump(mode="json"), "") or _tiers_problem(record)
+    if problem is not None:
+        raise RecordError(problem)
+    return record
+
+
+def _out_of_meaning(node: Any, where: str) -> str | None:
+    """The first number that cannot mean what its key says: a count below 0, a share outside
+    [0, 1], a coefficient outside [-1, 1], a cost below 0, anything not finite."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            at = f"{where}.{key}" if where else key
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                low, high = ((0, 1) if key in _UNIT else (-1, 1) if key in _SIGNED_UNIT
+                             else (0, math.inf))
+                if not (math.isfinite(value) and low <= value <= high):
+                    return f"{at}: {value!r} is not a possible {key} (from {low} to {high})"
+            elif (found := _out_of_meaning(value, at)) is not None:
+                return found
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            if (found := _out_of_meaning(item, f"{where}.{i}")) is not None:
+                return found
+    return None
+
+
+def _tiers_problem(record: CalibrationRecord) -> str | None:
+    """A cascade's thresholds are bound to its tiers: as many, with the same models, in order."""
+    if record.cascade is None:
+        return None
+    want = [record.identity, *(record.identity.tiers or [])]
+    got = record.cascade.tiers
+    if len(got) != len(want) or any(
+            t.tier != i + 1 or t.models != w.models or t.last != (i == len(want) - 1)
+            for i, (t, w) in enumerate(zip(got, want, strict=False))):
+        return ("cascade.tiers: the thresholds are not those of the judge's tiers "
+                f"({len(got)} tier(s) listed, the judge has {len(want)})")
+    return None
 
 
 def write_record(record: CalibrationRecord, path: Path) -> None:
