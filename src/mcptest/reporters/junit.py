@@ -199,6 +199,46 @@ def _groups(report: Report) -> list[tuple[str, str, list[TestResult]]]:
     return [(file, server, tests) for (file, server), tests in groups.items()]
 
 
+def _lint_suite(root: ET.Element, report: Report, index: int) -> None:
+    """`mcptest lint`: a test case per conformance check and server (docs/conformance.md), and
+    one per other rule with an error-level finding; warnings and notes are left to SARIF."""
+    lint = report.lint
+    if lint is None or not (lint.checks or lint.findings):
+        return
+    cases: list[tuple[str, str, str, list[str], str | None]] = []  # name, class, status, ...
+    for check in lint.checks:
+        found = [f.message for f in lint.findings if f.rule == check.rule
+                 and f.server == check.server and not f.expected]
+        status = "failed" if found else "skipped" if check.status == "skipped" else "passed"
+        cases.append((check.rule, f"conformance.{check.server}", status, found, check.note))
+    checked = {(c.rule, c.server) for c in lint.checks}
+    other: dict[tuple[str, str], list[str]] = {}
+    for f in lint.findings:
+        if f.level == "error" and not f.expected and (f.rule, f.server or "-") not in checked:
+            other.setdefault((f.rule, f.server or "-"), []).append(f.message)
+    cases += [(rule, f"lint.{server}", "failed", found, None)
+              for (rule, server), found in other.items()]
+    suite = ET.SubElement(
+        root, "testsuite", name="mcptest lint", timestamp=_timestamp(report.started_at),
+        hostname="localhost", tests=str(len(cases)),
+        failures=str(sum(c[2] == "failed" for c in cases)), errors="0",
+        skipped=str(sum(c[2] == "skipped" for c in cases)),
+        time=_seconds(report.summary.duration_ms), package="lint", id=str(index))
+    props = ET.SubElement(suite, "properties")  # the XSD wants it first, with one entry
+    ET.SubElement(props, "property", name="lint.suppressed", value=str(lint.suppressed))
+    for name, classname, status, found, note in cases:
+        case = ET.SubElement(suite, "testcase", name=_token(name), classname=_token(classname),
+                             time="0.000")
+        if status == "failed":
+            child = ET.SubElement(case, "failure", message=xml_text(found[0], 1000),
+                                  type=f"mcptest/lint/{name}")
+            child.text = xml_text("\n".join(found))
+        elif status == "skipped":
+            ET.SubElement(case, "skipped", message=xml_text(note or "skipped", 1000))
+    ET.SubElement(suite, "system-out").text = ""
+    ET.SubElement(suite, "system-err").text = ""
+
+
 def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     """One `<testsuites>` document; deterministic for a given report."""
     root = ET.Element("testsuites")
@@ -219,6 +259,7 @@ def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
             _testcase(suite, t)
         ET.SubElement(suite, "system-out").text = _notes(tests)
         ET.SubElement(suite, "system-err").text = xml_text(stderr_by_server.get(server, ""))
+    _lint_suite(root, report, len(root))
     ET.indent(root)
     body = ET.tostring(root, encoding="unicode")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"

@@ -21,16 +21,25 @@ def rule_id(rule: str) -> str:
 
 
 def descriptor(info: LintRuleInfo) -> om.ReportingDescriptor:
+    page = "docs/lint.md"
+    spec, spec_md = "", ""
+    properties: dict[str, Any] = {"tags": ["mcptest", "mcp", "lint"]}
+    if info.spec is not None:  # a conformance rule: its spec section (docs/conformance.md)
+        page = "docs/conformance.md"
+        spec = f" Spec: {info.spec} ({info.spec_url})."
+        spec_md = f" Spec: [{info.spec}]({info.spec_url})."
+        properties = {"tags": ["mcptest", "mcp", "conformance"], "spec": info.spec,
+                      "specUrl": info.spec_url}
     return om.ReportingDescriptor(
         id=rule_id(info.id), name=info.name,
         short_description=om.MultiformatMessageString(text=info.short),
-        full_description=om.MultiformatMessageString(text=info.help),
+        full_description=om.MultiformatMessageString(text=info.help + spec),
         help=om.MultiformatMessageString(
-            text=f"{info.help} See {info.help_uri}",
-            markdown=f"**{info.short}.** {info.help}\n\n[docs/lint.md]({info.help_uri})"),
+            text=f"{info.help}{spec} See {info.help_uri}",
+            markdown=f"**{info.short}.** {info.help}{spec_md}\n\n[{page}]({info.help_uri})"),
         help_uri=info.help_uri,
         default_configuration=om.ReportingConfiguration(level=info.level),
-        properties={"tags": ["mcptest", "mcp", "lint"]},
+        properties=properties,
     )
 
 
