@@ -70,8 +70,9 @@ class Options(BaseModel):
     # repeats
     repeat: int = Field(default=1, ge=1, le=100)
     min_pass_rate: float = Field(default=1.0, ge=0, le=1)
-    min_pass_rate_on: Literal["estimate", "lower_bound"] = "estimate"
-    """Hold `min_pass_rate` against the pass rate, or the lower end of its Wilson interval."""
+    min_pass_rate_on: Literal["estimate", "lower_bound", "corrected_lower_bound"] = "estimate"
+    """Hold `min_pass_rate` against the pass rate, the lower end of its Wilson interval, or
+    the lower end of the judge's corrected rate (docs/statistics.md)."""
     cache_repeats: bool = False
     # baseline
     baseline: Path | None = None

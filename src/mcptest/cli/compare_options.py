@@ -48,10 +48,12 @@ def add_run_compare_arguments(p: argparse.ArgumentParser) -> None:
                    help="run each test N times (a test's own `repeat:` wins)")
     g.add_argument("--min-pass-rate", type=_rate, default=1.0, metavar="X",
                    help="share of scored repetitions that must pass (default 1.0)")
-    g.add_argument("--min-pass-rate-on", choices=["estimate", "lower_bound"],
+    g.add_argument("--min-pass-rate-on",
+                   choices=["estimate", "lower_bound", "corrected_lower_bound"],
                    default="estimate",
-                   help="hold --min-pass-rate against the pass rate (default) or the lower end "
-                        "of its Wilson 95%% interval")
+                   help="hold --min-pass-rate against the pass rate (default), the lower end "
+                        "of its Wilson 95%% interval, or the lower end of the judge's rate "
+                        "corrected for its errors (docs/statistics.md)")
     g.add_argument("--cache-repeats", action="store_true",
                    help="let repetitions after the first read the judge cache")
     p.add_argument("--baseline", type=Path, metavar="REPORT",

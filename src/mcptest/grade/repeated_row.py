@@ -16,12 +16,13 @@ from math import comb
 from statistics import fmean, stdev
 from typing import Literal
 
+from mcptest.report.corrections import row_corrections
 from mcptest.report.models import Interval, PassAtK, RepeatStats, Status, TestResult
 from mcptest.report.scores import row_score
 from mcptest.stats.intervals import wilson
 
 DEFAULT_MIN_PASS_RATE = 1.0
-GateOn = Literal["estimate", "lower_bound"]
+GateOn = Literal["estimate", "lower_bound", "corrected_lower_bound"]
 _UNSCORED = ("deferred", "skipped", "not_yet_available")
 """Statuses of a run that produced no verdict."""
 _UNCOUNTED = ("skipped", "not_yet_available")
@@ -67,7 +68,10 @@ def repeat_stats(counted: list[TestResult], min_pass_rate: float,
     rate = passed / n if n else None
     ends = wilson(passed, n)
     ci = None if ends is None else Interval(low=round(ends[0], 6), high=round(ends[1], 6))
-    gated = None if ci is None else (ci.low if gate_on == "lower_bound" else rate)
+    gated = None if ci is None else (ci.low if gate_on != "estimate" else rate)
+    if gate_on == "corrected_lower_bound" and ci is not None:
+        fixed = row_corrections(counted[0].model_copy(update={"repetitions": counted}))
+        gated = min((c.ci95.low for c in fixed), default=ci.low)
     scores = [s for r in counted if (s := row_score(r)) is not None]
     return RepeatStats(
         runs=len(counted), scored=n, passed=passed,
@@ -92,7 +96,9 @@ def _gate_text(stats: RepeatStats) -> str:
     rate = "n/a" if stats.pass_rate is None else f"{stats.pass_rate:.0%}"
     ci = stats.pass_rate_ci95
     bound = "" if ci is None else f", 95% CI {ci.low:.0%}–{ci.high:.0%}"
-    on = " (gated on the lower bound)" if stats.min_pass_rate_on == "lower_bound" else ""
+    on = {"estimate": "", "lower_bound": " (gated on the lower bound)",
+          "corrected_lower_bound": " (gated on the corrected lower bound)"}[
+        stats.min_pass_rate_on]
     return f"pass rate {rate}{bound}, min_pass_rate {stats.min_pass_rate:.0%}{on}"
 
 

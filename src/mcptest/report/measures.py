@@ -42,9 +42,11 @@ class RepeatStats(Model):
     a not-yet-available matcher give none. null in reports written before it existed."""
     pass_rate_ci95: Interval | None = None
     """Wilson 95% interval of the pass rate over the scored runs."""
-    min_pass_rate_on: Literal["estimate", "lower_bound"] = "estimate"
+    min_pass_rate_on: Literal["estimate", "lower_bound", "corrected_lower_bound"] = "estimate"
     """`estimate`: `pass_rate` is held against `min_pass_rate`; `lower_bound`: the lower end
-    of `pass_rate_ci95` is."""
+    of `pass_rate_ci95` is; `corrected_lower_bound`: the lower end of the row's judged rate
+    corrected for its judge's errors (`tests[].corrected`), or of `pass_rate_ci95` where no
+    calibration record measured the judge."""
     score_runs: Count = 0
     """Runs whose judged score the score figures below are over."""
     score_mean: float | None = None

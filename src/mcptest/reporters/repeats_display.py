@@ -33,8 +33,9 @@ def repeat_text(stats: RepeatStats) -> str:
     parts = [counted_text(stats)]
     if stats.pass_rate is not None:
         parts.append(f"pass rate {stats.pass_rate:.2f}{_ci(stats)}"
-                     + (" (gated on its lower bound)"
-                        if stats.min_pass_rate_on == "lower_bound" else ""))
+                     + {"estimate": "", "lower_bound": " (gated on its lower bound)",
+                        "corrected_lower_bound": " (gated on its corrected lower bound)"}[
+                         stats.min_pass_rate_on])
     parts += [f"pass@{p.k} {p.value:.2f}" for p in stats.pass_at_k or []]
     if stats.score_mean is not None and stats.score_runs < stats.runs:
         parts.append(f"score mean {stats.score_mean:.2f} over {stats.score_runs} of "

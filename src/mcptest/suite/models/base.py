@@ -31,12 +31,14 @@ class CasePolicy(Strict):
     min_pass_rate: float | None = Field(
         default=None, ge=0, le=1,
         description="Share of repetitions that must pass (default 1.0, or --min-pass-rate).")
-    min_pass_rate_on: Literal["estimate", "lower_bound"] | None = Field(
+    min_pass_rate_on: Literal["estimate", "lower_bound", "corrected_lower_bound"] | None = Field(
         default=None,
         description="Hold min_pass_rate against the pass rate itself (`estimate`, the default, "
                     "or --min-pass-rate-on) or against the lower end of its Wilson 95% "
                     "interval (`lower_bound`): then a test must show its rate, not just reach "
-                    "it once.")
+                    "it once; `corrected_lower_bound`: the lower end of its judge's pass rate "
+                    "corrected for the judge's errors (docs/statistics.md), `lower_bound` "
+                    "where no calibration record measured the judge.")
     max_score_drop: float | None = Field(
         default=None, ge=0, le=1,
         description="Against a baseline: fail when the judged score fell by more than this.")
