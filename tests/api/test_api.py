@@ -105,6 +105,23 @@ def test_run_returns_the_report_mcptest_run_writes(tmp_path: Path) -> None:
     assert sorted(seen) == ["adds wrongly", "greets", "reads as a release note"]
 
 
+class Stop(Exception):
+    """The caller's own exception."""
+
+
+@pytest.mark.slow
+def test_an_exception_of_the_progress_callback_reaches_the_caller(tmp_path: Path) -> None:
+    seen: list[str] = []
+
+    def progress(row: Row) -> None:
+        seen.append(row.name)
+        raise Stop(f"stop after {row.name}")
+
+    with pytest.raises(Stop, match="stop after") as caught:
+        mcptest.run(write(tmp_path), env=ENV, no_cache=True, progress=progress)
+    assert caught.value.args[0] == f"stop after {seen[0]}" and len(seen) == 1
+
+
 @pytest.mark.slow
 def test_keywords_select_as_the_flags_do(tmp_path: Path) -> None:
     path = write(tmp_path)

@@ -32,8 +32,9 @@ def run(paths: SuitePaths = (), *, options: Options | None = None,
     `flags` are the options of `mcptest run` by their Python names (`max_cost=0.10`,
     `tag=["smoke"]`, `with_evals=True`), checked when called; `options` gives them as one
     typed `Options` (flags win over it). `env` replaces `os.environ` for the suites' variables,
-    servers and judge keys. `progress` is called with each test's row as it finishes.
-    Inside a running event loop, `await arun(...)` instead.
+    servers and judge keys. `progress` is called with each test's row as it finishes; an
+    exception it raises is raised from here once the run has ended. Inside a running event
+    loop, `await arun(...)` instead.
     """
     import anyio
 
@@ -64,4 +65,25 @@ async def arun(paths: SuitePaths = (), *, options: Options | None = None,
     environ = dict(os.environ if env is None else env)
     baseline = load_baseline(chosen)
     plan = plan_for(suite_paths(paths), chosen, environ)
-    return await arun_report(plan, chosen, environ, progress=progress, baseline=baseline)
+    caller = _Callback(progress) if progress is not None else None
+    report = await arun_report(plan, chosen, environ, progress=caller, baseline=baseline)
+    if caller is not None and caller.raised is not None:
+        raise caller.raised  # the caller's own exception, not a fault of the run's (exit 70)
+    return report
+
+
+class _Callback:
+    """The caller's `progress`, run so that what it raises reaches the caller: the run ends
+    as it would (its servers closed), the callback is not called again, and the exception is
+    raised from `run`/`arun` in place of the report."""
+
+    def __init__(self, call: Callable[[TestResult], None]) -> None:
+        self.call = call
+        self.raised: Exception | None = None
+
+    def __call__(self, row: TestResult) -> None:
+        if self.raised is None:
+            try:
+                self.call(row)
+            except Exception as e:
+                self.raised = e
