@@ -84,7 +84,7 @@ class Seen:
 class Reply(Exception):
     """Raised by a family to answer at once with `status`, `payload` and `headers`."""
 
-    def __init__(self, status: int, payload: dict[str, Any],
+    def __init__(self, status: int, payload: dict[str, Any] | list[dict[str, Any]],
                  headers: dict[str, str] | None = None) -> None:
         super().__init__(status)
         self.status, self.payload, self.headers = status, payload, headers or {}
@@ -172,8 +172,8 @@ class StandIn(Loopback):
         """The provider's error response for `status`."""
         raise NotImplementedError
 
-    def success(self, model: str, body: dict[str, Any], answer: Answer) -> dict[str, Any]:
-        """The provider's success response carrying `answer`."""
+    def success(self, model: str, body: dict[str, Any], answer: Answer) -> Any:
+        """The provider's success response carrying `answer` (a list: NDJSON lines)."""
         raise NotImplementedError
 
     def overload_status(self) -> int:
@@ -242,10 +242,13 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self.connection.close()
             return
-        data = json.dumps(reply.payload).encode()
+        ndjson = isinstance(reply.payload, list)  # a stream: one object per line (Ollama)
+        data = ("".join(json.dumps(c) + "\n" for c in reply.payload) if ndjson
+                else json.dumps(reply.payload)).encode()
         try:
             self.send_response(reply.status)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type",
+                             "application/x-ndjson" if ndjson else "application/json")
             self.send_header("Content-Length", str(len(data)))
             for k, v in reply.headers.items():
                 self.send_header(k, v)
