@@ -15,6 +15,7 @@ import pytest
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.stats.judge_correction import JudgeErrors, correct_rate
+from mcptest.stats.label_planner import rogan_gladen_gain, rogan_gladen_labels
 
 REPO = Path(__file__).resolve().parents[2]
 SERVER_OUTPUT = "Deployed billing v2.4.1 to production."
@@ -26,6 +27,19 @@ def _mcptest(*args: str | Path, env: dict[str, str]) -> subprocess.CompletedProc
     return subprocess.run([sys.executable, "-m", "mcptest", *map(str, args)],
                           capture_output=True, text=True, timeout=180,
                           env={**os.environ, "MCPTEST_PYTHON": sys.executable, **env})
+
+
+def _planner_printed(out: str) -> None:
+    """`calibrate` prints the label planner at the judge's measured errors, for 1,000 judged
+    tests at the judge's pass share on the labels (32 of 50)."""
+    errors = JudgeErrors(human_fail=20, judge_fail=16, human_pass=30, judge_pass=28)
+    plan = rogan_gladen_labels(0.64, 1000, errors, 0.05)
+    assert "## Label planner" in out and plan.reachable
+    assert (f"±0.050 (`--plan-width`): {plan.total} labels ({plan.fails} failing, "
+            f"{plan.passes} passing), {plan.more} more than now") in out
+    gain, ceiling = rogan_gladen_gain(0.64, 1000, errors)
+    assert f"each label is worth {gain:.2f} human-only labels" in out
+    assert f"at most {ceiling:.2f}" in out or "capped at 2" in out
 
 
 def test_the_run_reports_the_judges_rate_and_the_corrected_one(tmp_path: Path) -> None:
@@ -45,8 +59,10 @@ def test_the_run_reports_the_judges_rate_and_the_corrected_one(tmp_path: Path) -
         labels = tmp_path / "labels.jsonl"
         labels.write_text("\n".join(lines) + "\n", encoding="utf-8")
         env = js.gateway_env()
-        cal = _mcptest("calibrate", suite, "--labels", labels, "--no-cache", env=env)
+        cal = _mcptest("calibrate", suite, "--labels", labels, "--no-cache", "--plan-rows",
+                       "1000", env=env)
         assert cal.returncode == 0, cal.stderr
+        _planner_printed(cal.stdout)
         js.script("release-judge", [Verdict(score=s) for s in (0.9, 0.9, 0.2, 0.9, 0.9)],
                   candidate=SERVER_OUTPUT)  # the judge passes 4 of 5 repetitions
         out = tmp_path / "report.json"

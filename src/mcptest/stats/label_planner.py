@@ -43,8 +43,14 @@ class LabelPlan:
 
 
 def _parts(p: float, errors: JudgeErrors) -> tuple[float, float, float, float]:
-    q0, q1 = errors.specificity, errors.sensitivity
-    if q0 is None or q1 is None or q0 + q1 <= 1:
+    """θ, A, B and J at the judge's rates smoothed as the interval smooths them (one more
+    agreement and one more error per class): a judge perfect on 20 labels is not taken to be
+    perfect, which would promise a width no labels can give."""
+    if not errors.human_fail or not errors.human_pass:
+        raise ValueError("the planner needs labels the humans passed and ones they failed")
+    q0 = (errors.judge_fail + 1) / (errors.human_fail + 2)
+    q1 = (errors.judge_pass + 1) / (errors.human_pass + 2)
+    if q0 + q1 <= 1:
         raise ValueError("the judge must beat chance on both classes of labels")
     th = rogan_gladen(p, q0, q1)
     a = (1 - th) ** 2 * q0 * (1 - q0)

@@ -39,6 +39,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--risk", type=_share, metavar="SHARE",
                    help="an `escalate:` cascade: the chance the guarantee fails because the "
                         "labels were unlucky (default 0.1)")
+    p.add_argument("--plan-rows", type=int, default=100, metavar="N",
+                   help="label planner: judged tests in a run (default 100)")
+    p.add_argument("--plan-rate", type=_share, metavar="SHARE",
+                   help="label planner: the run's judged pass rate (default: the judge's pass "
+                        "share on the labels)")
+    p.add_argument("--plan-width", type=_share, default=0.05, metavar="W",
+                   help="label planner: the corrected rate's target half-width (default 0.05)")
+    p.add_argument("--plan-drop", type=_share, default=0.10, metavar="D",
+                   help="label planner: a drop between two runs to detect (default 0.10)")
     p.add_argument("--max-cost", type=float, metavar="USD", help="hard cap on judge spend")
     p.add_argument("--concurrency", type=int, metavar="N", help="judge calls in flight")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
@@ -147,5 +156,11 @@ def run(args: argparse.Namespace) -> int:
     write_record(record, out)
     out.with_suffix(".md").write_text(render_markdown(record), encoding="utf-8")
     sys.stdout.write(render_markdown(record, plain))
+    if cascade is None:
+        from mcptest.calibrate.label_plan import PlanAsk, plan_text
+
+        sys.stdout.write("\n" + plan_text(record, PlanAsk(
+            rows=max(args.plan_rows, 1), rate=args.plan_rate, half_width=args.plan_width,
+            drop=args.plan_drop)))
     print(f"\nwrote {out} and {out.with_suffix('.md')}", file=sys.stderr)
     return int(ExitCode.OK)
