@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from support.judge_server import Fault
 from support.providers.base import StandIn
+from support.providers.bedrock import BedrockStandIn
 from support.providers.ollama import OllamaStandIn
 from support.providers.openai_routes import AzureStandIn, OpenRouterStandIn, VLLMStandIn
 from support.route_suite import AGENTS, check_verdicts, route_suite, rows, run_route, script_route
@@ -55,6 +56,11 @@ CASES = {
     "ollama": Case(lambda: OllamaStandIn(("llama3.1", "qwen3:8b")), (
         "ollama/llama3.1", "ollama/qwen3:8b", "ollama/qwen3:8b"),
         ("llama3.1", "qwen3:8b", "qwen3:8b"), None),
+    "bedrock": Case(BedrockStandIn, (
+        "bedrock/amazon.nova-pro-v1:0", "bedrock/amazon.nova-lite-v1:0",
+        "bedrock/amazon.nova-micro-v1:0"),
+        ("amazon.nova-pro-v1:0", "amazon.nova-lite-v1:0", "amazon.nova-micro-v1:0"),
+        "content_filter"),  # litellm's word for guardrail_intervened
 }
 
 
@@ -71,7 +77,7 @@ def expected_cost(name: str, s: StandIn) -> float | None:
     table = price_table()
     total = 0.0
     for model, p, c in s.billed:
-        entry = table[f"{name}/{model}"]
+        entry = table.get(f"{name}/{model}") or table[model]
         total += p * entry["input_cost_per_token"] + c * entry["output_cost_per_token"]
     return total
 
@@ -88,6 +94,7 @@ def test_judge_jury_eval_and_agents_then_a_replay_with_no_stand_in(name: str,
             "I'm sorry, I can't help with that."))
         r, rep = run_route(tmp_path, text, {**s.env(), **base}, "--models", "record")
         assert s.problems == [], s.problems
+        assert getattr(s, "unsigned", []) == []  # every request signed as AWS checks it
     assert r.returncode == ExitCode.TESTS_FAILED, r.stdout + r.stderr
     by = rows(rep)
     if case.refusal is None:  # text, graded like any answer: its regex misses it

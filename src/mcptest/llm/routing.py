@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.llm import providers
+from mcptest.llm.cloud_credentials import missing_credentials
 from mcptest.llm.providers import KEYLESS, PROVIDERS, ambiguity, provider_of
 from mcptest.suite.models import JudgeDefaults
 
@@ -113,6 +114,9 @@ def route(model: str | None, base_url: str | None, defaults: JudgeDefaults | Non
         return Route(model=name, litellm_model=name, provider=provider)
     if provider is not None and provider not in PROVIDERS:
         # bedrock/, vertex_ai/, azure/ …: litellm reads that provider's own credentials.
+        if (missing := missing_credentials(provider, env)) is not None:
+            return Unroutable(model=name, reason=(
+                f"no {provider} credentials for judge {name!r}: set {missing}"))
         return Route(model=name, litellm_model=name if "/" in name else f"{provider}/{name}",
                      provider=provider)
     if provider is None:
