@@ -4,12 +4,10 @@ scripted loopback judge whose verdicts alternate, and a baseline with repeats on
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.cli_inproc import Ran, cli
 from support.cli_run import greet_suite
 from support.judge_server import JudgeServer, Verdict
 
@@ -18,14 +16,10 @@ PASS, FAIL = Verdict(0.9, reason="polite"), Verdict(0.1, reason="rude")
 
 
 def mcptest(js: JudgeServer, tmp_path: Path, *args: str | Path
-            ) -> tuple[subprocess.CompletedProcess[str], dict]:
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/"),
-           **js.gateway_env()}
+            ) -> tuple[Ran, dict]:
     out = tmp_path / "out.json"
-    r = subprocess.run([sys.executable, "-m", "mcptest", "run", *map(str, args), "--reporter",
-                        "json", "--output", out, "--reporter", "md", "--output",
-                        tmp_path / "out.md"], capture_output=True, text=True, env=env,
-                       timeout=240, cwd=tmp_path)
+    r = cli("run", *args, "--reporter", "json", "--output", out, "--reporter", "md", "--output",
+            tmp_path / "out.md", env=js.gateway_env(), cwd=tmp_path)
     assert out.exists(), r.stderr
     return r, json.loads(out.read_text(encoding="utf-8"))
 
@@ -74,7 +68,7 @@ def test_repetitions_after_the_first_bypass_the_cache_unless_asked(tmp_path: Pat
 
 
 def run_five(tmp_path: Path, steps: list[Verdict], *extra: str | Path
-             ) -> tuple[subprocess.CompletedProcess[str], dict]:
+             ) -> tuple[Ran, dict]:
     with JudgeServer() as js:
         js.script("judge-x", steps)
         return mcptest(js, tmp_path, greet_suite(tmp_path), "--repeat", "5", "--no-cache", *extra)
@@ -118,11 +112,9 @@ def test_the_run_agreement_of_a_repeated_run_covers_every_repetition(tmp_path: P
         js.script("judge-a", Verdict(0.9))
         js.script("judge-b", [Verdict(0.1), Verdict(0.9)])
         js.script("judge-c", Verdict(0.9))
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **js.gateway_env()}
         out = tmp_path / "out.json"
-        r = subprocess.run([sys.executable, "-m", "mcptest", "eval", "evals.yml", "--repeat", "2",
-                            "--no-cache", "--reporter", "json", "--output", out],
-                           capture_output=True, text=True, env=env, timeout=240, cwd=tmp_path)
+        r = cli("eval", "evals.yml", "--repeat", "2", "--no-cache", "--reporter", "json",
+                "--output", out, env=js.gateway_env(), cwd=tmp_path)
     assert out.exists(), r.stderr
     summary = json.loads(out.read_text(encoding="utf-8"))["summary"]
     data = [[0.9, 0.9], [0.1, 0.9], [0.9, 0.9]]  # rows: judges; columns: repetitions

@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.cli_run import HEAD, mcptest, run_json
+from support.cli_inproc import cli
+from support.cli_run import HEAD, run_json
 
 from mcptest.exit_codes import ExitCode
 
@@ -48,8 +49,8 @@ resources:
 def test_validate_connect_names_every_wrong_name_with_a_suggestion(tmp_path: Path) -> None:
     suite = tmp_path / "names.yml"
     suite.write_text(WRONG_NAMES, encoding="utf-8")
-    assert mcptest("validate", suite).returncode == ExitCode.OK  # the loader cannot know
-    r = mcptest("validate", "--connect", "names.yml", cwd=tmp_path)
+    assert cli("validate", suite).returncode == ExitCode.OK  # the loader cannot know
+    r = cli("validate", "--connect", "names.yml", cwd=tmp_path)
     assert r.returncode == ExitCode.USAGE_ERROR, r.stderr
     errors = [line for line in r.stderr.splitlines() if not line.startswith("warning: ")]
     assert errors == [
@@ -74,12 +75,12 @@ def test_validate_connect_passes_a_right_suite_and_says_when_a_server_is_not_rea
     good = tmp_path / "good.yml"
     good.write_text(HEAD + "tools:\n  - {name: g, server: ex, tool: greet, args: {name: A}}\n",
                     encoding="utf-8")
-    r = mcptest("validate", "--connect", good)
+    r = cli("validate", "--connect", good)
     assert r.returncode == ExitCode.OK and r.stdout.startswith("ok: "), r.stderr
     gone = tmp_path / "gone.yml"
     gone.write_text("servers:\n  ex: {command: [no-such-program-mcptest]}\n"
                     "tools:\n  - {name: g, server: ex, tool: greet}\n", encoding="utf-8")
-    r = mcptest("validate", "--connect", gone)
+    r = cli("validate", "--connect", gone)
     assert r.returncode == ExitCode.SERVER_NOT_READY and "servers.ex" in r.stderr, r.stderr
 
 

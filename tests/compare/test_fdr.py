@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from rows import report, row
-from support.cli_run import mcptest
+from support.cli_inproc import cli
 
 from mcptest.compare.classify import CompareOptions, compare_reports
 from mcptest.compare.fisher import worse
@@ -101,14 +101,14 @@ def test_diff_through_the_cli_says_how_many_rows_it_tested_and_at_what_q(
     assert raw >= 1  # the seed shows the problem: some stable row looks regressed on its own
     a, b = _write(tmp_path / "old.json", old), _write(tmp_path / "new.json", new)
     out = tmp_path / "diff.json"
-    run = mcptest("diff", a, b, "--fail-on", "regressed", "--format", "json", "--output", out)
+    run = cli("diff", a, b, "--fail-on", "regressed", "--format", "json", "--output", out)
     assert run.returncode == ExitCode.OK, run.stderr
     comparison = json.loads(out.read_text(encoding="utf-8"))["comparison"]
     assert comparison["tested"] == 100 and comparison["alpha"] == Q
     assert comparison["counts"].get("regressed", 0) == 0
-    md = mcptest("diff", a, b, "--format", "md").stdout
+    md = cli("diff", a, b, "--format", "md").stdout
     assert "100 row(s) tested at q = 0.05 (Benjamini–Hochberg across rows" in md
-    strict = mcptest("diff", a, b, "--q", "0.5", "--fail-on", "regressed", "--format", "json",
+    strict = cli("diff", a, b, "--q", "0.5", "--fail-on", "regressed", "--format", "json",
                      "--output", out)
     assert json.loads(out.read_text(encoding="utf-8"))["comparison"]["alpha"] == 0.5
     assert strict.returncode in (ExitCode.OK, ExitCode.TESTS_FAILED)
@@ -119,9 +119,9 @@ def test_a_single_judged_drop_does_not_block_a_pull_request_and_a_deterministic_
         tmp_path: Path) -> None:
     a = _write(tmp_path / "old.json", report(_judged("judged", "passed")))
     b = _write(tmp_path / "new.json", report(_judged("judged", "failed")))
-    run = mcptest("diff", a, b, "--fail-on", "regressed")
+    run = cli("diff", a, b, "--fail-on", "regressed")
     assert run.returncode == ExitCode.OK, run.stdout
     assert "changed, unconfirmed (one judged run a side) (1): judged" in run.stdout
     c = _write(tmp_path / "old2.json", report(row("plain")))
     d = _write(tmp_path / "new2.json", report(row("plain", "failed")))
-    assert mcptest("diff", c, d, "--fail-on", "regressed").returncode == ExitCode.TESTS_FAILED
+    assert cli("diff", c, d, "--fail-on", "regressed").returncode == ExitCode.TESTS_FAILED

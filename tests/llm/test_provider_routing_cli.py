@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.cli_run import HEAD, REPO, mcptest, run_json
+from support.cli_inproc import cli
+from support.cli_run import HEAD, REPO, run_json
 from support.judge_server import Verdict
 from support.providers import AnthropicStandIn, GeminiStandIn, OpenAIStandIn
 
@@ -27,7 +28,7 @@ def test_the_jury_consensus_example_asks_all_three_families(tmp_path: Path) -> N
         o.script("gpt-4o", Verdict(score=0.85))
         g.script("gemini-2.5-pro", Verdict(score=0.3, thinking_tokens=3000))
         out = tmp_path / "report.json"
-        r = mcptest("run", "--config", "examples/llm-jury-consensus/tests/jury-consensus.yml",
+        r = cli("run", "--config", "examples/llm-jury-consensus/tests/jury-consensus.yml",
                     "--no-cache", "--reporter", "pretty", "--reporter", "json", "--output", out,
                     cwd=REPO, env={**a.env(), **o.env(), **g.env(),
                                    "MCPTEST_PYTHON": sys.executable})
@@ -76,13 +77,13 @@ def test_a_refused_connection_costs_nothing_and_names_the_url(tmp_path: Path) ->
 def test_an_ambiguous_model_name_is_a_load_error_at_its_key(tmp_path: Path) -> None:
     path = tmp_path / "suite.yml"
     path.write_text(SUITE.replace("model: gpt-4o", "model: llama-3.3-70b"), encoding="utf-8")
-    r = mcptest("run", path, "--no-cache", env={"GROQ_API_KEY": "k"})
+    r = cli("run", path, "--no-cache", env={"GROQ_API_KEY": "k"})
     assert r.returncode == ExitCode.USAGE_ERROR, r.stdout + r.stderr
     assert f"{path}:11:" in r.stderr and "llm-judge.model" in r.stderr
     assert "model 'llama-3.3-70b' does not say its provider" in r.stderr
     assert "write `cerebras/llama-3.3-70b`" in r.stderr
     # through a gateway any name goes, unchanged
-    gw = mcptest("run", path, "--no-cache", env={"MCPTEST_JUDGE_BASE_URL": "http://127.0.0.1:9"})
+    gw = cli("run", path, "--no-cache", env={"MCPTEST_JUDGE_BASE_URL": "http://127.0.0.1:9"})
     assert gw.returncode != ExitCode.USAGE_ERROR
 
 
@@ -96,11 +97,11 @@ def test_a_temperature_the_provider_refuses_is_a_load_error_at_its_key(tmp_path:
             repetitions: 2
             temperature: 1.2
             jurors: [{ model: gpt-4o }, { model: claude-haiku-4-5 }]"""), encoding="utf-8")
-    r = mcptest("run", path, "--no-cache", env={"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "k"})
+    r = cli("run", path, "--no-cache", env={"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "k"})
     assert r.returncode == ExitCode.USAGE_ERROR, r.stdout + r.stderr
     lines = [x for x in r.stderr.splitlines() if "temperature 1.2" in x]
     assert len(lines) == 1 and f"{path}:15:" in lines[0] and "llm-jury.temperature" in lines[0]
     assert "outside what anthropic accepts (0..1) for `claude-haiku-4-5`" in lines[0]
-    checked = mcptest("validate", path, env={"ANTHROPIC_API_KEY": "k"})  # load time, no run
+    checked = cli("validate", path, env={"ANTHROPIC_API_KEY": "k"})  # load time, no run
     assert checked.returncode == ExitCode.USAGE_ERROR
     assert lines[0].removeprefix("error: ") in checked.stderr

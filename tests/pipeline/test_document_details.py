@@ -8,7 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from support.cli_run import HEAD, mcptest, run_json
+from support.cli_inproc import cli
+from support.cli_run import HEAD, run_json
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
@@ -31,7 +32,7 @@ def test_a_preset_accepts_strict_and_a_near_perfect_score_then_fails(
     rubric: {preset: conciseness}
 """, encoding="utf-8")
     out = tmp_path / "preset.json"
-    r = mcptest("eval", path, "--no-cache", "--reporter", "json", "--output", out,
+    r = cli("eval", path, "--no-cache", "--reporter", "json", "--output", out,
                 env={**js.gateway_env(), "MCPTEST_JUDGE_MODEL": "judge-m"})
     assert r.returncode == ExitCode.TESTS_FAILED, r.stderr
     rows = {t["name"]: t for t in json.loads(out.read_text())["tests"]}
@@ -79,7 +80,7 @@ evals:
     threshold: 0.8
     rubric: {ref: tone, threshold: 0.7}
 """, encoding="utf-8")
-    v = mcptest("validate", path)
+    v = cli("validate", path)
     assert v.returncode == ExitCode.OK, v.stderr
     assert v.stderr.splitlines() == [
         f"warning: {path}:10:16: evals[0].threshold: both the eval's `threshold` (0.8) and "
@@ -88,7 +89,7 @@ evals:
         "the rubric reference's (0.7) are set; the rubric reference's 0.7 wins "
         "(docs/evals.md, Thresholds)"]
     out = tmp_path / "thresholds.json"
-    r = mcptest("eval", path, "--no-cache", "--reporter", "json", "--output", out,
+    r = cli("eval", path, "--no-cache", "--reporter", "json", "--output", out,
                 env={**js.gateway_env(), "MCPTEST_JUDGE_MODEL": "judge-m"})
     rep = json.loads(out.read_text())
     assert rep["warnings"] == [w.removeprefix("warning: ") for w in v.stderr.splitlines()]
@@ -109,7 +110,7 @@ def test_a_tree_rubric_refuses_criteria_only_keys(tmp_path: Path) -> None:
         yes: {score: 1.0}
         no: {score: 0.0}
 """, encoding="utf-8")
-    r = mcptest("validate", path)
+    r = cli("validate", path)
     assert r.returncode == ExitCode.USAGE_ERROR
     assert "evals[0].rubric" in r.stderr
     assert "`require_evidence` apply to `criteria`; a `tree` rubric scores the leaf" in r.stderr
@@ -126,14 +127,14 @@ def test_a_live_eval_with_nothing_to_grade_defers_and_a_typo_stays_an_error(
     rubric: "Mentions the service and the tag."
 """, encoding="utf-8")
     env = {**js.gateway_env(), "MCPTEST_JUDGE_MODEL": "judge-m"}
-    assert mcptest("validate", path).returncode == ExitCode.OK
+    assert cli("validate", path).returncode == ExitCode.OK
     out = tmp_path / "live.json"
-    r = mcptest("eval", path, "--no-cache", "--reporter", "json", "--output", out, env=env)
+    r = cli("eval", path, "--no-cache", "--reporter", "json", "--output", out, env=env)
     assert r.returncode == ExitCode.OK, r.stderr
     row = json.loads(out.read_text())["tests"][0]
     assert row["status"] == "deferred"
     assert row["message"].startswith("deferred: no `response` to grade and no `server`")
-    strict = mcptest("eval", path, "--no-cache", "--require-judge", "--reporter", "json",
+    strict = cli("eval", path, "--no-cache", "--require-judge", "--reporter", "json",
                      "--output", out, env=env)
     assert strict.returncode == ExitCode.TESTS_FAILED
     assert json.loads(out.read_text())["tests"][0]["gap"] == "environment"
@@ -145,7 +146,7 @@ def test_a_live_eval_with_nothing_to_grade_defers_and_a_typo_stays_an_error(
     prompt: "Summarize the latest deployment."
     rubric: "Mentions the service and the tag."
 """, encoding="utf-8")
-    bad = mcptest("eval", typo, env=env)
+    bad = cli("eval", typo, env=env)
     assert bad.returncode == ExitCode.USAGE_ERROR
     assert "evals[0].server: unknown server `exx` (did you mean `ex`?)" in bad.stderr
 
@@ -178,13 +179,13 @@ evals:
   - {name: an eval, prompt: p, response: "an answer", rubric: "Is good."}
 """, encoding="utf-8")
     env = {**js.gateway_env(), "MCPTEST_JUDGE_MODEL": "judge-m"}
-    r = mcptest("eval", "--max-cost", "0.50", "tests/judge.yml", cwd=tmp_path, env=env)
+    r = cli("eval", "--max-cost", "0.50", "tests/judge.yml", cwd=tmp_path, env=env)
     assert r.returncode == ExitCode.OK, r.stdout + r.stderr
     assert "✓ PASS  summary mentions the service and the release tag" in r.stdout
     assert "score 0.92" in r.stdout and "an eval" in r.stdout
     assert "plain greeting" not in r.stdout
     assert js.count("judge-m") == 2
-    ran = mcptest("run", "tests/judge.yml", "--reporter", "json", cwd=tmp_path, env=env)
+    ran = cli("run", "tests/judge.yml", "--reporter", "json", cwd=tmp_path, env=env)
     names = [t["name"] for t in json.loads(ran.stdout)["tests"]]
     assert names == ["summary mentions the service and the release tag", "plain greeting"]
 
@@ -203,7 +204,7 @@ def test_same_family_judges_warn_and_strict_panel_refuses_them_on_evals_too(
 """
     loose = tmp_path / "loose.yml"
     loose.write_text(HEAD + body.format(strict=""), encoding="utf-8")
-    v = mcptest("validate", loose)
+    v = cli("validate", loose)
     assert v.returncode == ExitCode.OK, v.stderr
     assert v.stderr.strip() == (
         f"warning: {loose}:10:39: evals[0].judge.panel[1]: judge `gpt-4o` is from the openai "
@@ -211,7 +212,7 @@ def test_same_family_judges_warn_and_strict_panel_refuses_them_on_evals_too(
         "family (`strict_panel: true` makes this an error)")
     strict = tmp_path / "strict.yml"
     strict.write_text(HEAD + body.format(strict=", strict_panel: true"), encoding="utf-8")
-    s = mcptest("validate", strict)
+    s = cli("validate", strict)
     assert s.returncode == ExitCode.USAGE_ERROR
     assert s.stderr.strip() == (
         f"{strict}:10:39: evals[0].judge.panel[1]: judge `gpt-4o` is from the openai family, "
@@ -228,7 +229,7 @@ def test_structured_output_false_sends_no_response_format(tmp_path: Path,
 evals:
   - {{name: format {flag}, prompt: p, response: "answer {flag}", rubric: "Is good."}}
 """, encoding="utf-8")
-        r = mcptest("eval", path, "--no-cache", env=js.gateway_env())
+        r = cli("eval", path, "--no-cache", env=js.gateway_env())
         assert r.returncode == ExitCode.OK, r.stderr
     sent = {b["messages"][-1]["content"].count("answer true") > 0: b
             for b in js.requests("judge-m")}

@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.cli_run import REPO, mcptest
+from support.cli_inproc import cli
+from support.cli_run import REPO
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
 from mcptest.exit_codes import ExitCode
@@ -23,7 +24,7 @@ def env_for(js: JudgeServer, **extra: str) -> dict[str, str]:
 
 def report_of(tmp_path: Path, *args: str | Path, env: dict[str, str]) -> tuple[int, dict]:
     out = tmp_path / "report.json"
-    r = mcptest(*args, "--no-cache", "--reporter", "pretty", "--reporter", "json",
+    r = cli(*args, "--no-cache", "--reporter", "pretty", "--reporter", "json",
                 "--output", out, cwd=REPO, env=env)
     assert out.is_file(), r.stderr
     return r.returncode, json.loads(out.read_text(encoding="utf-8"))
@@ -65,9 +66,9 @@ def test_the_agent_jury_examples(tmp_path: Path, js: JudgeServer) -> None:
 def test_the_rubric_eval_example_with_its_three_commands(
         tmp_path: Path, js: JudgeServer) -> None:
     env = env_for(js, MCPTEST_JUDGE_MODEL="judge-m")
-    v = mcptest("validate", "--config", "examples/rubric-eval.yml", cwd=REPO, env=env)
+    v = cli("validate", "--config", "examples/rubric-eval.yml", cwd=REPO, env=env)
     assert v.returncode == ExitCode.OK and v.stdout.startswith("ok: examples/rubric-eval.yml")
-    explained = mcptest("eval", "--explain", "--config", "examples/rubric-eval.yml",
+    explained = cli("eval", "--explain", "--config", "examples/rubric-eval.yml",
                         cwd=REPO, env=env)
     assert explained.returncode == ExitCode.OK and js.count() == 0
     assert "total: 7 eval row(s), 13 judge call(s)" in explained.stdout
@@ -87,7 +88,7 @@ def test_the_judge_documents_commands_run_verbatim(tmp_path: Path, js: JudgeServ
     for part in ("tests/judge.yml", "examples/server/example_server.py"):
         (clone / part).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(REPO / part, clone / part)
-    keyless = mcptest("eval", "tests/judge.yml", cwd=clone,
+    keyless = cli("eval", "tests/judge.yml", cwd=clone,
                       env={"MCPTEST_PYTHON": sys.executable})
     assert keyless.returncode == ExitCode.OK, keyless.stdout + keyless.stderr
     assert "0 passed, 2 deferred of 2" in keyless.stdout
@@ -96,7 +97,7 @@ def test_the_judge_documents_commands_run_verbatim(tmp_path: Path, js: JudgeServ
     env = env_for(js, MCPTEST_JUDGE_MODEL="claude-haiku-4-5")
     for argv in (("eval", "--max-cost", "0.50", "tests/judge.yml"),
                  ("eval", "tests/judge.yml", "--max-cost", "0.50")):
-        r = mcptest(*argv, cwd=clone, env=env)
+        r = cli(*argv, cwd=clone, env=env)
         assert r.returncode == ExitCode.OK, r.stdout + r.stderr
         assert "✓ PASS  summary mentions the service and the release tag" in r.stdout
         assert "✓ PASS  error explanation is actionable" in r.stdout
@@ -113,14 +114,14 @@ def test_the_other_documents_commands_run_verbatim(tmp_path: Path, js: JudgeServ
                     ignore=shutil.ignore_patterns("__pycache__", ".mcptest"))
     for model, score in (("claude-opus-4-7", 0.9), ("gpt-4o", 0.85), ("gemini-2.5-pro", 0.3)):
         js.script(model, Verdict(score=score))
-    r = mcptest("run", "--config", "examples/llm-jury-consensus/tests/jury-consensus.yml",
+    r = cli("run", "--config", "examples/llm-jury-consensus/tests/jury-consensus.yml",
                 cwd=clone, env=env_for(js))
     assert r.returncode == ExitCode.OK, r.stdout + r.stderr
     assert "✓ PASS  release note reads as a deployment note across the jury" in r.stdout
     assert "2/3 passed, quorum 0.67 · verdict passed" in r.stdout
     js.script("judge-m", Verdict(score=0.9, evidence="2.3.0"))
     js.script("judge-m", Verdict(score=0.0), rubric="full card number")
-    e = mcptest("eval", "--config", "examples/rubric-eval.yml", cwd=clone,
+    e = cli("eval", "--config", "examples/rubric-eval.yml", cwd=clone,
                 env=env_for(js, MCPTEST_JUDGE_MODEL="judge-m"))
     assert e.returncode == ExitCode.OK, e.stdout + e.stderr
     assert "7 passed of 7" in e.stdout

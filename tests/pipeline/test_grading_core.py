@@ -13,8 +13,8 @@ import anyio
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.cli_inproc import cli
 from support.cli_run import HEAD as SUITE_HEAD
-from support.cli_run import mcptest
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.errors import BudgetRefused
@@ -47,7 +47,7 @@ def test_a_judge_nested_in_all_or_any_is_a_positioned_load_error(tmp_path: Path)
             - llm-jury: {rubric: "Polite?", jurors: [{model: a}, {model: b}]}
 """, encoding="utf-8")
     for command in ("validate", "run"):
-        out = mcptest(command, path)
+        out = cli(command, path)
         assert out.returncode == ExitCode.USAGE_ERROR, out.stderr
         assert "Traceback" not in out.stderr
         lines = [x.removeprefix("error: ") for x in out.stderr.strip().splitlines()]
@@ -71,7 +71,7 @@ def test_an_internal_error_exits_70_and_the_report_says_70(tmp_path: Path) -> No
 """ for n in ("Ada", "Bob", "Cy")), encoding="utf-8")
     out_json = tmp_path / "out" / "run.json"
     junit = tmp_path / "out" / "junit.xml"
-    run = mcptest("run", path, "--reporter", "json", "--output", out_json,
+    run = cli("run", path, "--reporter", "json", "--output", out_json,
                   "--reporter", "junit", "--output", junit,
                   env={"MCPTEST_INJECT_FAULT": "1"})
     assert run.returncode == ExitCode.INTERNAL_ERROR == 70, run.stderr
@@ -82,7 +82,7 @@ def test_an_internal_error_exits_70_and_the_report_says_70(tmp_path: Path) -> No
     assert report["summary"]["interrupted"] is None
     assert len(report["tests"]) == 3 and junit.is_file()
     # the same suite without the fault: exit 0, and nothing of the fault in the report
-    clean = mcptest("run", path, "--reporter", "json", "--output", out_json)
+    clean = cli("run", path, "--reporter", "json", "--output", out_json)
     assert clean.returncode == 0, clean.stderr
     assert json.loads(out_json.read_text(encoding="utf-8"))["summary"]["internal_error"] is None
 
@@ -106,7 +106,7 @@ def test_custom_judges_are_refused_before_they_run_when_their_cost_cannot_fit(
         matcher: {{custom-judge: {{python: "paid:judge", max_cost_usd: 1.0}}}}
 """ for k in (1, 2)), encoding="utf-8")
     out_json = tmp_path / "run.json"
-    run = mcptest("run", path, "--max-cost", "0.5", "--reporter", "json", "--output", out_json,
+    run = cli("run", path, "--max-cost", "0.5", "--reporter", "json", "--output", out_json,
                   cwd=tmp_path)
     report = json.loads(out_json.read_text(encoding="utf-8"))
     assert run.returncode == ExitCode.POLICY_STOP == report["summary"]["exit_code"], run.stderr
@@ -131,7 +131,7 @@ def test_a_custom_judge_reporting_more_than_it_declared_is_an_error(tmp_path: Pa
         matcher: {custom-judge: {python: "sly:judge", max_cost_usd: 0.01}}
 """, encoding="utf-8")
     out_json = tmp_path / "run.json"
-    run = mcptest("run", path, "--max-cost", "0.5", "--reporter", "json", "--output", out_json,
+    run = cli("run", path, "--max-cost", "0.5", "--reporter", "json", "--output", out_json,
                   cwd=tmp_path)
     report = json.loads(out_json.read_text(encoding="utf-8"))
     assert run.returncode == ExitCode.TESTS_FAILED, run.stderr
@@ -161,7 +161,7 @@ def test_a_custom_judge_without_a_declared_cost_runs_one_at_a_time_under_a_cap(
         matcher: {{custom-judge: {{python: "sly:judge"}}}}
 """ for k in (1, 2, 3)), encoding="utf-8")
     out_json = tmp_path / "run.json"
-    run = mcptest("run", path, "--max-cost", "0.5", "--reporter", "json",
+    run = cli("run", path, "--max-cost", "0.5", "--reporter", "json",
                   "--output", out_json, cwd=tmp_path)
     report = json.loads(out_json.read_text(encoding="utf-8"))
     assert run.returncode == ExitCode.POLICY_STOP, run.stderr
@@ -193,7 +193,7 @@ def test_repetitions_spend_from_the_runs_one_ledger(tmp_path: Path) -> None:
         matcher: {custom-judge: {python: "sly:judge"}}
 """, encoding="utf-8")
     out_json = tmp_path / "run.json"
-    mcptest("run", path, "--max-cost", "0.5", "--repeat", "3", "--reporter", "json",
+    cli("run", path, "--max-cost", "0.5", "--repeat", "3", "--reporter", "json",
             "--output", out_json, cwd=tmp_path)
     summary = json.loads(out_json.read_text(encoding="utf-8"))["summary"]
     assert summary["cost_usd"] == pytest.approx(0.4) and summary["budget_stopped"]
@@ -269,7 +269,7 @@ def test_sixteen_concurrent_custom_and_llm_judges_never_cross_the_cap(
 def test_a_cap_that_is_not_a_finite_amount_is_a_usage_error(tmp_path: Path, cap: str) -> None:
     path = tmp_path / "s.yml"
     path.write_text("tools: []\n", encoding="utf-8")
-    out = mcptest("run", path, "--max-cost", cap)
+    out = cli("run", path, "--max-cost", cap)
     assert out.returncode == ExitCode.USAGE_ERROR, out.stderr
     assert out.stderr.strip().splitlines() == [
         "error: --max-cost must be a finite number of USD, not negative; got "

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.cli_run import HEAD, mcptest, run_json
+from support.cli_inproc import cli
+from support.cli_run import HEAD, run_json
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
 from mcptest.exit_codes import ExitCode
@@ -39,7 +40,7 @@ def test_a_missing_reference_file_is_a_load_error_at_the_key(tmp_path: Path) -> 
       - target: result.structuredContent
         matcher: {same-shape: {}}
 """)
-    r = mcptest("validate", path, cwd=tmp_path)
+    r = cli("validate", path, cwd=tmp_path)
     assert r.returncode == ExitCode.USAGE_ERROR, r.stderr
     assert ("suite.yml:9:5: tools[0].reference: reference file `expected/forecast.json` not "
             f"found (looked in {tmp_path})") in r.stderr
@@ -55,7 +56,7 @@ def test_a_reference_file_that_is_not_json_is_a_load_error_with_its_json_positio
     rubric: "greets"
     reference: {file: ref.json}
 """)
-    r = mcptest("validate", path, cwd=tmp_path)
+    r = cli("validate", path, cwd=tmp_path)
     assert r.returncode == ExitCode.USAGE_ERROR, r.stderr
     assert ("suite.yml:9:5: evals[0].reference: reference file `ref.json` is not valid JSON: "
             "Expecting value (line 2, column 15)") in r.stderr
@@ -71,7 +72,7 @@ def test_same_shape_without_like_needs_a_reference(tmp_path: Path) -> None:
       - target: result.structuredContent
         matcher: {not: {same-shape: {extra_keys: allow}}}
 """)
-    r = mcptest("validate", path, cwd=tmp_path)
+    r = cli("validate", path, cwd=tmp_path)
     assert r.returncode == ExitCode.USAGE_ERROR, r.stderr
     assert ("suite.yml:11:25: tools[0].expect[0].matcher.not.same-shape: `same-shape` has no "
             "`like:` and the test gives no `reference:` to compare with") in r.stderr
@@ -162,7 +163,7 @@ evals:
     rubric: "Correct."
     judge: {{model: judge-ref, base_url: "{js.base_url}"}}
 """)
-    r = mcptest("eval", path, "--no-cache", cwd=tmp_path)  # the eval and the judged tool test
+    r = cli("eval", path, "--no-cache", cwd=tmp_path)  # the eval and the judged tool test
     assert r.returncode == ExitCode.OK, r.stdout + r.stderr
     bodies = js.requests("judge-ref")
     assert len(bodies) == 3
@@ -196,7 +197,7 @@ def test_the_reference_is_part_of_the_cache_key(tmp_path: Path, js: JudgeServer)
 """)
     cache = ["--cache-dir", str(tmp_path / "cache")]
     for reference, sent in (("Oslo", 1), ("Oslo", 1), ("Bergen", 2)):
-        r = mcptest("eval", suite(reference), *cache, cwd=tmp_path)
+        r = cli("eval", suite(reference), *cache, cwd=tmp_path)
         assert r.returncode == ExitCode.OK, r.stdout + r.stderr
         assert js.count("judge-ref") == sent
 

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.cli_run import HEAD, mcptest
+from support.cli_inproc import cli
+from support.cli_run import HEAD
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
@@ -37,7 +38,7 @@ def _suite(path: Path, *tests: tuple[str, int]) -> Path:
 
 
 def _shard(suite: Path, i: int, n: int, out: Path, *extra: str) -> dict[str, Any]:
-    r = mcptest("run", suite, "--reporter", "json", "--output", out, "--shard", f"{i}/{n}",
+    r = cli("run", suite, "--reporter", "json", "--output", out, "--shard", f"{i}/{n}",
                 *extra)
     assert out.is_file(), r.stderr
     return json.loads(out.read_text(encoding="utf-8"))
@@ -51,13 +52,13 @@ def test_shards_of_different_runs_are_refused(tmp_path: Path) -> None:
     x1, x2 = tmp_path / "x1.json", tmp_path / "x2.json"
     assert [t["name"] for t in _shard(s12, 1, 2, x1)["tests"]] == ["good"]
     assert [t["name"] for t in _shard(ok, 2, 2, x2)["tests"]] == ["g2"]
-    r = mcptest("merge", x1, x2)
+    r = cli("merge", x1, x2)
     assert r.returncode == ExitCode.USAGE_ERROR, r.stdout
     assert f"merge: {x2} not from the same run as {x1}" in r.stderr
     # a different split of the same suite is another run too
     y3 = tmp_path / "y3.json"
     _shard(s12, 2, 3, y3)
-    r = mcptest("merge", x1, y3)
+    r = cli("merge", x1, y3)
     assert r.returncode == ExitCode.USAGE_ERROR and f"{y3} not from the same run as {x1}" in r.stderr
 
 
@@ -65,7 +66,7 @@ def test_a_shard_given_twice_is_named(tmp_path: Path) -> None:
     s12 = _suite(tmp_path / "s12.yml", ("good", 2), ("bad", 3))
     sh1 = tmp_path / "sh1.json"
     _shard(s12, 1, 2, sh1)
-    r = mcptest("merge", sh1, sh1)
+    r = cli("merge", sh1, sh1)
     assert r.returncode == ExitCode.USAGE_ERROR
     assert f"shard 1/2 given more than once ({sh1}, {sh1})" in r.stderr
     assert "missing" not in r.stderr
@@ -79,11 +80,11 @@ def test_a_repeated_shard_keeps_its_shard_block(tmp_path: Path) -> None:
     assert rep["shard"] == {"index": 1, "count": 2, "plan": [t["id"] for t in rep["tests"]]
                             + [rep["shard"]["plan"][1]]}
     assert rep["tests"][0]["repeat"] is not None  # it did repeat
-    alone = mcptest("merge", q1)
+    alone = cli("merge", q1)
     assert alone.returncode == ExitCode.USAGE_ERROR and "missing shard(s) 2/2" in alone.stderr
     _shard(s12, 2, 2, q2)  # a normal shard with a repeated one: the same run's test list
     merged = tmp_path / "m.json"
-    r = mcptest("merge", q1, q2, "--output", merged)
+    r = cli("merge", q1, q2, "--output", merged)
     assert r.returncode == ExitCode.TESTS_FAILED, r.stderr
     m = json.loads(merged.read_text(encoding="utf-8"))
     assert [t["name"] for t in m["tests"]] == ["good", "bad"]
@@ -116,24 +117,24 @@ def test_the_merged_report_recomputes_the_run_agreement(tmp_path: Path,
 """ for rubric, kind in kinds.items()), encoding="utf-8")
     env = js.gateway_env()
     whole = tmp_path / "whole.json"
-    mcptest("run", path, "--no-cache", "--reporter", "json", "--output", whole, env=env)
+    cli("run", path, "--no-cache", "--reporter", "json", "--output", whole, env=env)
     w = json.loads(whole.read_text(encoding="utf-8"))["summary"]
     assert w["run_agreement"] is not None and w["run_agreement_labels"] is not None
     outs = []
     for i in (1, 2):
         out = tmp_path / f"j{i}.json"
-        mcptest("run", path, "--no-cache", "--reporter", "json", "--output", out,
+        cli("run", path, "--no-cache", "--reporter", "json", "--output", out,
                 "--shard", f"{i}/2", env=env)
         shard = json.loads(out.read_text(encoding="utf-8"))
         assert shard["summary"]["run_agreement"] != w["run_agreement"]  # a shard sees less
         assert shard["summary"]["run_agreement_labels"] != w["run_agreement_labels"]
         outs.append(out)
     merged = tmp_path / "merged.json"
-    r = mcptest("merge", *outs, "--output", merged, "--format", "json")
+    r = cli("merge", *outs, "--output", merged, "--format", "json")
     assert merged.is_file(), r.stderr
     m = json.loads(merged.read_text(encoding="utf-8"))["summary"]
     assert m["run_agreement"] == w["run_agreement"]
     assert m["run_agreement_labels"] == w["run_agreement_labels"]
-    pretty = mcptest("merge", *outs, "--format", "pretty")
+    pretty = cli("merge", *outs, "--format", "pretty")
     assert f"run agreement α {w['run_agreement']:.2f}" in pretty.stdout
     assert f"labels α (nominal) {w['run_agreement_labels']:.2f}" in pretty.stdout

@@ -10,7 +10,8 @@ from typing import Any
 
 import krippendorff
 import pytest
-from support.cli_run import HEAD, mcptest, run_json
+from support.cli_inproc import cli
+from support.cli_run import HEAD, run_json
 from support.judge_server import Fault, JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
@@ -97,7 +98,7 @@ def test_without_passing_labels_the_label_is_kept_and_passed_is_unknown(
     assert line in r.stdout
     assert "? j-a (unknown)" not in r.stdout and "? j-a: neutral" in r.stdout
     for fmt in ("md", "html"):
-        shown = mcptest("report", tmp_path / "jury.json", "--format", fmt)
+        shown = cli("report", tmp_path / "jury.json", "--format", fmt)
         assert line in shown.stdout, shown.stdout
         assert "❔ unknown" in shown.stdout
         assert "✅" not in shown.stdout.split(line, 1)[1].split("friendly", 1)[0]
@@ -221,7 +222,7 @@ def test_a_boolean_jury_takes_the_plurality_of_pass_and_fail(tmp_path: Path,
 def test_keys_that_do_not_fit_the_mode_are_load_errors(tmp_path: Path, jury: str, where: str,
                                                        says: str) -> None:
     path = _suite(tmp_path, jury)
-    r = mcptest("validate", path)
+    r = cli("validate", path)
     assert r.returncode == ExitCode.USAGE_ERROR
     assert f"{path}:{where}" in r.stderr, r.stderr
     assert says in r.stderr
@@ -285,13 +286,13 @@ agents:
 """
     loose = tmp_path / "loose.yml"
     loose.write_text(body.format(strict=""), encoding="utf-8")
-    v = mcptest("validate", loose)
+    v = cli("validate", loose)
     assert v.returncode == ExitCode.OK, v.stderr
     assert (f"warning: {loose}:14:36: agents[0].expect[0].matcher.llm-jury.replacements[0]"
             ".model: judge `gpt-4o-mini` is from the openai family") in v.stderr
     strict = tmp_path / "strict.yml"
     strict.write_text(body.format(strict="\n            strict_panel: true"), encoding="utf-8")
-    s = mcptest("validate", strict)
+    s = cli("validate", strict)
     assert s.returncode == ExitCode.USAGE_ERROR
     assert (f"{strict}:14:36: agents[0].expect[0].matcher.llm-jury.replacements[0].model: "
             "juror `gpt-4o-mini` is from the openai family") in s.stderr
@@ -321,7 +322,7 @@ def test_an_eval_panel_takes_the_plurality_label(tmp_path: Path, js: JudgeServer
     path = _eval(tmp_path, "verdict_kind: categorical, labels: [rude, neutral, friendly], "
                            "panel: [j-a, j-b, j-c]" + passing)
     out = tmp_path / "evals.json"
-    r = mcptest("eval", path, "--no-cache", "--reporter", "pretty", "--reporter", "json",
+    r = cli("eval", path, "--no-cache", "--reporter", "pretty", "--reporter", "json",
                 "--output", out, env=js.gateway_env())
     assert r.returncode == code, r.stdout + r.stderr
     row = json.loads(out.read_text())["tests"][0]
@@ -342,7 +343,7 @@ def test_a_boolean_categorical_eval_panel_reports_its_mode_and_majority(
         js.script(model, Verdict(score=score))
     path = _eval(tmp_path, "verdict_kind: categorical, panel: [j-a, j-b, j-c]")
     out = tmp_path / "evals.json"
-    r = mcptest("eval", path, "--no-cache", "--reporter", "json", "--output", out,
+    r = cli("eval", path, "--no-cache", "--reporter", "json", "--output", out,
                 env=js.gateway_env())
     assert r.returncode == ExitCode.OK, r.stdout + r.stderr
     judge = json.loads(out.read_text())["tests"][0]["judge"]
@@ -352,7 +353,7 @@ def test_a_boolean_categorical_eval_panel_reports_its_mode_and_majority(
 
 def test_eval_keys_that_do_not_fit_the_mode_are_load_errors(tmp_path: Path) -> None:
     path = _eval(tmp_path, "verdict_kind: numeric, aggregate: majority, panel: [j-a, j-b]")
-    r = mcptest("validate", path)
+    r = cli("validate", path)
     assert r.returncode == ExitCode.USAGE_ERROR
     assert f"{path}:6:" in r.stderr and "evals[0].judge.aggregate" in r.stderr, r.stderr
     assert "with `verdict_kind: numeric` use mean or median" in r.stderr
@@ -407,7 +408,7 @@ def test_an_eval_panel_reports_the_statistic_its_verdict_was_decided_on(
         js.script(model, Verdict(score=score))
     path = _eval(tmp_path, f"{kind}aggregate: median, panel: [j-a, j-b, j-c]")
     out = tmp_path / "evals.json"
-    r = mcptest("eval", path, "--no-cache", "--reporter", "pretty", "--reporter", "json",
+    r = cli("eval", path, "--no-cache", "--reporter", "pretty", "--reporter", "json",
                 "--output", out, env=js.gateway_env())
     assert r.returncode == ExitCode.OK, r.stdout + r.stderr
     row = json.loads(out.read_text())["tests"][0]
@@ -455,7 +456,7 @@ def test_the_markdown_juror_table_escapes_labels_and_says_when_no_juror_decided(
             jurors: [{model: j-b}]
 """, encoding="utf-8")
     out = tmp_path / "out.md"
-    r = mcptest("run", path, "--no-cache", "--reporter", "pretty", "--reporter", "md",
+    r = cli("run", path, "--no-cache", "--reporter", "pretty", "--reporter", "md",
                 "--output", out, env=js.gateway_env())
     text = out.read_text()
     rows = [ln for ln in text.splitlines() if ln.startswith("| <code>j-a</code>")]
@@ -503,7 +504,7 @@ def test_junit_shows_each_jurors_answer_and_a_numeric_score_in_the_thresholds_un
             jurors: [{model: n-a}, {model: n-b}]
 """, encoding="utf-8")
     out = tmp_path / "out.xml"
-    mcptest("run", path, "--no-cache", "--reporter", "junit", "--output", out,
+    cli("run", path, "--no-cache", "--reporter", "junit", "--output", out,
             env=js.gateway_env())
     xml = out.read_text()
     assert "abstained" not in xml, xml
@@ -531,7 +532,7 @@ def test_eval_settings_a_labeled_verdict_would_ignore_are_load_errors(
     {extra if "tie_break" not in judge else "tags: [x]"}
     judge: {{{judge}}}
 """, encoding="utf-8")
-    r = mcptest("validate", path)
+    r = cli("validate", path)
     assert r.returncode == ExitCode.USAGE_ERROR, r.stdout + r.stderr
     assert f"{path}:7:" in r.stderr and says in r.stderr, r.stderr
 
@@ -553,7 +554,7 @@ def test_eval_explain_shows_the_verdict_mode_of_labeled_and_numeric_rows(
     threshold: 0.6
     judge: {verdict_kind: numeric, aggregate: median, panel: [g, h, i]}
 """, encoding="utf-8")
-    r = mcptest("eval", path, "--explain")
+    r = cli("eval", path, "--explain")
     assert r.returncode == ExitCode.OK, r.stdout + r.stderr
     assert ("rubric: free-form, labeled verdict, plurality of rude, friendly "
             "(passing: friendly)") in r.stdout, r.stdout

@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from support.cli_run import HEAD, mcptest, run_json
+from support.cli_inproc import cli
+from support.cli_run import HEAD, run_json
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
@@ -137,7 +138,7 @@ def test_min_jurors_above_the_jurors_is_a_positioned_load_error(
     line = next(k for k, x in enumerate(path.read_text().splitlines(), 1) if "min_jurors" in x)
     col = path.read_text().splitlines()[line - 1].index("min_jurors: 3") + len("min_jurors: ") + 1
     for command in ("validate", "run"):
-        r = mcptest(command, path)
+        r = cli(command, path)
         assert r.returncode == ExitCode.USAGE_ERROR, r.stderr
         assert r.stderr.strip().removeprefix("error: ") == (
             f"{path}:{line}:{col}: "
@@ -208,7 +209,7 @@ def test_an_eval_jury_samples_above_temperature_0_or_is_refused(
     rubric: "Is good."
 """, encoding="utf-8")
     env = {**js.gateway_env(), "MCPTEST_JUDGE_MODEL": "judge-m"}
-    r = mcptest("eval", path, "--no-cache", "--reporter", "json", env=env)
+    r = cli("eval", path, "--no-cache", "--reporter", "json", env=env)
     assert r.returncode == ExitCode.OK, r.stderr
     temps: dict[str, list[float]] = {}
     for body in js.requests("judge-m"):
@@ -225,7 +226,7 @@ def test_an_eval_jury_samples_above_temperature_0_or_is_refused(
       jury: {size: 3, temperature: 0}
 """, encoding="utf-8")
     for command in ("validate", "eval"):
-        bad = mcptest(command, zero, env=env)
+        bad = cli(command, zero, env=env)
         assert bad.returncode == ExitCode.USAGE_ERROR, bad.stderr
         assert bad.stderr.strip().removeprefix("error: ").startswith(
             f"{zero}:7:"), bad.stderr
@@ -249,7 +250,7 @@ def test_a_juror_s_repetitions_sample_above_temperature_0_or_are_refused(
     assert [b.get("temperature") for b in js.requests("juror-b")] == [0.4] * 2
     path = jury_suite(tmp_path, js, ["juror-a"], [], ", repetitions: 3, temperature: 0")
     for command in ("validate", "run"):
-        bad = mcptest(command, path)
+        bad = cli(command, path)
         assert bad.returncode == ExitCode.USAGE_ERROR, bad.stderr
         assert bad.stderr.strip().removeprefix("error: ").startswith(f"{path}:12:"), bad.stderr
         assert "3 repetitions at temperature 0 pay 3 times for one answer" in bad.stderr
@@ -271,7 +272,7 @@ def test_the_run_agreement_covers_eval_panels(tmp_path: Path, js: JudgeServer) -
     judge: {{panel: [judge-a, judge-b, judge-c]}}
 """ for k in range(3)), encoding="utf-8")
     out = tmp_path / "panel.json"
-    r = mcptest("eval", path, "--no-cache", "--reporter", "pretty", "--reporter", "json",
+    r = cli("eval", path, "--no-cache", "--reporter", "pretty", "--reporter", "json",
                 "--output", out, env=js.gateway_env())
     assert r.returncode == ExitCode.TESTS_FAILED, r.stderr  # mean 0.60 < 0.70
     rep = json.loads(out.read_text(encoding="utf-8"))

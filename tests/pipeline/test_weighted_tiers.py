@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.cli_run import HEAD, REPO, mcptest, run_json
+from support.cli_inproc import cli
+from support.cli_run import HEAD, REPO, run_json
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
@@ -64,7 +65,7 @@ def test_weighted_passes_where_the_gate_fails(tmp_path: Path, js: JudgeServer) -
     assert "weighted 0.70 ≥ 0.70" in r.stdout
     assert "exact · failed · weight 1, +0.00" in r.stdout
     assert "llm-judge · passed · weight 1, +0.20" in r.stdout
-    md = mcptest("report", tmp_path / "weighted.json", "--format", "md")
+    md = cli("report", tmp_path / "weighted.json", "--format", "md")
     assert md.returncode == 0, md.stderr
     assert "| ❌ |" not in md.stdout  # the failed check failed nothing
 
@@ -107,7 +108,7 @@ def test_weighted_fails_where_the_gate_passes(tmp_path: Path, js: JudgeServer) -
     assert w["message"] == "weighted score 0.70 < threshold 0.90"
     assert r.returncode == ExitCode.TESTS_FAILED
     assert "weighted score 0.70 < threshold 0.90" in r.stdout
-    md = mcptest("report", path.with_suffix(".json"), "--format", "md").stdout
+    md = cli("report", path.with_suffix(".json"), "--format", "md").stdout
     assert ("| ❌ | weighted | weighted score <code>greet</code> | weighted score 0.70 &#60; "
             "threshold 0.90 |") in md, md
 
@@ -170,7 +171,7 @@ def test_the_worked_example_of_docs_cascade_md(tmp_path: Path) -> None:
     """examples/reference.yml prints what docs/cascade.md shows: the gate would fail it (the
     custom judge scores 0.50 < 0.70), the weighted score passes it."""
     out = tmp_path / "r.json"
-    r = mcptest("run", "examples/reference.yml", "--no-cache", "--reporter", "pretty",
+    r = cli("run", "examples/reference.yml", "--no-cache", "--reporter", "pretty",
                 "--reporter", "json", "--output", out, cwd=REPO,
                 env={"MCPTEST_PYTHON": sys.executable})
     assert r.returncode == ExitCode.OK, r.stdout + r.stderr

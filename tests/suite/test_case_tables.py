@@ -4,12 +4,10 @@ per case, named and located at the case; bad case files give positioned errors (
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.cli_inproc import Ran, cli
 from support.cli_run import HEAD
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
@@ -27,11 +25,6 @@ ADDS = """tools:
 CSV = "name,a,b,sum\nsmall,1,2,3\nzero,0,0,0\nwrong,5,5,11\n"
 
 
-def mcptest(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mcptest", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=120, env=dict(os.environ))
-
-
 def write(tmp_path: Path, body: str, **files: str) -> Path:
     for name, text in files.items():
         (tmp_path / name.replace("_", ".")).write_text(text, encoding="utf-8")
@@ -40,8 +33,8 @@ def write(tmp_path: Path, body: str, **files: str) -> Path:
     return path
 
 
-def run_json(tmp_path: Path, *extra: str) -> tuple[subprocess.CompletedProcess[str], dict]:
-    r = mcptest("run", "suite.yml", "--reporter", "json", "--output", "out.json", *extra,
+def run_json(tmp_path: Path, *extra: str) -> tuple[Ran, dict]:
+    r = cli("run", "suite.yml", "--reporter", "json", "--output", "out.json", *extra,
                 cwd=tmp_path)
     return r, json.loads((tmp_path / "out.json").read_text())
 
@@ -122,17 +115,17 @@ def test_every_reporter_and_merge_carry_case_rows(tmp_path: Path) -> None:
     write(tmp_path, ADDS, adds_csv=CSV)
     outs = []
     for i in (1, 2):
-        mcptest("run", "suite.yml", "--shard", f"{i}/2", "--reporter", "json", "--output",
+        cli("run", "suite.yml", "--shard", f"{i}/2", "--reporter", "json", "--output",
                 f"s{i}.json", cwd=tmp_path)
         outs.append(f"s{i}.json")
-    r = mcptest("merge", *outs, "--output", "merged.json", cwd=tmp_path)
+    r = cli("merge", *outs, "--output", "merged.json", cwd=tmp_path)
     merged = json.loads((tmp_path / "merged.json").read_text())
     assert r.returncode == 1, r.stderr
     assert sorted(t["cell"]["case"] for t in merged["tests"]) == ["small", "wrong", "zero"]
     for fmt in ("pretty", "junit", "md", "html", "sarif", "gitlab", "ndjson", "tap"):
-        r = mcptest("report", "merged.json", "--format", fmt, cwd=tmp_path)
+        r = cli("report", "merged.json", "--format", fmt, cwd=tmp_path)
         assert "case=wrong" in r.stdout, (fmt, r.stdout[:500], r.stderr)
-    sarif = json.loads(mcptest("report", "merged.json", "--format", "sarif",
+    sarif = json.loads(cli("report", "merged.json", "--format", "sarif",
                                cwd=tmp_path).stdout)
     (result,) = sarif["runs"][0]["results"]
     where = result["locations"][0]["physicalLocation"]
@@ -142,7 +135,7 @@ def test_every_reporter_and_merge_carry_case_rows(tmp_path: Path) -> None:
 
 def test_validate_counts_case_rows(tmp_path: Path) -> None:
     write(tmp_path, ADDS, adds_csv=CSV)
-    r = mcptest("validate", "suite.yml", cwd=tmp_path)
+    r = cli("validate", "suite.yml", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout == "ok: suite.yml (1 tool, 0 evals, 0 agents, 3 case rows)\n"
 
@@ -186,7 +179,7 @@ BAD_TIMEOUT = """tools:
 def test_bad_case_files_point_at_line_and_column(tmp_path: Path, body: str,
                                                  files: dict[str, str], expected: str) -> None:
     write(tmp_path, body, **files)
-    r = mcptest("validate", "suite.yml", cwd=tmp_path)
+    r = cli("validate", "suite.yml", cwd=tmp_path)
     assert r.returncode == 2, r.stdout
     assert expected in r.stderr, r.stderr
     assert r.stdout == ""
@@ -194,7 +187,7 @@ def test_bad_case_files_point_at_line_and_column(tmp_path: Path, body: str,
 
 def test_a_case_value_of_the_wrong_type_names_its_case_and_cell(tmp_path: Path) -> None:
     write(tmp_path, BAD_TIMEOUT, t_csv="name,t\nfine,5\nlate,soon\n")
-    r = mcptest("validate", "suite.yml", cwd=tmp_path)
+    r = cli("validate", "suite.yml", cwd=tmp_path)
     (line,) = r.stderr.splitlines()
     assert line.startswith("t.csv:3:6: tools[0].timeout: ") and line.endswith("(case `late`)")
 
@@ -202,7 +195,7 @@ def test_a_case_value_of_the_wrong_type_names_its_case_and_cell(tmp_path: Path) 
 def test_a_mistake_of_the_test_itself_is_reported_once_at_the_test(tmp_path: Path) -> None:
     body = ADDS.replace("    tool: add\n", "    tool: add\n    retries: 3\n")
     write(tmp_path, body, adds_csv=CSV)
-    r = mcptest("validate", "suite.yml", cwd=tmp_path)
+    r = cli("validate", "suite.yml", cwd=tmp_path)
     lines = r.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("suite.yml:8:5: tools[0].retries"), lines
 
@@ -225,7 +218,7 @@ tools:
     args: {name: "${nobody}"}
 """
     write(tmp_path, body)
-    r = mcptest("validate", "suite.yml", cwd=tmp_path)
+    r = cli("validate", "suite.yml", cwd=tmp_path)
     assert r.returncode == 2
     assert r.stderr.splitlines() == [
         "suite.yml:18:18: tools[1].args.name: undefined variable `nobody` (declare it under "
@@ -239,7 +232,7 @@ tools:
 
 def test_a_table_has_at_most_100000_cases(tmp_path: Path) -> None:
     write(tmp_path, ADDS, adds_csv="a\n" + "1\n" * 100_001)
-    r = mcptest("validate", "suite.yml", cwd=tmp_path)
+    r = cli("validate", "suite.yml", cwd=tmp_path)
     assert r.returncode == 2
     assert r.stderr.splitlines() == [
         "adds.csv:100002:1: the table has 100,001 cases, more than 100,000; split the test"]
@@ -248,7 +241,7 @@ def test_a_table_has_at_most_100000_cases(tmp_path: Path) -> None:
 def test_a_case_file_must_be_a_regular_file(tmp_path: Path) -> None:
     write(tmp_path, ADDS.replace("adds.csv", "dir.csv"))
     (tmp_path / "dir.csv").mkdir()
-    r = mcptest("validate", "suite.yml", cwd=tmp_path)
+    r = cli("validate", "suite.yml", cwd=tmp_path)
     assert r.returncode == 2
     assert r.stderr.startswith("suite.yml:9:19: tools[0].cases.file: cases file: dir.csv: is a "
                                "directory"), r.stderr

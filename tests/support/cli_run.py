@@ -10,7 +10,10 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from support.cli_inproc import Ran
 
 REPO = Path(__file__).resolve().parents[2]
 SERVER = REPO / "examples" / "server" / "example_server.py"
@@ -86,10 +89,14 @@ def mcptest(*args: str | Path, cwd: Path | None = None,
 
 
 def run_json(path: Path, *args: str, env: dict[str, str] | None = None,
-             ) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
-    """`mcptest run PATH` with the pretty report on stdout and the JSON report read back."""
+             ) -> tuple[Ran, dict[str, Any]]:
+    """`mcptest run PATH` with the pretty report on stdout and the JSON report read back; in
+    the test's process (`support.cli_inproc`): what the run writes is the point, not the
+    process."""
+    from support.cli_inproc import cli  # it imports this module
+
     out = path.with_suffix(".json")
-    r = mcptest("run", path, "--no-cache", "--reporter", "pretty", "--reporter", "json",
-                "--output", out, *args, env=env)
+    r = cli("run", path, "--no-cache", "--reporter", "pretty", "--reporter", "json",
+            "--output", out, *args, env=env)
     assert out.is_file(), r.stderr
     return r, json.loads(out.read_text(encoding="utf-8"))
