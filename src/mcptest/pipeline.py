@@ -74,6 +74,8 @@ class RunOptions:
     """Raise `InjectedFault` when the first test finishes (tests only)."""
     cassettes: Cassettes | None = None
     """`--models`: the model cassettes every repetition of the run shares (docs/cassettes.md)."""
+    run_max_cost: float | None = None
+    """With a shard: the whole run's cap, `max_cost` being this shard's slice of it."""
     ledger: BudgetLedger | None = None
     """The run's one budget ledger, shared by its repetitions and a pytest session's files;
     None: the run makes its own from `max_cost` (`llm/budget.py`)."""
@@ -144,9 +146,11 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
         suites=[s.display_path for s in plan.suites], tests=tests,
         servers=list(state.servers.values()), started_at=started, finished_at=_now(),
         duration_ms=(time.perf_counter() - t0) * 1000,
-        judge=judging.totals(tests) if judging is not None else JudgeTotals(),
+        judge=judging.totals(tests) if judging is not None
+        else JudgeTotals(max_cost_usd=options.max_cost),
         interrupted=interrupted, internal_error=fault,
-        shard=ShardInfo(index=plan.shard[0], count=plan.shard[1], plan=list(plan.unsharded))
+        shard=ShardInfo(index=plan.shard[0], count=plan.shard[1], plan=list(plan.unsharded),
+                        run_max_cost_usd=options.run_max_cost)
         if plan.shard is not None else None,
         warnings=[w for s in plan.suites for w in load_warnings(s)]
         + (judging.calibration.warnings() + judging.budget_warnings()

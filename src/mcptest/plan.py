@@ -94,6 +94,11 @@ class Plan:
     unsharded: tuple[str, ...] = ()
     """With a shard: the ids of the whole selection in order, so `mcptest merge` can put the
     shards' rows back in that order and tell when a shard is missing."""
+    whole: tuple[PlannedTest, ...] = ()
+    """With a shard: every test of the whole selection, in order (each shard's slice of
+    `--max-cost` is in proportion to its tests' projected cost, `judging/shard_slices.py`)."""
+    owners: tuple[int, ...] = ()
+    """With a shard: the shard (0-based) of each test of `whole`."""
 
     @property
     def needs_judge(self) -> bool:
@@ -266,7 +271,8 @@ def build_plan(
              else [k % n for k in range(len(ids))])
     return Plan(suites=tuple(suites), tests=tuple(t for t, o in zip(chosen, owner, strict=True)
                                                   if o == i - 1),
-                selected_from=len(every), shard=shard, unsharded=tuple(ids))
+                selected_from=len(every), shard=shard, unsharded=tuple(ids),
+                whole=tuple(chosen), owners=tuple(owner))
 
 
 def balanced_shards(ids: Sequence[str], weights: Mapping[str, float], n: int) -> list[int]:

@@ -49,6 +49,11 @@ def _ks(t: PlannedTest, options: RepeatOptions) -> tuple[int, ...]:
     return tuple(sorted({1, _times(t, options)})) if t.kind == "agent" else ()
 
 
+def runs_of(t: PlannedTest, options: RepeatOptions) -> int:
+    """How many times `t` runs (its repetitions)."""
+    return _times(t, options)
+
+
 def total_runs(plan: Plan, repeat: RepeatOptions) -> int:
     """How many test runs the repetitions make in all (the progress line's total)."""
     return sum(_times(t, repeat) for t in plan.tests)

@@ -77,7 +77,8 @@ def test_a_repeated_shard_keeps_its_shard_block(tmp_path: Path) -> None:
     s12 = _suite(tmp_path / "s12.yml", ("good", 2), ("bad", 3))
     q1, q2 = tmp_path / "q1.json", tmp_path / "q2.json"
     rep = _shard(s12, 1, 2, q1, "--repeat", "2")
-    assert rep["shard"] == {"index": 1, "count": 2, "plan": [t["id"] for t in rep["tests"]]
+    assert rep["shard"] == {"index": 1, "count": 2, "run_max_cost_usd": None,
+                            "plan": [t["id"] for t in rep["tests"]]
                             + [rep["shard"]["plan"][1]]}
     assert rep["tests"][0]["repeat"] is not None  # it did repeat
     alone = cli("merge", q1)

@@ -37,20 +37,43 @@ def plan_for(files: list[Path], options: Options, env: Mapping[str, str], *, too
 def run_options(options: Options, env: Mapping[str, str], *,
                 progress: Callable[[TestResult], None] | None = None,
                 log: Callable[[str], None] | None = None,
-                handle_signals: bool = False, ledger: BudgetLedger | None = None) -> RunOptions:
+                handle_signals: bool = False, ledger: BudgetLedger | None = None,
+                plan: Plan | None = None) -> RunOptions:
     """The pipeline's options. Signals stay the caller's unless it hands them over (the CLI).
-    `ledger`: a budget shared with other runs (a pytest session's files); None: its own."""
+    `ledger`: a budget shared with other runs (a pytest session's files); None: its own.
+    `plan`: the run's, which a sharded run's cap is sliced by (`shard_cap`)."""
     from mcptest.llm.cassette import Cassettes
     from mcptest.pipeline import INJECT_FAULT_ENV, RunOptions
 
+    cap, run_cap = shard_cap(plan, options, env, log or (lambda _: None))
     return RunOptions(
         cassettes=Cassettes(options.models, options.cassette_dir) if options.models else None,
-        env=env, concurrency=options.concurrency, max_cost=options.max_cost,
+        env=env, concurrency=options.concurrency, max_cost=cap, run_max_cost=run_cap,
         cache_dir=None if options.no_cache else options.cache_dir,
         require_judge=options.require_judge, redact_candidates=options.redact_candidates,
         require_calibration=options.require_calibration, progress=progress,
         log=log or (lambda _: None), handle_signals=handle_signals,
         inject_fault=env.get(INJECT_FAULT_ENV) == "1", ledger=ledger)
+
+
+def shard_cap(plan: Plan | None, options: Options, env: Mapping[str, str],
+              log: Callable[[str], None]) -> tuple[float | None, float | None]:
+    """This process's cap and, for a shard, the whole run's: `--max-cost` with `--shard i/n`
+    is the run's, and the shard spends at most its slice (said in the log); with
+    `--max-cost-per-shard` the shard has that cap of its own (docs/scale.md)."""
+    if options.max_cost_per_shard is not None:
+        return options.max_cost_per_shard, None
+    if options.max_cost is None or plan is None or plan.shard is None:
+        return options.max_cost, None
+    from mcptest.judging.shard_slices import shard_slices
+    from mcptest.repeats import runs_of
+
+    slices = shard_slices(plan, options.max_cost, env, lambda t: runs_of(t, options.repeats))
+    i, n = plan.shard
+    log(f"mcptest: shard {i}/{n} may spend ${slices[i - 1]:.6f} of the run's "
+        f"${options.max_cost:.6f} cap (slices, in proportion to each shard's projected worst "
+        f"case: {', '.join(f'${s:.6f}' for s in slices)})")
+    return slices[i - 1], options.max_cost
 
 
 def load_baseline(options: Options) -> Report | None:
@@ -96,6 +119,6 @@ async def arun_report(plan: Plan, options: Options, env: Mapping[str, str], *,
     from mcptest.report.redact import redact_report
 
     outcome = await arun_repeated(
-        plan, run_options(options, env, progress=progress, log=log, ledger=ledger),
+        plan, run_options(options, env, progress=progress, log=log, ledger=ledger, plan=plan),
         options.repeats)
     return redact_report(apply_baseline(outcome.report, baseline, options), outcome.secrets)

@@ -53,6 +53,9 @@ class Options(BaseModel):
     """Also run the suites' evals."""
     # judges
     max_cost: float | None = None
+    """USD cap of the whole run; with `shard`, each shard spends at most its slice of it."""
+    max_cost_per_shard: float | None = None
+    """USD cap of this process alone, whatever the other shards spend (the old meaning)."""
     """Hard cap on judge spend for the whole run, in USD."""
     concurrency: int | None = None
     """Judge calls in flight at once (None: the suites' `judge.concurrency`, else 8)."""
@@ -99,7 +102,7 @@ class Options(BaseModel):
             raise PydanticCustomError("option", "must be at least 1")
         return v
 
-    @field_validator("max_cost")
+    @field_validator("max_cost", "max_cost_per_shard")
     @classmethod
     def _usd(cls, v: float | None) -> float | None:
         if v is not None and not (0 <= v < math.inf):
@@ -118,6 +121,14 @@ class Options(BaseModel):
                     "option", "must look like i/n with 1 ≤ i ≤ n, got {v}", {"v": repr(v)}
                 ) from None
         return v
+
+    @model_validator(mode="after")
+    def _one_cap(self) -> Options:
+        if self.max_cost is not None and self.max_cost_per_shard is not None:
+            raise PydanticCustomError(
+                "caps", "give the run's cap (--max-cost, sliced over the shards) or each "
+                "shard's own (--max-cost-per-shard), not both")
+        return self
 
     @model_validator(mode="after")
     def _needs_baseline(self) -> Options:

@@ -31,6 +31,8 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     sel.add_argument("--shard-weights", type=Path, metavar="REPORT.json",
                      help="balance --shard by the test durations of a previous JSON report")
     judge = p.add_argument_group("judges")
+    judge.add_argument("--max-cost-per-shard", type=float, metavar="USD",
+                       help="with --shard: cap this shard alone (--max-cost is the whole run's)")
     judge.add_argument("--max-cost", type=float, metavar="USD",
                        help="hard cap on judge spend for the whole run")
     judge.add_argument("--concurrency", type=int, metavar="N",

@@ -186,6 +186,10 @@ class ShardInfo(Model):
     """How many shards the run was split into (1 to 256)."""
     plan: list[str] = Field(default_factory=list)
     """Every test id of the whole (unsharded) selection, in run order."""
+    run_max_cost_usd: Usd | None = None
+    """The whole run's cap in US dollars (`--max-cost` with `--shard`), of which this shard's
+    `summary.max_cost_usd` is its slice; null: no cap, or each shard's own
+    (`--max-cost-per-shard`)."""
 
     @model_validator(mode="after")
     def _index_within_count(self) -> ShardInfo:

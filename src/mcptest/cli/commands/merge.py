@@ -36,6 +36,10 @@ def check_shards(reports: list[Report], paths: list[Path]) -> None:
         raise UsageError(f"merge: {', '.join(differ)} not from the same run as {first_path} "
                          "(a different split or a different list of tests); merge the shards "
                          "of one run")
+    caps = {s.run_max_cost_usd for s, _ in shards}
+    if len(caps) > 1:
+        raise UsageError("merge: the shards were given different run caps (--max-cost "
+                         f"{', '.join(sorted(f'{c}' for c in caps))}); merge the shards of one run")
     n = first.count
     given: dict[int, list[str]] = {}
     for s, p in shards:
@@ -89,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
             by_id.setdefault(t.id, t)
     tests = in_plan_order(list(by_id.values()), reports)
     caps = [r.summary.max_cost_usd for r in reports if r.summary.max_cost_usd is not None]
+    run_caps = {r.shard.run_max_cost_usd for r in reports if r.shard is not None}
+    run_cap = next(iter(run_caps)) if len(run_caps) == 1 else None  # one cap, sliced
     merged = build_report(
         suites=sorted({s for r in reports for s in r.suites}),
         tests=tests,
@@ -100,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
             calls=sum(r.summary.judge_calls for r in reports),
             cache_hits=sum(r.summary.cache_hits for r in reports),
             cost_usd=sum(r.summary.cost_usd for r in reports),
-            max_cost_usd=sum(caps) if caps else None,
+            max_cost_usd=run_cap if run_cap is not None else sum(caps) if caps else None,
             budget_stopped=any(r.summary.budget_stopped for r in reports),
             projected_calls=sum(r.summary.projected_judge_calls for r in reports),
             **agreements(tests),

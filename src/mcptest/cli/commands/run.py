@@ -68,7 +68,7 @@ def _run(args: argparse.Namespace, options: Options, env: dict[str, str], *, eva
     plan = plan_for(suite_paths([*args.files, *args.config]), options, env, tools=tools,
                     evals=evals, agents=agents, judged_tools_only=judged_tools_only)
     progress = progress_for(args, plan, total_runs(plan, options.repeats))
-    run_opts = run_options(options, env, progress=progress, log=progress.log,
+    run_opts = run_options(options, env, progress=progress, log=progress.log, plan=plan,
                            handle_signals=True)
     outcome = run_repeated(plan, run_opts, options.repeats)
     progress.close()
