@@ -13,8 +13,9 @@ $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "mcptest needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
 	$(PYTHON) -m venv $(VENV)
 
+# with the pytest extra: docs/python.md's `python -m pytest examples/` works after `make demo`
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(PIP) install -c constraints.txt -e .
+	$(PIP) install -c constraints.txt -e '.[pytest]'
 	@touch $@
 
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python

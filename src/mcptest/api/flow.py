@@ -50,7 +50,9 @@ def run_options(options: Options, env: Mapping[str, str], *,
         cassettes=Cassettes(options.models, options.cassette_dir) if options.models else None,
         env=env, concurrency=options.concurrency, max_cost=cap, run_max_cost=run_cap,
         cache_dir=None if options.no_cache else options.cache_dir,
-        require_judge=options.require_judge, redact_candidates=options.redact_candidates,
+        # recording without a reachable model records nothing: such a test fails, not defers
+        require_judge=options.require_judge or options.models == "record",
+        redact_candidates=options.redact_candidates,
         require_calibration=options.require_calibration, progress=progress,
         log=log or (lambda _: None), handle_signals=handle_signals,
         inject_fault=env.get(INJECT_FAULT_ENV) == "1", ledger=ledger)

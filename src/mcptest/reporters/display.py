@@ -76,7 +76,7 @@ LEADING_GAPS = 3
 """Advice is given for this many of the most frequent gap categories."""
 
 EXIT_MEANING: dict[int, str] = {
-    ExitCode.OK: "every test passed (deferrals allowed)",
+    ExitCode.OK: "nothing failed (a test not judged is not a pass)",
     ExitCode.TESTS_FAILED: "a test failed or errored",
     ExitCode.USAGE_ERROR: "invalid invocation or suite; nothing ran",
     ExitCode.SERVER_NOT_READY: "a server never became ready",
@@ -162,8 +162,12 @@ def exit_meaning(code: int) -> str:
 
 
 def exit_text(report: Report) -> str:
-    """What the report's exit code means; a lint report's in its own words."""
+    """What the report's exit code means; a lint report's in its own words; exit 0 says
+    "every test passed" only when every test did."""
     code = report.summary.exit_code
+    c = report.summary.counts
+    if code == ExitCode.OK and 0 < c.total == c.passed and not lint_summary.lint_only(report):
+        return "every test passed"
     return (lint_summary.LINT_EXIT_MEANING.get(code) if lint_summary.lint_only(report) else
             None) or exit_meaning(code)
 

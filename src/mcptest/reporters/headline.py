@@ -121,3 +121,13 @@ def items(report: Report, missed: NotRun | None = None) -> list[str]:
         out.append(f"⚠️ {lost} juror seat(s) lost")
     out.append(display.cost_line(report))
     return out
+
+
+def outcome(report: Report) -> str:
+    """What happened, in one line (the run's last line, the HTML title): `22 passed · 31 not
+    judged: no key`, never a bare "passed" over tests no judge saw."""
+    missed = not_run(report)
+    bits = display.summary_bits(report, len(missed))
+    if missed.tests:
+        bits.append(f"{len(missed)} not judged: {missed.cause_text}")
+    return " · ".join(bits)

@@ -21,6 +21,7 @@ from mcptest.reporters import (
     cascade_display,
     corrected_display,
     display,
+    headline,
 )
 from mcptest.reporters.escape import shorten, strip_controls
 from mcptest.reporters.repeats_display import repeat_text
@@ -96,7 +97,8 @@ def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
         tier_lines=cascade_display.tier_lines,
         gaps=display.gap_rows(report),
         budget_skips=display.budget_skips(report),
-        exit_meaning=display.exit_meaning(report.summary.exit_code),
+        exit_meaning=display.exit_text(report),
+        outcome=headline.outcome(report),
         band_legend=display.BAND_LEGEND,
         band_mark=display.BAND_MARK,
         marks=display.STATUS_MARK,

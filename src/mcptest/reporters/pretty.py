@@ -19,6 +19,7 @@ from mcptest.reporters import (
     cascade_display,
     corrected_display,
     display,
+    headline,
     seats,
 )
 from mcptest.reporters.comparison import LEADING, corrected_lines, summary_line
@@ -258,9 +259,9 @@ def _summary(out: _Out, report: Report) -> None:
         out.add(out.paint(f"warning: {_safe(warning)}", "medium"))
     if s.interrupted:
         out.add(out.paint(f"interrupted: {_safe(s.interrupted)}", "error"))
-    meaning = display.exit_meaning(s.exit_code)
-    style = "passed" if s.exit_code == 0 else "failed"
-    out.add(out.paint(f"exit {s.exit_code}: {meaning}", style))
+    style = "passed" if s.exit_code == 0 else "failed"  # the last line: what happened
+    out.add(out.paint(f"{headline.outcome(report)} · exit {s.exit_code}: "
+                      f"{display.exit_text(report)}", style))
 
 
 def _lint(out: _Out, report: Report) -> None:

@@ -117,5 +117,5 @@ def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     lines.append(f"cost {display.cost_line(report)} · {s.judge_calls} judge call(s)")
     if (cassettes := display.cassette_line(report)) is not None:
         lines.append(cassettes)
-    lines.append(f"exit {s.exit_code}: {display.exit_meaning(s.exit_code)}")
+    lines.append(f"exit {s.exit_code}: {display.exit_text(report)}")
     return "\n".join(lines) + "\n"
