@@ -9,7 +9,7 @@ from pathlib import Path
 from evals.conftest import JUDGE, judge_env, run_suite
 from support.judge_server import Fault, JudgeServer, Verdict
 
-from mcptest.reporters.display import GAP_ADVICE
+from mcptest.reporters.display_words import GAP_ADVICE
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "server" / "example_server.py"

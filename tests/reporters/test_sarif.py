@@ -14,7 +14,8 @@ import pytest
 from sample import big_report, hostile_report, sample_report
 
 from mcptest.report.models import Report
-from mcptest.reporters.sarif import MAX_RESULTS, RULES, render
+from mcptest.reporters.sarif import MAX_RESULTS, render
+from mcptest.reporters.sarif_findings import RULES
 
 SCHEMA = Path(__file__).resolve().parents[1] / "data" / "sarif-schema-2.1.0.json"
 REPORTS = [sample_report(), hostile_report(), big_report(60)]

@@ -27,8 +27,8 @@ from mcptest.grade.decision import budget_words, decide, unsettled
 from mcptest.grade.jury import decision_analytics
 from mcptest.grade.sampling import repeated_sampling
 from mcptest.llm.engine import JudgeEngine
-from mcptest.report.judge_models import LostSeat, lost_words
 from mcptest.report.models import CriterionResult, JudgeDetail, Status
+from mcptest.report.vote_models import LostSeat, lost_words
 from mcptest.suite.models import EvalJudge, JudgeDefaults
 
 

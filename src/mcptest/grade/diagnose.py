@@ -6,7 +6,7 @@ offer, a target path the answer does not have), the tool's own error, a determin
 check, the budget, then the judges — unreliable judges (errors, abstentions, inconclusive or
 escalated juries), then judges whose calibration against human labels puts the failure in doubt,
 before a clear judgment. The advice shown per category lives with
-the reporters (`mcptest.reporters.display.GAP_ADVICE`).
+the reporters (`mcptest.reporters.display_words.GAP_ADVICE`).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from mcptest.grade.jury_ballots import SeatLike, ballots, rule_of, verdict_mode
 from mcptest.grade.sampling import repeated_sampling
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
-from mcptest.report.judge_models import LostSeat, lost_words
+from mcptest.report.vote_models import LostSeat, lost_words
 from mcptest.suite.models import JudgeDefaults, Juror, LlmJurySpec
 
 if TYPE_CHECKING:

@@ -29,8 +29,6 @@ from mcptest.report.judge_models import CascadeSummary as CascadeSummary
 from mcptest.report.judge_models import CriterionResult as CriterionResult
 from mcptest.report.judge_models import Escalation as Escalation
 from mcptest.report.judge_models import JudgeDetail as JudgeDetail
-from mcptest.report.judge_models import JudgeVote as JudgeVote
-from mcptest.report.judge_models import JuryAnalytics as JuryAnalytics
 from mcptest.report.judge_models import TierStep as TierStep
 from mcptest.report.judge_models import TreeStep as TreeStep
 from mcptest.report.lint_models import ConformanceCheckRun as ConformanceCheckRun
@@ -49,6 +47,8 @@ from mcptest.report.result_models import WeightedScore as WeightedScore
 from mcptest.report.selection_models import PromptVotes as PromptVotes
 from mcptest.report.selection_models import SelectionChange as SelectionChange
 from mcptest.report.selection_models import SelectionStats as SelectionStats
+from mcptest.report.vote_models import JudgeVote as JudgeVote
+from mcptest.report.vote_models import JuryAnalytics as JuryAnalytics
 
 REPORT_VERSION = 1
 MAX_SHARDS = 256

@@ -14,7 +14,7 @@ from typing import Any
 
 from mcptest.report.models import Report
 from mcptest.reporters import DEFAULTS, RenderOptions
-from mcptest.reporters.sarif import RULES, Finding, findings
+from mcptest.reporters.sarif_findings import RULES, Finding, findings
 
 _SEVERITY = {
     "failed": "major",

@@ -3,8 +3,8 @@ seats"): the same words in the terminal, the comment, SARIF and the rest."""
 
 from __future__ import annotations
 
-from mcptest.report.judge_models import lost_words
 from mcptest.report.models import JudgeDetail, JuryAnalytics, Report, TestResult
+from mcptest.report.vote_models import lost_words
 
 __all__ = ["has_lost_seat", "juries_with_lost_seats", "lost_text", "rests_on"]
 

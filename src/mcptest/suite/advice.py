@@ -22,8 +22,8 @@ def _num(x: float) -> str:
 def _family_warnings(loaded: LoadedSuite) -> list[str]:
     """A judge of the same vendor family as the model that wrote the answer may favour it: a
     warning, unless `strict_panel: true` already made it a load error (docs/jury.md)."""
-    from mcptest.suite.checks import eval_generators, eval_judges
     from mcptest.suite.families import model_family
+    from mcptest.suite.raw_walk import eval_generators, eval_judges
 
     places: list[tuple[tuple[str | int, ...], str, list[str]]] = []
     for i, agent in enumerate(loaded.suite.agents):

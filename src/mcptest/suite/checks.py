@@ -18,6 +18,7 @@ from mcptest.suite.escalation_checks import escalation_errors
 from mcptest.suite.interpolate import NAME
 from mcptest.suite.models.matcher_kinds import LLM_MATCHER_KINDS, canonical_kind
 from mcptest.suite.positions import KeyPath, Positions, format_path
+from mcptest.suite.raw_walk import eval_generators, eval_judges, is_jury_target, walk_matcher
 
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -127,7 +128,7 @@ class _Checker:
             expect = test.get("expect")
             for j, assertion in enumerate(expect if isinstance(expect, list) else []):
                 if isinstance(assertion, dict):
-                    yield from _walk_matcher(assertion.get("matcher"), (key, i, "expect", j,
+                    yield from walk_matcher(assertion.get("matcher"), (key, i, "expect", j,
                                                                        "matcher"))
 
     def jury_targets(self) -> None:
@@ -136,12 +137,12 @@ class _Checker:
                 expect = test.get("expect")
                 expect = expect if isinstance(expect, list) else []
                 juries = sum(
-                    any("llm-jury" in m for _, m in _walk_matcher(a.get("matcher"), (), False))
+                    any("llm-jury" in m for _, m in walk_matcher(a.get("matcher"), (), False))
                     for a in expect if isinstance(a, dict)
                 )
                 for j, a in enumerate(expect):
                     target = a.get("target") if isinstance(a, dict) else None
-                    if _is_jury_target(target) and juries != 1:
+                    if is_jury_target(target) and juries != 1:
                         self.error(
                             f"`{target}` reads the analytics of the test's one `llm-jury`"
                             f" assertion, but this test has {juries}",
@@ -260,50 +261,6 @@ class _Checker:
         if isinstance(value, str) and value and not ENV_NAME.fullmatch(value):
             self.error(f"`{value}` is not a valid environment variable name (letters, digits"
                        " and `_`, not starting with a digit)", path)
-
-
-def eval_generators(test: dict[str, Any]) -> list[str]:
-    """The models that write a live eval's answer (its `model`, its matrix models); none for a
-    fixed `response`."""
-    if test.get("response") is not None:
-        return []
-    matrix = test.get("matrix")
-    models = matrix.get("models") if isinstance(matrix, dict) else None
-    found = [test.get("model"), *(models if isinstance(models, list) else [])]
-    return [m for m in found if isinstance(m, str)]
-
-
-def eval_judges(judge: dict[str, Any], path: KeyPath) -> list[tuple[KeyPath, str]]:
-    """The judge models an eval's `judge:` names, with where each is written."""
-    panel = judge.get("panel")
-    if isinstance(panel, list):
-        return [((*path, "panel", k), m) for k, m in enumerate(panel) if isinstance(m, str)]
-    model = judge.get("model")
-    return [((*path, "model"), model)] if isinstance(model, str) else []
-
-
-def _is_jury_target(target: Any) -> bool:
-    return isinstance(target, str) and target.split(".")[0].split("[")[0] == "jury"
-
-
-def _walk_matcher(matcher: Any, path: KeyPath, tiers: bool = True
-                  ) -> Iterator[tuple[KeyPath, dict[str, Any]]]:
-    """The matcher and the ones nested in it; with `tiers`, an `llm-judge`'s escalation tiers
-    too (each an `llm-judge` or `llm-jury` mapping, docs/cascade.md)."""
-    if not isinstance(matcher, dict):
-        return
-    yield path, matcher
-    judge = matcher.get("llm-judge")
-    escalate = judge.get("escalate") if tiers and isinstance(judge, dict) else None
-    for k, tier in enumerate(escalate if isinstance(escalate, list) else []):
-        if isinstance(tier, dict):
-            yield (*path, "llm-judge", "escalate", k), tier
-    if "not" in matcher:
-        yield from _walk_matcher(matcher["not"], (*path, "not"))
-    for key in ("all", "any"):
-        parts = matcher.get(key)
-        for k, part in enumerate(parts if isinstance(parts, list) else []):
-            yield from _walk_matcher(part, (*path, key, k))
 
 
 def cross_check(data: dict[str, Any], positions: Positions, base_dir: Path) -> list[SuiteError]:
