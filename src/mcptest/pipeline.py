@@ -29,7 +29,9 @@ from mcptest.llm.cassette import Cassettes
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.known_secrets import known_secrets
 from mcptest.plan import Plan
+from mcptest.readback.evidence import ChangedEvidence
 from mcptest.report.build import JudgeTotals, build_report
+from mcptest.report.changed_evidence import mark_changed_evidence
 from mcptest.report.models import CassetteSummary, Report, ShardInfo, TestResult
 from mcptest.report.redact import redact_text
 from mcptest.run.runner import Runner, RunState
@@ -76,6 +78,9 @@ class RunOptions:
     """`--models`: the model cassettes every repetition of the run shares (docs/cassettes.md)."""
     run_max_cost: float | None = None
     """With a shard: the whole run's cap, `max_cost` being this shard's slice of it."""
+    evidence: ChangedEvidence | None = None
+    """`--evidence-base`: the committed files this pull request changed (docs/cassettes.md,
+    "What is trusted")."""
     ledger: BudgetLedger | None = None
     """The run's one budget ledger, shared by its repetitions and a pytest session's files;
     None: the run makes its own from `max_cost` (`llm/budget.py`)."""
@@ -102,7 +107,7 @@ def judge_options(plan: Plan, options: RunOptions) -> JudgeOptions:
         require_calibration=options.require_calibration,
         max_tries=options.max_tries, retry_base_delay=options.retry_base_delay,
         secrets=known_secrets((s.suite for s in plan.suites), options.env),
-        redact_candidates=options.redact_candidates)
+        redact_candidates=options.redact_candidates, evidence=options.evidence)
 
 
 def header(plan: Plan, judging: Judging | None, tapes: Cassettes | None = None) -> str:
@@ -160,7 +165,9 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
 
 def with_cassettes(outcome: RunOutcome, options: RunOptions) -> RunOutcome:
     """After the whole run (every repetition): the cassettes of its finished rows written
-    when recording, and what they did in the summary (docs/cassettes.md)."""
+    when recording, and what they did in the summary (docs/cassettes.md); the evidence the
+    pull request changed named (`--evidence-base`)."""
+    outcome = replace(outcome, report=mark_changed_evidence(outcome.report, options.evidence))
     tapes = options.cassettes
     if tapes is None:
         return outcome

@@ -46,6 +46,7 @@ class ActionInputs(BaseModel):
     comment_mode: CommentMode = "update"
     github_token: str = Field(default="", repr=False)
     require_judge: bool = False
+    distrust_changed_evidence: bool = False
     with_evals: bool = False
     lint: bool = False
     concurrency: int | None = None
@@ -93,6 +94,7 @@ _RUN_ONLY: dict[str, set[str]] = {
     "shard": {""}, "shard-weights": {""}, "max-cost": {""}, "concurrency": {""},
     "baseline": {""}, "fail-on": {"", "any-failure"},
     "with-evals": _FALSE, "lint": _FALSE, "require-judge": _FALSE, "models": {""},
+    "distrust-changed-evidence": _FALSE,
 }
 
 
@@ -197,6 +199,7 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         comment_mode=comment_mode,
         github_token=_raw(env, "github-token"),
         require_judge=_bool(env, "require-judge", False),
+        distrust_changed_evidence=_bool(env, "distrust-changed-evidence", False),
         with_evals=_bool(env, "with-evals", False),
         lint=_bool(env, "lint", False),
         concurrency=concurrency,

@@ -100,6 +100,8 @@ def cli_arguments(inputs: ActionInputs, suites: list[str], report_json: str,
         argv += ["--shard", inputs.shard]
     if inputs.require_judge:
         argv.append("--require-judge")
+    if inputs.distrust_changed_evidence:
+        argv.append("--distrust-changed-evidence")
     if inputs.with_evals:
         argv.append("--with-evals")
     if inputs.models:

@@ -46,7 +46,8 @@ class RowDriver:
                  state: RunState) -> None:
         self.llm = llm
         self.engine = engine
-        self.calibration = CalibrationGating(require=engine.options.require_calibration)
+        self.calibration = CalibrationGating(require=engine.options.require_calibration,
+                                             evidence=engine.options.evidence)
         self.env = env
         self.state = state
         self.record: Record = lambda _: None

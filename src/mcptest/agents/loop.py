@@ -116,10 +116,10 @@ async def _execute(name: str, arguments: str, routes: Mapping[str, Any],
     route = routes.get(name)
     try:
         args = json.loads(arguments or "{}")
-    except json.JSONDecodeError as e:
-        return ToolCallRecord(name=route.tool if route else name, args=arguments, is_error=True,
-                              server=route.server if route else None,
-                              error=f"arguments are not valid JSON: {e}")
+    except (json.JSONDecodeError, RecursionError) as e:  # RecursionError: nested past bounds
+        return ToolCallRecord(name=route.tool if route else name, args=arguments[:2000],
+                              is_error=True, server=route.server if route else None,
+                              error=f"arguments are not valid JSON: {str(e)[:200]}")
     if route is None:
         return ToolCallRecord(name=name, args=args, is_error=True,
                               error=f"unknown tool {name!r}")

@@ -9,6 +9,7 @@ is not a vote; a budget refusal ends the row as `skipped`; a model nobody can re
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,9 @@ from mcptest.llm.chat import AgentModel, ChatReply
 from mcptest.llm.engine import JudgeEngine
 from mcptest.report.models import TestResult
 from mcptest.suite.models import NO_TOOL, JudgeDefaults, SelectionSpec
+
+SAMPLES_IN_FLIGHT = 64
+"""Samples asked at once per selection row (the model client's pool bounds the run's)."""
 
 if TYPE_CHECKING:
     from mcptest.plan import PlannedTest
@@ -46,8 +50,8 @@ def _sample(reply: ChatReply, routes: dict[str, Any]) -> SelectionSample:
     route = routes.get(call.name)
     try:
         args = json.loads(call.arguments or "{}")
-    except json.JSONDecodeError:
-        args = call.arguments
+    except (json.JSONDecodeError, RecursionError):  # a model's (or a cassette's) bad JSON
+        args = call.arguments[:2000]
     return SelectionSample(route.tool if route is not None else call.name, args)
 
 
@@ -67,15 +71,20 @@ async def run_selection_row(test: PlannedTest, engine: JudgeEngine,
     tools, routes = function_tools({spec.server: conn.tools})
     replies: list[list[ChatReply]] = [[] for _ in spec.prompts]
 
-    async def ask(i: int) -> None:
-        messages = ([{"role": "system", "content": spec.system}] if spec.system else []) + [
-            {"role": "user", "content": spec.prompts[i].prompt}]
-        replies[i].append(await model.complete(messages, tools, spec.timeout))
+    jobs = iter([i for i in range(len(spec.prompts)) for _ in range(spec.k)])
 
-    async with anyio.create_task_group() as tg:
-        for i in range(len(spec.prompts)):
-            for _ in range(spec.k):
-                tg.start_soon(ask, i)
+    async def worker() -> None:
+        for i in jobs:  # shared: each sample is taken by one worker, in order
+            messages = ([{"role": "system", "content": spec.system}] if spec.system else []) + [
+                {"role": "user", "content": spec.prompts[i].prompt}]
+            reply = await model.complete(messages, tools, spec.timeout)
+            # what the votes need, not the text: memory grows with samples, not with answers
+            replies[i].append(dataclasses.replace(reply, content=None,
+                                                  tool_calls=reply.tool_calls[:1]))
+
+    async with anyio.create_task_group() as tg:  # a few workers, not a task per sample
+        for _ in range(min(SAMPLES_IN_FLIGHT, len(spec.prompts) * spec.k)):
+            tg.start_soon(worker)
     every = [r for rs in replies for r in rs]
     cost = sum(r.cost_usd for r in every)
     failed = [r for r in every if r.status != "ok"]

@@ -44,10 +44,14 @@ def run_options(options: Options, env: Mapping[str, str], *,
     `plan`: the run's, which a sharded run's cap is sliced by (`shard_cap`)."""
     from mcptest.llm.cassette import Cassettes
     from mcptest.pipeline import INJECT_FAULT_ENV, RunOptions
+    from mcptest.readback.evidence import evidence_for
 
     cap, run_cap = shard_cap(plan, options, env, log or (lambda _: None))
+    evidence = evidence_for(options.evidence_base, options.distrust_changed_evidence, env,
+                            Path.cwd())
     return RunOptions(
-        cassettes=Cassettes(options.models, options.cassette_dir) if options.models else None,
+        cassettes=Cassettes(options.models, options.cassette_dir, evidence)
+        if options.models else None, evidence=evidence,
         env=env, concurrency=options.concurrency, max_cost=cap, run_max_cost=run_cap,
         cache_dir=None if options.no_cache else options.cache_dir,
         # recording without a reachable model records nothing: such a test fails, not defers

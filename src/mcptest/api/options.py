@@ -70,6 +70,13 @@ class Options(BaseModel):
     both (send only what is missing); None: every request is sent, nothing is recorded."""
     cassette_dir: Path | None = None
     """Where the cassettes go (None: `cassettes/` beside each suite file)."""
+    evidence_base: str | None = None
+    """A git ref: cassettes and calibration records that differ from the merge-base with it
+    are named, and each verdict resting on one says so (None: `origin/$GITHUB_BASE_REF` on a
+    GitHub pull request, else no comparison)."""
+    distrust_changed_evidence: bool = False
+    """A replay from a changed cassette is not a pass, a changed record's cascade is advisory
+    (on by itself on a fork's pull request)."""
     # repeats
     repeat: int = Field(default=1, ge=1, le=100)
     min_pass_rate: float = Field(default=1.0, ge=0, le=1)

@@ -21,6 +21,7 @@ from mcptest.calibrate.target import (
 )
 from mcptest.grade.diagnose import miscalibrated
 from mcptest.plan import PlannedAssertion, PlannedTest
+from mcptest.readback.evidence import ChangedEvidence
 from mcptest.report.corrected_models import JudgeErrorCounts
 from mcptest.report.models import (
     AssertionResult,
@@ -36,6 +37,7 @@ _REASONS: dict[CalibrationState, str] = {
     "stale": "the calibration record is stale (rubric, threshold, judges or prompt changed)",
     "too-few-labels": "too few labels", "below-floor": "agreement below the floor",
     "calibrated": "calibrated",
+    "untrusted": "the calibration record changed in this pull request and is not trusted here",
 }
 
 
@@ -47,8 +49,10 @@ MAX_WARNING_CHARS = 300
 class CalibrationGating:
     """Reads each record once per run (held here, not globally) and rewrites judged rows."""
 
-    def __init__(self, *, require: bool) -> None:
+    def __init__(self, *, require: bool, evidence: ChangedEvidence | None = None) -> None:
         self.require = require
+        self.evidence = evidence
+        """Which records this pull request changed, and whether they are trusted."""
         self._records: dict[Path, CalibrationRecord | str] = {}
 
     def _record(self, path: Path) -> CalibrationRecord | str:
@@ -100,6 +104,17 @@ class CalibrationGating:
         if isinstance(found, str):
             state: CalibrationState = "missing" if found == "missing" else "unreadable"
             return _note(gate, state, None, found if state == "unreadable" else None)
+        note = self._judged(gate, found, identity)
+        if self.evidence is None or not self.evidence.changed(path):
+            return note
+        if self.evidence.distrust:
+            note = _note(gate, "untrusted", found, (
+                f"the calibration record {gate.file} changed in this pull request: "
+                f"{self.evidence.why_untrusted}"))
+        return note.model_copy(update={"record_changed": True})
+
+    def _judged(self, gate: CalibrationGate, found: CalibrationRecord, identity: JudgeIdentity
+                ) -> CalibrationNote:
         if found.identity_hash != identity.hash:
             return _note(gate, "stale", found, None)
         v = found.verdict

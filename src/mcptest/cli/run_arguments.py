@@ -56,6 +56,14 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
                             "the servers run live, or replay and record what is missing")
     tapes.add_argument("--cassette-dir", type=Path, metavar="DIR",
                        help="where cassettes go (default: cassettes/ beside each suite file)")
+    tapes.add_argument("--evidence-base", metavar="REF",
+                       help="name the cassettes and calibration records that differ from the "
+                            "merge-base with this git ref (default on a GitHub pull request: "
+                            "origin/$GITHUB_BASE_REF)")
+    tapes.add_argument("--distrust-changed-evidence", action="store_true",
+                       help="a replay from a changed cassette is not a pass and a changed "
+                            "record's cascade is advisory (on by itself for a fork's pull "
+                            "request)")
     talk = p.add_mutually_exclusive_group()
     talk.add_argument("-v", "--verbose", action="store_true",
                       help="one line per finished test on stderr, also on a terminal")

@@ -40,7 +40,8 @@ class Judging:
         self.options = options
         self._replay = cassettes is not None and cassettes.mode == "replay"
         self.engine = JudgeEngine(options, cassettes, ledger)
-        self.calibration = CalibrationGating(require=options.require_calibration)
+        self.calibration = CalibrationGating(require=options.require_calibration,
+                                             evidence=options.evidence)
         if errors := model_errors(plan, options.env):
             raise SuiteErrors(errors)
         calls = plan_calls(plan)

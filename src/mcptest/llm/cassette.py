@@ -39,6 +39,7 @@ from mcptest.llm.cassette_file import (
     write_cassette,
 )
 from mcptest.llm.routing import Route
+from mcptest.readback.evidence import ChangedEvidence
 
 Mode = Literal["record", "replay", "replay-or-record"]
 MODES: tuple[Mode, ...] = ("record", "replay", "replay-or-record")
@@ -76,6 +77,17 @@ def playing_tape(tape: Tape | None) -> Iterator[None]:
         yield
     finally:
         _TAPE.reset(token)
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """Where a row's model answers came from."""
+
+    file: str
+    changed: bool
+    """The pull request changed the file (it differs from the merge-base)."""
+    only: bool
+    """Every answer of the row was replayed (none was sent live)."""
 
 
 class NotRecorded(McpTestError):
@@ -165,6 +177,7 @@ class _Deck:
     cursor: dict[str, int] = field(default_factory=dict)
     used: dict[str, CassetteExchange] = field(default_factory=dict)
     asked: int = 0
+    replayed: int = 0
     live: int = 0
     failed: int = 0
     """Live requests that got no answer: a partial recording never replaces a whole one."""
@@ -177,10 +190,13 @@ class _Deck:
 class Cassettes:
     """The cassettes of one run (every repetition shares them): one file per report row."""
 
-    def __init__(self, mode: Mode, root: Path | None = None) -> None:
+    def __init__(self, mode: Mode, root: Path | None = None,
+                 evidence: ChangedEvidence | None = None) -> None:
         self.mode = mode
         self.root = root
         """`--cassette-dir`: where the files go (None: beside each suite, `cassettes/`)."""
+        self.evidence = evidence
+        """`--evidence-base`: which committed files this pull request changed."""
         self._decks: dict[str, _Deck] = {}
         self.replayed = self.recorded = self.written = 0
 
@@ -239,6 +255,7 @@ class Cassettes:
         if n < len(answers):
             deck.cursor[key] = n + 1
             deck.use(request, key, answers[n])
+            deck.replayed += 1
             self.replayed += 1
             return answers[n]
         if self.mode == "replay-or-record":
@@ -274,6 +291,14 @@ class Cassettes:
         tape = current()
         if tape is not None:
             self._deck(tape).failed += 1
+
+    def source(self, test: str) -> Replayed | None:
+        """The cassette the row's model answers came from, when any did."""
+        deck = self._decks.get(test)
+        if deck is None or deck.replayed == 0:
+            return None
+        changed = self.evidence is not None and self.evidence.changed(deck.tape.path)
+        return Replayed(deck.tape.shown, changed=changed, only=deck.live == 0)
 
     def missed(self, test: str) -> str | None:
         """Why the test's replay failed (its first request the cassette could not answer)."""

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.llm.retry import FailureKind
 from mcptest.llm.verdict_modes import VerdictMode
+from mcptest.readback.evidence import ChangedEvidence
 from mcptest.suite.models import JudgeDefaults
 
 
@@ -37,6 +38,8 @@ class JudgeOptions(Frozen):
     """Known secret values of the run (`mcptest.llm.known_secrets`): kept out of the cache."""
     redact_candidates: bool = False
     """`--redact-candidates`: mask known secrets (and key-shaped tokens) in what judges see."""
+    evidence: ChangedEvidence | None = None
+    """`--evidence-base`: the calibration records this pull request changed."""
 
 
 class JudgeRequest(Frozen):

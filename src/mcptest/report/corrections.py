@@ -25,6 +25,8 @@ _WHY = {
     "unreadable": "the calibration record is unreadable: the judge's raw rate only",
     "stale": "the calibration record is stale (it measured another rubric or judge): the "
              "judge's raw rate only",
+    "untrusted": "the calibration record changed in this pull request and is not trusted "
+                 "here: the judge's raw rate only",
 }
 NO_RECORD = "no calibration record (`calibration:` not set): the judge's raw rate only"
 

@@ -167,7 +167,7 @@ class JudgeDetail(Model):
 
 
 CalibrationState = Literal["calibrated", "missing", "stale", "below-floor", "too-few-labels",
-                           "unreadable"]
+                           "unreadable", "untrusted"]
 
 
 class CalibrationNote(Model):
@@ -183,6 +183,10 @@ class CalibrationNote(Model):
     said."""
     record: str
     """The calibration record's path as the suite wrote it."""
+    record_changed: bool = False
+    """The record differs from the merge-base (`--evidence-base`): this pull request changed
+    it, so the thresholds and figures this verdict rests on are the pull request's
+    (`untrusted` when such evidence is not trusted: docs/cascade.md, "What is trusted")."""
     verdict: Literal["passed", "failed"] | None = None
     """What the judge said, kept when the row's status does not follow it (advisory)."""
     reason: str | None = None

@@ -149,6 +149,10 @@ class TestResult(Model):
     """`false` when a judge or agent model had no known price: `cost_usd` is then a lower bound."""
     cache_hits: Count = 0
     """Judge answers this row took from the judge cache (nothing was sent for them)."""
+    evidence: list[str] = Field(default_factory=list)
+    """Committed files this verdict rests on that differ from the merge-base
+    (`--evidence-base`): the model cassette it was replayed from, the calibration record that
+    gated its judge (docs/cassettes.md, "What is trusted")."""
     definition_hash: str | None = None
     """Hash of the test as it ran (tool, args, matchers, rubric, judge models, thresholds)."""
     repeat: RepeatStats | None = None

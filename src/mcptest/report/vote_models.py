@@ -44,6 +44,9 @@ class JudgeVote(Model):
     """How long the model call took, in milliseconds; null when none was sent."""
     cached: bool = False
     """The answer came from the judge cache: no request was sent, nothing spent."""
+    replayed_from: str | None = None
+    """The model cassette this answer was replayed from (`--models replay`): no request was
+    sent; the verdict is the file's (docs/cassettes.md, "What is trusted")."""
     label: str | None = None
     """A labeled juror's answer (`verdict_kind: categorical` with `labels`; docs/jury.md)."""
     value: float | None = None

@@ -73,6 +73,10 @@ RULES: dict[str, tuple[str, str, Level]] = {
                       "warning"),
     "mcptest/budget": ("Judge call skipped by the budget cap", "The call's worst-case cost would "
                        "have crossed `--max-cost`, so it was not sent.", "warning"),
+    "mcptest/changed-evidence": ("Verdict rests on evidence this pull request changed",
+                                 "The test passed on a model cassette or calibration record "
+                                 "that differs from the merge-base: the verdict is the "
+                                 "file's; review the file's change.", "warning"),
     "mcptest/skipped": ("Test skipped", "The test or its deciding assertion was skipped.",
                         "warning"),
     "mcptest/judge-deferred": ("Judge deferred", "No judge API key or gateway was available; the "
@@ -161,6 +165,8 @@ def _rule_for(test: TestResult, not_ready: set[str], matcher: str | None) -> str
     if status == "flaky":
         return "mcptest/flaky"
     if status == "passed":
+        if not (_lost(test) or _escalated(test)) and test.evidence:
+            return "mcptest/changed-evidence"
         return "mcptest/jury-seat-lost" if _lost(test) else "mcptest/jury-escalated"
     if gap == "budget":
         return "mcptest/budget"
@@ -205,9 +211,11 @@ def _finding(test: TestResult, not_ready: set[str]) -> Finding:
                f"'{jury.verdict}' stands but needs a person to look")
     elif jury is not None and jury.lost and seats.lost_text(jury) not in (why or ""):
         why = f"{why}; {seats.lost_text(jury)}"
+    if rule == "mcptest/changed-evidence":
+        why = f"rests on evidence this pull request changed: {', '.join(test.evidence)}"
     why = why or test.message or RULES.get(rule, UNKNOWN_RULE)[0]
-    label = ("passed" if jury is not None and jury.lost else "escalated") \
-        if test.status == "passed" else test.status.replace("_", " ")
+    label = ("passed" if (jury is not None and jury.lost) or rule == "mcptest/changed-evidence"
+             else "escalated") if test.status == "passed" else test.status.replace("_", " ")
     cost = f" (judge cost ${test.cost_usd:.4f})" if test.cost_usd else ""
     message = f"{test.name} {label}: {why}{cost}"
     return Finding(test=test, rule=rule, level=level, file=loc.file, line=max(loc.line, 1),
@@ -219,5 +227,5 @@ def findings(report: Report) -> list[Finding]:
     """Every test worth a code-scanning alert, errors first, in report order within a level."""
     not_ready = {s.name for s in report.servers if s.status != "ready"}
     found = [_finding(t, not_ready) for t in report.tests
-             if t.status != "passed" or _escalated(t) or _lost(t)]
+             if t.status != "passed" or _escalated(t) or _lost(t) or t.evidence]
     return sorted(found, key=lambda f: f.level != "error")

@@ -14,10 +14,13 @@ import hashlib
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
+
+from pydantic import BaseModel
 
 from mcptest.grade.definition import test_hash
 from mcptest.llm.cassette import Cassettes, Tape
+from mcptest.report.vote_models import JudgeVote
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -25,6 +28,7 @@ if TYPE_CHECKING:
     from mcptest.plan import PlannedTest
     from mcptest.report.models import TestResult
 
+_M = TypeVar("_M", bound=BaseModel)
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 SLUG_MAX = 60
 
@@ -63,8 +67,46 @@ def playing(tapes: Cassettes | None, test: PlannedTest) -> Iterator[None]:
 
 def replay_verdict(tapes: Cassettes | None, result: TestResult) -> TestResult:
     """A row whose replay met a request its cassette could not answer fails with why: the
-    server answered differently from the recording (gap `replay`), whatever the rest did."""
-    why = tapes.missed(result.id) if tapes is not None else None
-    if why is None:
+    server answered differently from the recording (gap `replay`), whatever the rest did.
+    A row whose answers came from a cassette says which on every replayed vote, and names the
+    file in `evidence` when the pull request changed it; where such evidence is not trusted
+    (`ChangedEvidence.distrust`), its pass is not a pass (docs/cassettes.md, "What is
+    trusted")."""
+    if tapes is None:
         return result
-    return result.model_copy(update={"status": "failed", "gap": "replay", "message": why})
+    why = tapes.missed(result.id)
+    if why is not None:
+        return result.model_copy(update={"status": "failed", "gap": "replay", "message": why})
+    source = tapes.source(result.id)
+    if source is None:
+        return result
+    if source.only:
+        result = _votes_from(result, source.file)
+    if not source.changed:
+        return result
+    said = f"replayed from a cassette this pull request changed ({source.file})"
+    update: dict[str, object] = {"evidence": [*result.evidence, source.file]}
+    evidence = tapes.evidence
+    if evidence is not None and evidence.distrust and result.status in ("passed", "flaky"):
+        update.update(status="failed", gap="replay", message=(
+            f"{said}: not a pass; {evidence.why_untrusted}. Record it again from the base "
+            "branch, or run the models live"))
+    else:
+        update["message"] = f"{said}; {result.message}" if result.message else said
+    return result.model_copy(update=update)
+
+
+def _votes_from(node: _M, file: str) -> _M:
+    """`node` with `replayed_from` set on every vote inside it that got an answer."""
+    update: dict[str, object] = {}
+    for name, value in node:
+        if isinstance(value, JudgeVote):
+            if not value.deferred and value.error is None:
+                update[name] = value.model_copy(update={"replayed_from": file})
+        elif isinstance(value, BaseModel):
+            update[name] = _votes_from(value, file)
+        elif isinstance(value, list) and value and isinstance(value[0], BaseModel):
+            update[name] = [_votes_from(v, file) if not isinstance(v, JudgeVote) else (
+                v.model_copy(update={"replayed_from": file})
+                if not v.deferred and v.error is None else v) for v in value]
+    return node.model_copy(update=update) if update else node
