@@ -57,8 +57,8 @@ async def _loop(t: Transcript, model: AgentModel, servers: Mapping[str, ServerCo
     while t.turns < max_turns:
         reply = await model.complete(messages, tools, MODEL_TIMEOUT)
         if reply.status != "ok":
-            t.stop = {"deferred": "deferred", "budget": "budget"}.get(reply.status,
-                                                                      "model_error")  # type: ignore[assignment]
+            t.stop = ("deferred" if reply.status == "deferred" else
+                      "budget" if reply.status == "budget" else "model_error")
             t.message = reply.message
             return
         t.turns += 1

@@ -70,12 +70,14 @@ class Asker:
 
 
 def _trouble(outcomes: list[JudgeOutcome]) -> tuple[SampleState, str] | None:
-    for status, state in (("budget_skipped", "budget"), ("judge_error", "error"),
-                          ("deferred", "deferred"), ("abstained", "inconclusive")):
+    order: tuple[tuple[str, SampleState], ...] = (
+        ("budget_skipped", "budget"), ("judge_error", "error"), ("deferred", "deferred"),
+        ("abstained", "inconclusive"))
+    for status, state in order:
         hit = next((o for o in outcomes if o.status == status), None)
         if hit is not None:
             why = hit.message or hit.reason or status
-            return state, why  # type: ignore[return-value]
+            return state, why
     return None
 
 

@@ -8,6 +8,7 @@ without it is an error finding, so a forgotten file never passes silently.
 from __future__ import annotations
 
 import json
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,7 @@ def locate(text: str, change: Change) -> int:
 
 def surface_findings(
     loaded: LoadedSuite, check: SurfaceCheck, current: dict[str, Any], *, update: bool,
-    unavailable: set[str] = frozenset(),  # type: ignore[assignment]
+    unavailable: AbstractSet[str] = frozenset(),
 ) -> tuple[list[LintFinding], list[Change]]:
     """Findings (and the raw changes) of the check; with `update`, rewrite the snapshot.
 

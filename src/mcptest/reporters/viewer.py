@@ -24,9 +24,9 @@ from mcptest.reporters.templating import TEMPLATES
 
 @functools.cache
 def _assets() -> tuple[str, str, str]:
-    return tuple(  # type: ignore[return-value]
-        (TEMPLATES / name).read_text(encoding="utf-8")
-        for name in ("view.html", "view.css", "view.js"))
+    html, css, js = ((TEMPLATES / name).read_text(encoding="utf-8")
+                     for name in ("view.html", "view.css", "view.js"))
+    return html, css, js
 
 
 def _clean(value: Any) -> Any:

@@ -123,13 +123,16 @@ class _CasePositions(Positions):
     """Positions for a case's validation errors: the case's cell when a case variable made
     the value, else the test's own node in the suite file."""
 
+    _base: KeyPath
+    _filler: _Filler
+
     def __init__(self, suite: Positions, base: KeyPath, filler: _Filler) -> None:
         super().__init__(suite.file, suite.values, suite.keys)
         object.__setattr__(self, "_base", base)
         object.__setattr__(self, "_filler", filler)
 
     def _cell(self, path: KeyPath) -> SourcePos | None:
-        filler: _Filler = self._filler  # type: ignore[attr-defined]
+        filler = self._filler
         for end in range(len(path), 0, -1):
             name = filler.used.get(path[:end])
             if name is not None:
@@ -137,10 +140,10 @@ class _CasePositions(Positions):
         return None
 
     def value(self, path: KeyPath) -> SourcePos:
-        return self._cell(path) or super().value((*self._base, *path))  # type: ignore[attr-defined]
+        return self._cell(path) or super().value((*self._base, *path))
 
     def key(self, path: KeyPath) -> SourcePos:
-        return self._cell(path) or super().key((*self._base, *path))  # type: ignore[attr-defined]
+        return self._cell(path) or super().key((*self._base, *path))
 
 
 def _prefixed(base: KeyPath, key_path: str) -> str:

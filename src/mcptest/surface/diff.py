@@ -125,8 +125,9 @@ def enum_of(schema: Any) -> set[str] | None:
     alternatives = schema.get("anyOf") or schema.get("oneOf")
     if isinstance(alternatives, list) and alternatives:
         sets = [enum_of(alt) for alt in alternatives if types_of(alt) != {"null"}]
-        if sets and all(s is not None for s in sets):
-            return set().union(*sets)  # type: ignore[arg-type]
+        found = [s for s in sets if s is not None]
+        if sets and len(found) == len(sets):
+            return set[str]().union(*found)
     return None
 
 
