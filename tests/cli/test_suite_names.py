@@ -139,3 +139,31 @@ def test_an_error_answer_fails_a_test_once_with_what_the_tool_said(tmp_path: Pat
     assert "division by zero" in first["message"]
     assert second["status"] == "skipped"
     assert second["message"].startswith("not checked: the tool answered with an error")
+
+
+def test_without_expect_a_wrong_tool_gets_the_did_you_mean_and_an_error_its_text(
+        tmp_path: Path) -> None:
+    """A test with no `expect` said only "the tool answered with an error and the test has no
+    expect" (issue 37): a misspelt tool now gets the suite's did-you-mean, with what the server
+    said, and a real tool's error answer is quoted."""
+    suite = tmp_path / "bare.yml"
+    suite.write_text(HEAD + """tools:
+  - name: misspelt, no expect
+    server: ex
+    tool: forcast
+    args: {city: Oslo}
+  - name: divide by zero, no expect
+    server: ex
+    tool: divide
+    args: {a: 1, b: 0}
+""", encoding="utf-8")
+    _, report = run_json(suite)
+    typo, divide = report["tests"]
+    assert typo["status"] == "error" and typo["gap"] == "suite"
+    assert typo["message"].startswith("unknown tool `forcast` on server `ex` (did you mean "
+                                      "`forecast`?)")
+    assert '(the call answered: "Unknown tool: forcast")' in typo["message"]
+    assert divide["status"] == "failed" and divide["gap"] == "tool-error"
+    assert divide["message"].startswith('the tool answered with an error and the test has no '
+                                        'expect: "')
+    assert "division by zero" in divide["message"]

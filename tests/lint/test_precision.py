@@ -90,3 +90,19 @@ def test_secret_fields_are_told_by_name_title_or_description() -> None:
         "email": {"type": "string", "format": "email"}}}
     assert _secret_fields(schema) == ["`k` ('Your GitHub access token')",
                                       "`card` ('Credit card number')"]
+
+
+def test_wording_that_turns_a_secret_away_asks_for_none() -> None:
+    """server-everything's form (issue 37: three false positives on it): "do not give us your
+    phone number, pin, or other sensitive info" asks for no PIN. A negation counts only before
+    the word, in the same sentence or parenthesis."""
+    schema = {"properties": {
+        "integer": {"type": "integer", "title": "Integer", "description":
+                    "Your favorite integer (do not give us your phone number, pin, or other "
+                    "sensitive info)"},
+        "note": {"type": "string", "description": "Never share your password here."},
+        "login": {"type": "string", "description": "Your password (not your email)"},
+        "bank": {"type": "string", "description": "No spaces. Your card number"},
+        "pin": {"type": "string", "description": "Do not reuse an old one"}}}
+    assert _secret_fields(schema) == ["`login` ('Your password (not your email)')",
+                                      "`bank` ('No spaces. Your card number')", "`pin`"]

@@ -86,3 +86,20 @@ def test_a_directory_is_one_error_line(here: Path, capsys: pytest.CaptureFixture
     assert main(["validate", "suites"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err == "suites: is a directory; give a suite file\n"
+
+
+def test_a_selection_suite_is_counted(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A suite of only a `selection:` block said "0 tools, 0 evals, 0 agents" (issue 37): its
+    rows (one per model) and prompts are counted."""
+    (here / "s.yml").write_text("""servers:
+  ex: {command: [python3, server.py]}
+selection:
+  ex:
+    models: [gpt-4o-mini, claude-haiku-4-5]
+    prompts:
+      - {prompt: "What's the weather in Oslo?", tool: forecast}
+      - {prompt: "Add 2 and 3", tool: add}
+""")
+    assert main(["validate", "s.yml"]) == 0
+    assert capsys.readouterr().out == (
+        "ok: s.yml (0 tools, 0 evals, 0 agents, 2 selection tests, 2 selection prompts)\n")

@@ -24,6 +24,20 @@ SECRET = re.compile(
     re.IGNORECASE,
 )
 """Field names, titles and descriptions that ask for a secret or a credential."""
+_SEGMENT = re.compile(r"[^.;:!?()\[\]]+")
+_NEGATION = re.compile(r"\b(?:do not|don't|dont|never|not|no|without|avoid|instead of)\b",
+                       re.IGNORECASE)
+
+
+def _asks_for_secret(text: str) -> bool:
+    """A secret word that the wording does not turn away: "do not give us your phone number,
+    pin, or other sensitive info" (server-everything's integer field) asks for no PIN; the
+    negation counts in the same sentence or parenthesis, before the word."""
+    for segment in _SEGMENT.finditer(text):
+        for hit in SECRET.finditer(segment.group()):
+            if not _NEGATION.search(segment.group()[:hit.start()]):
+                return True
+    return False
 
 
 def _forms(log: WireLog) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -47,7 +61,7 @@ def _secret_fields(schema: Any) -> list[str]:
     for name, sub in (props.items() if isinstance(props, dict) else []):
         texts = [str(name)] + [str(sub.get(k)) for k in ("title", "description")
                                if isinstance(sub, dict) and sub.get(k)]
-        hit = next((t for t in texts if SECRET.search(t)), None)
+        hit = next((t for t in texts if _asks_for_secret(t)), None)
         if hit is not None:
             found.append(f"`{name}`" + (f" ({hit[:60]!r})" if hit != name else ""))
     return found

@@ -281,15 +281,16 @@ class Runner:
         # `duration_ms`: the request's own time, a target like any other (docs/suites.md)
         graded = await grade_test(test, {**produced, "duration_ms": round(call_ms, 3)}, llm)
         verdict = test_verdict(test, graded)
-        if verdict.status != "passed" and (unknown := self._unknown_tool(test, produced, conn)):
+        assertions, status, message = verdict.assertions, verdict.status, verdict.message
+        if not assertions and is_tool_error(produced) and not tampered(test):
+            # With nothing to check, an error answer is the one thing we can call a failure.
+            status, message = "failed", ("the tool answered with an error and the test has no "
+                                         f"expect: \"{tool_error_line(produced)}\"")
+        if status != "passed" and (unknown := self._unknown_tool(test, produced, conn)):
             self._record(test_result(  # once for the test, not once per assertion
                 test, "error", gap="suite", message=unknown, duration_ms=call_ms,
                 response=produced, **exchange.row("error")))
             return
-        assertions, status, message = verdict.assertions, verdict.status, verdict.message
-        if not assertions and is_tool_error(produced) and not tampered(test):
-            # With nothing to check, an error answer is the one thing we can call a failure.
-            status, message = "failed", "the tool answered with an error and the test has no expect"
         status, message = client_verdict(test, *client, status, message)
         # The tools/call shape rules (a `content` list, `isError`) say nothing of resources,
         # prompts and listings: their answers are judged by their assertions alone.

@@ -73,7 +73,10 @@ def run(args: argparse.Namespace) -> int:
         extra = "".join(f", {_count(n, word)}" for n, word in (
             (len(suite.resources), "resource test"), (len(suite.prompts), "prompt test"),
             (len(suite.lists), "list test"),
-            (sum(len(c) for c in loaded.cases.values()), "case row")) if n)
+            (sum(len(c) for c in loaded.cases.values()), "case row"),
+            # a selection block is one row per model (docs/selection.md)
+            (sum(len(s.models) for s in suite.selection.values()), "selection test"),
+            (sum(len(s.prompts) for s in suite.selection.values()), "selection prompt")) if n)
         print(f"ok: {loaded.display_path} ({_count(len(suite.tools), 'tool')}, "
               f"{_count(len(suite.evals), 'eval')}, {_count(len(suite.agents), 'agent')}"
               f"{extra})")
