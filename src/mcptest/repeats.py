@@ -16,7 +16,8 @@ from dataclasses import replace
 
 import anyio
 
-from mcptest.grade.repeated_row import GateOn, RepeatOptions, merge_repetitions
+from mcptest.grade.adaptive_rows import Adaptive
+from mcptest.grade.repeated_row import ADAPTIVE_MOST, GateOn, RepeatOptions, merge_repetitions
 from mcptest.judging.judging import agreements
 from mcptest.judging.plan_projection import project
 from mcptest.llm.budget import BudgetLedger
@@ -26,10 +27,25 @@ from mcptest.report.build import JudgeTotals, build_report
 from mcptest.report.models import Report, TestResult
 
 
+def _adaptive(t: PlannedTest, options: RepeatOptions) -> bool:
+    if t.kind == "selection":
+        return False
+    return t.spec.repeat == "adaptive" or (t.spec.repeat is None and options.adaptive is not None)
+
+
 def _times(t: PlannedTest, options: RepeatOptions) -> int:
+    """The most runs a test may take (an adaptive test's MAX: it usually takes fewer)."""
     if t.kind == "selection":  # it samples `k` times per prompt instead (docs/selection.md)
         return 1
+    if _adaptive(t, options):
+        return options.adaptive or ADAPTIVE_MOST
+    assert t.spec.repeat != "adaptive"
     return t.spec.repeat or options.repeat
+
+
+def planned_times(t: PlannedTest, options: RepeatOptions) -> int:
+    """The most runs `t` may take under `options` (`eval --explain`'s count)."""
+    return _times(t, options)
 
 
 def _min_rate(t: PlannedTest, options: RepeatOptions) -> float:
@@ -74,7 +90,8 @@ def run_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) -> RunO
 
 
 async def arun_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) -> RunOutcome:
-    """`arun_plan` once per repetition; one merged row per test that repeated."""
+    """`arun_plan` once per repetition; one merged row per test that repeated. An adaptive
+    test repeats only while `Adaptive` keeps it open."""
     most = max((_times(t, repeat) for t in plan.tests), default=1)
     if options.ledger is None:
         options = replace(options, ledger=BudgetLedger(options.max_cost))
@@ -84,23 +101,30 @@ async def arun_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) 
     if most == 1:
         return with_cassettes(first, options)
     outcomes = [first]
+    adaptive = Adaptive([t for t in plan.tests if _adaptive(t, repeat)], repeat,
+                        options.max_cost, first.report)
     for k in range(2, most + 1):
         last = outcomes[-1].report.summary
         if last.interrupted or last.internal_error or last.budget_stopped:
+            adaptive.stop()
             break
         sub = Plan(suites=plan.suites, selected_from=plan.selected_from,
-                   tests=tuple(t for t in plan.tests if _times(t, repeat) >= k))
+                   tests=tuple(t for t in plan.tests if adaptive.wants(t.id) or (
+                       not _adaptive(t, repeat) and _times(t, repeat) >= k)))
+        if not sub.tests:
+            break
         opts = replace(options, cache_dir=options.cache_dir if repeat.cache_repeats else None)
         options.log(f"mcptest: repetition {k} of {most} ({len(sub.tests)} test(s))")
         outcomes.append(await arun_plan(sub, opts))
+        adaptive.after(outcomes[-1].report)
     return with_cassettes(RunOutcome(
-        _merged(plan, [o.report for o in outcomes], repeat, options.max_cost),
+        _merged(plan, [o.report for o in outcomes], repeat, options.max_cost, adaptive),
         frozenset().union(*(o.secrets for o in outcomes)),
         next((o.traceback for o in outcomes if o.traceback), None)), options)
 
 
 def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,
-            max_cost: float | None) -> Report:
+            max_cost: float | None, adaptive: Adaptive) -> Report:
     rows: dict[str, list[TestResult]] = {}
     for r in reports:
         for t in r.tests:
@@ -108,12 +132,15 @@ def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,
     tests = []
     for p in plan.tests:
         reps = rows[p.id]
+        if _adaptive(p, repeat):
+            tests.append(adaptive.row(p, reps, _gate_on(p, repeat)))
+            continue
         tests.append(merge_repetitions(reps, _min_rate(p, repeat), _ks(p, repeat),
                                        _gate_on(p, repeat))
                      if _times(p, repeat) > 1 else reps[0])
     s = [r.summary for r in reports]
     first = reports[0]
-    return build_report(
+    report = build_report(
         suites=first.suites, tests=tests, servers=first.servers,
         started_at=first.started_at, finished_at=reports[-1].finished_at,
         duration_ms=sum(x.duration_ms for x in s),
@@ -128,3 +155,18 @@ def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,
         interrupted=next((x.interrupted for x in s if x.interrupted), None),
         internal_error=next((x.internal_error for x in s if x.internal_error), None),
         warnings=[w for r in reports for w in r.warnings], shard=first.shard)
+    summary = adaptive.summary(report.tests)
+    if summary is None:
+        return report
+    return report.model_copy(update={"summary": report.summary.model_copy(
+        update={"adaptive": summary})})
+
+
+def with_baseline_verdicts(repeat: RepeatOptions, baseline: Report | None) -> RepeatOptions:
+    """`repeat` knowing which rows passed on the baseline (adaptive repeats compare a first run
+    with them); rows the baseline did not score are left out."""
+    if baseline is None:
+        return repeat
+    return replace(repeat, baseline_passed={
+        t.id: t.status == "passed" for t in baseline.tests
+        if t.status in ("passed", "failed", "error", "flaky")})

@@ -121,10 +121,10 @@ async def arun_report(plan: Plan, options: Options, env: Mapping[str, str], *,
                       ledger: BudgetLedger | None = None) -> Report:
     """Run `plan` and return its report compared with `baseline` and redacted: what Python
     callers get (the CLI redacts as it writes, `cli/output.py`). `ledger`: see `run_options`."""
-    from mcptest.repeats import arun_repeated
+    from mcptest.repeats import arun_repeated, with_baseline_verdicts
     from mcptest.report.redact import redact_report
 
     outcome = await arun_repeated(
         plan, run_options(options, env, progress=progress, log=log, ledger=ledger, plan=plan),
-        options.repeats)
+        with_baseline_verdicts(options.repeats, baseline))
     return redact_report(apply_baseline(outcome.report, baseline, options), outcome.secrets)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -25,7 +25,7 @@ from pydantic_core import PydanticCustomError
 
 from mcptest.compare.classify import DEFAULT_ALPHA, CompareOptions, FailOn
 from mcptest.errors import UsageError
-from mcptest.grade.repeated_row import RepeatOptions
+from mcptest.grade.repeated_row import ADAPTIVE_MOST, RepeatOptions
 from mcptest.plan import parse_shard
 
 CLI = "cli"
@@ -78,7 +78,9 @@ class Options(BaseModel):
     """A replay from a changed cassette is not a pass, a changed record's cascade is advisory
     (on by itself on a fork's pull request)."""
     # repeats
-    repeat: int = Field(default=1, ge=1, le=100)
+    repeat: Annotated[int, Field(ge=1, le=100)] | Annotated[
+        str, Field(pattern=r"^adaptive(:([2-9]|[1-9][0-9]|100))?$")] = 1
+    """N runs of every test, or `adaptive` / `adaptive:MAX` (docs/statistics.md)."""
     min_pass_rate: float = Field(default=1.0, ge=0, le=1)
     min_pass_rate_on: Literal["estimate", "lower_bound", "corrected_lower_bound"] = "estimate"
     """Hold `min_pass_rate` against the pass rate, the lower end of its Wilson interval, or
@@ -157,9 +159,14 @@ class Options(BaseModel):
 
     @property
     def repeats(self) -> RepeatOptions:
-        return RepeatOptions(repeat=self.repeat, min_pass_rate=self.min_pass_rate,
+        adaptive = None
+        if isinstance(self.repeat, str):
+            _, _, most = self.repeat.partition(":")
+            adaptive = int(most) if most else ADAPTIVE_MOST
+        return RepeatOptions(repeat=self.repeat if isinstance(self.repeat, int) else 1,
+                             min_pass_rate=self.min_pass_rate,
                              min_pass_rate_on=self.min_pass_rate_on,
-                             cache_repeats=self.cache_repeats)
+                             cache_repeats=self.cache_repeats, adaptive=adaptive)
 
     @property
     def comparison(self) -> CompareOptions:

@@ -28,6 +28,16 @@ _rate = _bounded(float, 0, 1, "a number")
 _count = _bounded(int, 1, 100, "a whole number")
 
 
+def _repeat(text: str) -> int | str:
+    """`N`, `adaptive` or `adaptive:MAX` (2 ≤ MAX ≤ 100)."""
+    if text == "adaptive":
+        return text
+    if text.startswith("adaptive:"):
+        most = _bounded(int, 2, 100, "a whole number")(text.removeprefix("adaptive:"))
+        return f"adaptive:{int(most)}"
+    return int(_count(text))
+
+
 def add_compare_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("baseline comparison")
     g.add_argument("--fail-on", default="any-failure", metavar="WHAT",
@@ -44,8 +54,10 @@ def add_compare_arguments(p: argparse.ArgumentParser) -> None:
 def add_run_compare_arguments(p: argparse.ArgumentParser) -> None:
     """`--repeat`, `--min-pass-rate` and `--baseline` for `run` and `eval`."""
     g = p.add_argument_group("repeats")
-    g.add_argument("--repeat", type=_count, default=1, metavar="N",
-                   help="run each test N times (a test's own `repeat:` wins)")
+    g.add_argument("--repeat", type=_repeat, default=1, metavar="N",
+                   help="run each test N times (a test's own `repeat:` wins); `adaptive` or "
+                        "`adaptive:MAX`: once, then again only while its answer is open, at "
+                        "most MAX runs (default 10; docs/statistics.md)")
     g.add_argument("--min-pass-rate", type=_rate, default=1.0, metavar="X",
                    help="share of scored repetitions that must pass (default 1.0)")
     g.add_argument("--min-pass-rate-on",

@@ -11,7 +11,7 @@ status; one whose scored runs disagree is `flaky`, and it fails the run only whe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import comb
 from statistics import fmean, stdev
 from typing import Literal
@@ -22,6 +22,9 @@ from mcptest.report.scores import row_score
 from mcptest.stats.intervals import wilson
 
 DEFAULT_MIN_PASS_RATE = 1.0
+ADAPTIVE_MOST = 10
+"""Runs an adaptive row may take at most when nothing says otherwise (the fixed count it
+stands in for)."""
 GateOn = Literal["estimate", "lower_bound", "corrected_lower_bound"]
 _UNSCORED = ("deferred", "skipped", "not_yet_available")
 """Statuses of a run that produced no verdict."""
@@ -38,6 +41,12 @@ class RepeatOptions:
     """Gate on the pass rate itself, or on the lower end of its Wilson 95% interval."""
     cache_repeats: bool = False
     """Let repetitions after the first read the judge cache."""
+    adaptive: int | None = None
+    """`--repeat adaptive:MAX`: every test repeats adaptively, at most MAX runs (a test's own
+    `repeat: adaptive` takes MAX from here, else `ADAPTIVE_MOST`)."""
+    baseline_passed: dict[str, bool] = field(default_factory=dict)
+    """Per row id of the baseline: whether it passed there (what adaptive repeats compare a
+    first run with)."""
 
 
 def _agreed(scored: list[TestResult]) -> Status:

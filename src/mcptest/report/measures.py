@@ -42,6 +42,13 @@ class RepeatStats(Model):
     a not-yet-available matcher give none. null in reports written before it existed."""
     pass_rate_ci95: Interval | None = None
     """Wilson 95% interval of the pass rate over the scored runs."""
+    decided_by: Literal["sequence", "curtailed", "limit", "budget", "stopped"] | None = None
+    """An adaptive row (`repeat: adaptive`): what ended its runs: the confidence sequence
+    cleared its threshold (`sequence`), more runs could no longer change the fixed count's
+    answer (`curtailed`), its last allowed run (`limit`), its share of the budget (`budget`), or
+    the run stopped (`stopped`); null on a fixed count."""
+    opened_by_change: bool = False
+    """An adaptive row repeated because its first run differed from the baseline's verdict."""
     min_pass_rate_on: Literal["estimate", "lower_bound", "corrected_lower_bound"] = "estimate"
     """`estimate`: `pass_rate` is held against `min_pass_rate`; `lower_bound`: the lower end
     of `pass_rate_ci95` is; `corrected_lower_bound`: the lower end of the row's judged rate
@@ -104,3 +111,25 @@ class CassetteSummary(Model):
     """Cassette files written or removed."""
     diverged: Count = 0
     """Rows whose replay met a request their cassette did not hold (gap `replay`)."""
+
+
+class AdaptiveSummary(Model):
+    """`repeat: adaptive` over the run (docs/statistics.md, "Adaptive repeats"): how many runs
+    the adaptive rows took against the fixed count they stand in for."""
+
+    rows: Count
+    """Adaptive rows."""
+    most: Count
+    """The most runs a row could take (MAX)."""
+    one_run: Count
+    """Rows their first run settled: passed as on the baseline, clear of the threshold, or a
+    failure that already decides (any failure misses a min_pass_rate of 1)."""
+    decided: dict[str, Count] = Field(default_factory=dict)
+    """Rows that repeated, by what ended them (see `tests[].repeat.decided_by`)."""
+    runs: Count
+    """Runs the adaptive rows took in all (a fixed count would take rows × most)."""
+    mean_runs_repeated: float | None = None
+    """Mean runs of the rows that repeated."""
+    flaky_not_changed: list[str] = Field(default_factory=list)
+    """Rows repeated because their first run differed from the baseline whose runs then
+    disagreed: flaky rather than changed."""

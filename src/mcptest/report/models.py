@@ -35,6 +35,7 @@ from mcptest.report.lint_models import ConformanceCheckRun as ConformanceCheckRu
 from mcptest.report.lint_models import LintFinding as LintFinding
 from mcptest.report.lint_models import LintRuleInfo as LintRuleInfo
 from mcptest.report.lint_models import LintSection as LintSection
+from mcptest.report.measures import AdaptiveSummary as AdaptiveSummary
 from mcptest.report.measures import CassetteSummary as CassetteSummary
 from mcptest.report.measures import PassAtK as PassAtK
 from mcptest.report.measures import RepeatStats as RepeatStats
@@ -153,6 +154,8 @@ class Summary(Model):
     run_agreement_labels: float | None = None
     """Alpha (nominal) across the labeled juries of the run; `run_agreement` (interval) leaves
     them out (docs/jury.md, "Verdict modes")."""
+    adaptive: AdaptiveSummary | None = None
+    """`repeat: adaptive`: runs taken and what decided the rows (docs/statistics.md)."""
     corrected: list[JudgeCorrection] = Field(default_factory=list)
     """Per judge over the run (a test once): its raw pass rate and, where a calibration record
     measured it, the rate corrected for its errors; where none did, why not

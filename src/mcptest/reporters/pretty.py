@@ -25,7 +25,7 @@ from mcptest.reporters import (
 from mcptest.reporters.comparison import LEADING, corrected_lines, summary_line
 from mcptest.reporters.escape import shorten, terminal
 from mcptest.reporters.lint_summary import lint_only
-from mcptest.reporters.repeats_display import repeat_text
+from mcptest.reporters.repeats_display import adaptive_line, repeat_text
 from mcptest.reporters.selection_display import change_lines, selection_text
 from mcptest.reporters.verdict_text import mode_line, vote_answer
 from mcptest.reporters.weights import weight_text, weighted_text
@@ -239,6 +239,8 @@ def _summary(out: _Out, report: Report) -> None:
         out.add(tapes)
     if (cascade := cascade_display.run_line(report)) is not None:
         out.add(_safe(cascade, 400))
+    if (adaptive := adaptive_line(report)) is not None:
+        out.add(_safe(adaptive, 1500))
     for line in corrected_display.judge_lines(report):
         out.add(_safe(line, 600))
     review = display.to_review(report)

@@ -46,11 +46,13 @@ def repeat_text(stats: RepeatStats) -> str:
 def repeats_block(report: Report) -> str:
     """`### Repeats`: one table row per repeated test, or "" when there is none."""
     shown = [(t, t.repeat) for t in report.tests if t.repeat]
+    adaptive = adaptive_line(report)
+    lead = [md_inline(adaptive, 1500), ""] if adaptive else []
     if not shown:
-        return ""
+        return "### Repeats\n\n" + "\n".join(lead) + "\n" if lead else ""
     ks = sorted({p.k for _, stats in shown for p in stats.pass_at_k or []})
     corrected = any(len(t.corrected) for t, _ in shown)
-    rows = ["### Repeats", "",
+    rows = ["### Repeats", "", *lead,
             "| test | runs | scored | passed | pass rate [95% CI] | "
             + ("judge's rate → corrected [95% CI] | " if corrected else "")
             + "".join(f"pass@{k} | " for k in ks),
@@ -67,3 +69,27 @@ def repeats_block(report: Report) -> str:
     if len(shown) > MAX_ROWS:
         rows += ["", f"{len(shown) - MAX_ROWS} more repeated test(s) in the JSON report."]
     return "\n".join(rows) + "\n\n"
+
+
+def adaptive_line(report: Report) -> str | None:
+    """`adaptive repeats: 12 row(s), 9 settled by their first run, 3 repeated (mean 4.3 runs;
+    2 by the confidence sequence, 1 curtailed), 22 runs where a fixed 10 takes 120; flaky
+    rather than changed: a, b` (docs/statistics.md). Test names are untrusted: each format
+    escapes them."""
+    a = report.summary.adaptive
+    if a is None:
+        return None
+    words = {"sequence": "by the confidence sequence", "curtailed": "curtailed",
+             "limit": f"at {a.most} runs", "budget": "at their budget share",
+             "stopped": "when the run stopped"}
+    repeated = a.rows - a.one_run
+    how = ", ".join(f"{n} {words.get(k, k)}" for k, n in sorted(a.decided.items()))
+    mean = f"mean {a.mean_runs_repeated:g} runs; " if a.mean_runs_repeated is not None else ""
+    text = (f"adaptive repeats: {a.rows} row(s), {a.one_run} settled by one run, "
+            f"{repeated} repeated" + (f" ({mean}{how})" if repeated else "")
+            + f", {a.runs} runs where a fixed {a.most} takes {a.rows * a.most}")
+    if a.flaky_not_changed:
+        text += "; flaky rather than changed: " + ", ".join(a.flaky_not_changed[:10])
+        if len(a.flaky_not_changed) > 10:
+            text += f" and {len(a.flaky_not_changed) - 10} more"
+    return text

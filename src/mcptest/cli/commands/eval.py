@@ -124,13 +124,14 @@ def explain(args: argparse.Namespace) -> int:
     from mcptest.api.flow import plan_for
     from mcptest.api.options import options_of
     from mcptest.judging.plan_projection import project
+    from mcptest.repeats import planned_times
 
     env = dict(os.environ)
     options = options_of(vars(args), cli=True)
     plan = plan_for(suite_files(args), options, env, tools=True, evals=True, agents=False,
                     judged_tools_only=True)
     def times(t: PlannedTest) -> int:
-        return t.spec.repeat or args.repeat
+        return planned_times(t, options.repeats)
 
     out: list[str] = []
     upper = False

@@ -23,6 +23,7 @@ from mcptest.exit_codes import ExitCode
 if TYPE_CHECKING:
     from mcptest.api.options import Options
     from mcptest.pipeline import RunOutcome
+    from mcptest.report.models import Report
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("run", help="run tool tests and agent tests (evals too with --with-evals)")
@@ -48,7 +49,7 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
     baseline = load_baseline(options)
     env = dict(os.environ)
     outcome, selected = _run(args, options, env, evals=evals, tools=tools, agents=agents,
-                             judged_tools_only=judged_tools_only)
+                             judged_tools_only=judged_tools_only, baseline=baseline)
     report = apply_baseline(outcome.report, baseline, options)
     write_reports(report, outputs, secrets=outcome.secrets)
     if report.summary.internal_error is not None:
@@ -60,16 +61,17 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
 
 
 def _run(args: argparse.Namespace, options: Options, env: dict[str, str], *, evals: bool,
-         tools: bool, agents: bool, judged_tools_only: bool) -> tuple[RunOutcome, bool]:
+         tools: bool, agents: bool, judged_tools_only: bool,
+         baseline: Report | None = None) -> tuple[RunOutcome, bool]:
     """Load, plan and run; (the outcome, whether any test was selected). The suites and the
     plan end with this call, so the reporters reuse their memory (docs/reports.md, "Scale")."""
-    from mcptest.repeats import run_repeated, total_runs
+    from mcptest.repeats import run_repeated, total_runs, with_baseline_verdicts
 
     plan = plan_for(suite_paths([*args.files, *args.config]), options, env, tools=tools,
                     evals=evals, agents=agents, judged_tools_only=judged_tools_only)
     progress = progress_for(args, plan, total_runs(plan, options.repeats))
     run_opts = run_options(options, env, progress=progress, log=progress.log, plan=plan,
                            handle_signals=True)
-    outcome = run_repeated(plan, run_opts, options.repeats)
+    outcome = run_repeated(plan, run_opts, with_baseline_verdicts(options.repeats, baseline))
     progress.close()
     return outcome, bool(plan.tests)

@@ -25,9 +25,13 @@ class CasePolicy(Strict):
     """`repeat:`, `min_pass_rate:` and `max_score_drop:`, shared by every kind of test
     (docs/baseline.md)."""
 
-    repeat: int | None = Field(
-        default=None, ge=1, le=100,
-        description="Run this test N times (overrides --repeat); each a fresh call and judging.")
+    repeat: Annotated[int, Field(ge=1, le=100)] | Literal["adaptive"] | None = Field(
+        default=None,
+        description="Run this test N times (overrides --repeat); each a fresh call and judging. "
+                    "`adaptive`: run it once, and again only while its answer is open (it "
+                    "failed, changed against the baseline, or sits near its threshold), until "
+                    "a confidence sequence decides or the fixed count could no longer change "
+                    "(at most 10 runs, or MAX of --repeat adaptive:MAX; docs/statistics.md).")
     min_pass_rate: float | None = Field(
         default=None, ge=0, le=1,
         description="Share of repetitions that must pass (default 1.0, or --min-pass-rate).")
