@@ -55,7 +55,18 @@ class Label(Strict):
         return None if isinstance(self.human, str) else float(self.human)
 
 
+class AuditBlock(Strict):
+    """A sheet drawn by `mcptest label --sample` (docs/statistics.md, "Audit samples")."""
+
+    report: str = Field(description="The run report the sample was drawn from.")
+    seed: int = Field(description="The sample's seed.")
+    population: int = Field(ge=0, description="Judged verdicts the sample was drawn from.")
+    judge: dict[str, Literal["pass", "fail"]] = Field(
+        description="What the judge said on each sampled verdict, by label id.")
+
+
 class LabelsFile(Strict):
+    audit: AuditBlock | None = None
     labels: list[Label] = Field(min_length=1)
 
 
@@ -108,6 +119,11 @@ def _duplicates(labels: list[Label], positions: Positions) -> list[SuiteError]:
 
 def load_labels(path: Path) -> list[Label]:
     """The labels of one file; `SuiteErrors` (exit 2) naming file:line:col and key if bad."""
+    return load_labels_file(path).labels
+
+
+def load_labels_file(path: Path) -> LabelsFile:
+    """The whole file: its labels and, for an audit sheet, its `audit:` block."""
     jsonl = path.suffix in (".jsonl", ".ndjson")
     try:
         text = _text(path, jsonl)
@@ -125,4 +141,4 @@ def load_labels(path: Path) -> list[Label]:
     errors += _duplicates(parsed.labels, positions)
     if errors:
         raise SuiteErrors(errors)
-    return parsed.labels
+    return parsed

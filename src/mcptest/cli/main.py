@@ -29,6 +29,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "lint": ("mcptest.cli.commands.lint", "check servers against protocol and quality rules"),
     "init": ("mcptest.cli.commands.init", "write a starter suite from what a server lists"),
     "calibrate": ("mcptest.cli.commands.calibrate", "measure a judge against human labels"),
+    "label": ("mcptest.cli.commands.label",
+              "draw a random audit sample of a run's judged verdicts; estimate from it"),
 }
 
 
