@@ -105,3 +105,14 @@ def test_sarif_rules_of_conformance_checks_name_their_spec_section() -> None:
     assert "Spec: 2026-07-28/server/utilities/logging.mdx" in rule["fullDescription"]["text"]
     assert "conformance" not in rules["mcptest/lint/annotations"]["properties"]["tags"]
     jsonschema.validate(log, json.loads((DATA / "sarif-schema-2.1.0.json").read_text()))
+
+
+def test_the_cli_writes_the_format(tmp_path: Path) -> None:
+    from mcptest.cli.main import main
+
+    saved = tmp_path / "lint.json"
+    saved.write_text(report().model_dump_json(), encoding="utf-8")
+    out = tmp_path / "checks.json"
+    assert main(["report", str(saved), "--reporter", "conformance", "--output", str(out)]) == 0
+    assert [c["status"] for c in json.loads(out.read_text(encoding="utf-8"))] == [
+        "FAILURE", "SUCCESS", "SKIPPED"]

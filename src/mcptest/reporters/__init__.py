@@ -64,6 +64,8 @@ FORMATS: tuple[ReportFormat, ...] = (
     ReportFormat("gitlab", "mcptest.reporters.gitlab", "gitlab.json"),
     ReportFormat("ndjson", "mcptest.reporters.ndjson", "ndjson"),
     ReportFormat("tap", "mcptest.reporters.tap", "tap"),
+    ReportFormat("conformance", "mcptest.reporters.conformance_json", "checks.json",
+                 action=False),  # `mcptest lint`'s conformance checks (docs/conformance.md)
 )
 """The table: one entry per format, in the order help texts list them."""
 
