@@ -110,6 +110,8 @@ class Sweep:
 
     tools: list[dict[str, Any]]
     slowest: tuple[str, float] | None = None
+    bare: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    """Each tool's JSON-RPC error (None: another answer) when the client declared nothing."""
 
 
 async def _sweep(channel: Channel, sweep: Sweep, caps: dict[str, Any], skip: set[str],
@@ -130,8 +132,13 @@ async def _sweep(channel: Channel, sweep: Sweep, caps: dict[str, Any], skip: set
         requests = judge.asked(answer.result, during)
         out.add("client-capability", judge.capability_problems(
             what, caps, requests, answer.error, answer.status), name)
+        if not caps:
+            sweep.bare[name] = answer.error
         if "elicitation" in caps:
             out.add("elicitation-mode", judge.mode_problems(what, caps, requests), name)
+            if name in sweep.bare:
+                out.add("client-capability", judge.undeclared_answer(
+                    what, requests, sweep.bare[name]), name)
         out.add("input-required-method", judge.input_required_problems("tools/call",
                                                                        answer.result))
         out.add("log-without-level", judge.log_problems(what, during), name)

@@ -61,6 +61,20 @@ def capability_problems(what: str, declared: dict[str, Any], requests: list[dict
     return problems
 
 
+def undeclared_answer(what: str, asked_declared: list[dict[str, Any]],
+                      bare_error: dict[str, Any] | None) -> list[str]:
+    """`client-capability`: a call that asks for elicitation once the client declares it must
+    have been answered -32021 when the client declared nothing (a call that asked anyway is
+    already a finding of `capability_problems`)."""
+    if not any(r.get("method") == "elicitation/create" for r in asked_declared):
+        return []
+    if bare_error is not None and bare_error.get("code") == -32021:
+        return []
+    got = f"error {bare_error.get('code')}" if bare_error is not None else "a result"
+    return [f"{what} needs elicitation (it asks once declared) but answered a client that "
+            f"declared none with {got} instead of -32021"]
+
+
 def declared_modes(declared: dict[str, Any]) -> set[str]:
     """The elicitation modes a capability object declares (`{}` means form only)."""
     elicitation = declared.get("elicitation")
