@@ -25,6 +25,10 @@ DATA = ROOT / "tests" / "data" / "hostile_client"
 ENTRYPOINT = ROOT / "entrypoint.py"
 MAX_RSS_MIB = 300
 ROW = re.compile(r"^\| `(?P<test>[^`]+)` \| (?P<attack>.+) \| (?P<status>\w+) \| (?P<says>.+) \|$")
+FILE_ROW = re.compile(r"^\| `(?P<file>[^`]+)` \| (?P<as>cassette|record) \| (?P<attack>.+) \| "
+                      r"(?P<says>.+) \|$")
+TAPE = Path("cassettes/committed/tool-replayed-30c0bc19.json")
+"""Where the `replayed` row of committed.yml reads its cassette."""
 ENV = {**{k: v for k, v in os.environ.items()
           if not k.endswith("_API_KEY") and not k.startswith(("MCPTEST_JUDGE", "GITHUB_"))},
        "MCPTEST_HOSTILE_PYTHON": sys.executable}
@@ -33,7 +37,13 @@ ENV = {**{k: v for k, v in os.environ.items()
 def table() -> dict[str, tuple[str, str]]:
     text = (DATA / "README.md").read_text(encoding="utf-8")
     return {m["test"]: (m["status"], m["says"].strip())
-            for m in map(ROW.match, text.splitlines()) if m}
+            for m in map(ROW.match, text.splitlines()) if m and not FILE_ROW.match(m[0])}
+
+
+def file_table() -> dict[str, tuple[str, str]]:
+    text = (DATA / "README.md").read_text(encoding="utf-8")
+    return {m["file"]: (m["as"], m["says"].strip())
+            for m in map(FILE_ROW.match, text.splitlines()) if m}
 
 
 def copied(tmp_path: Path) -> Path:
@@ -111,3 +121,108 @@ def test_annotations_show_bidi_overrides_as_escapes() -> None:
     line = command("error", "safe \u202etxt.exe\n::error::owned", title="t \u2066x")
     assert "\u202e" not in line and "\u2066" not in line
     assert line == "::error title=t \\u2066x::safe \\u202etxt.exe%0A::error::owned"
+
+
+def test_every_committed_file_says_what_it_attacks() -> None:
+    listed = file_table()
+    present = {p.name for p in DATA.iterdir() if p.name.startswith(("cassette_", "record_"))}
+    assert set(listed) == present
+
+
+def _chained(path: Path) -> None:
+    turns = [{"kind": "chat", "model": "m", "params": {}, "replies": [{"content": "x"}],
+              "messages": [{"role": "user", "content": "x" * 100}],
+              **({"after": i - 1} if i else {})} for i in range(20_001)]
+    path.write_text(json.dumps({"mcptest_cassette": 1, "test": "t", "definition": "d",
+                                "requests": turns}))
+
+
+def _shared_tools(path: Path) -> None:
+    tools = [{"type": "function", "function": {"name": f"t{i}", "description": "d" * 250}}
+             for i in range(4_000)]
+    requests = [{"kind": "chat", "model": "m", "params": {}, "tools": "big",
+                 "replies": [{"content": "x"}], "messages": [{"role": "user", "content": str(i)}]}
+                for i in range(4_000)]
+    path.write_text(json.dumps({"mcptest_cassette": 1, "test": "t", "definition": "d",
+                                "tools": {"big": tools}, "requests": requests}))
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _zero(path: Path) -> None:
+    path.symlink_to("/dev/zero")
+
+
+def _warnings(path: Path) -> None:
+    doc = json.loads((DATA / "record_four_tiers.json").read_text())
+    doc["cascade"]["tiers"] = doc["cascade"]["tiers"][:1] + doc["cascade"]["tiers"][-1:]
+    doc["cascade"]["tiers"][1]["tier"] = 2
+    doc["cascade"]["tiers"][0]["models"] = ["small"]
+    doc["warnings"] = ["w" * 60] * 100_000
+    path.write_text(json.dumps(doc))
+
+
+def _committed(name: str) -> object:
+    return lambda path: shutil.copy(DATA / name, path)
+
+
+_FILES = file_table()
+PAIRS = [  # (cassette, its words, record, its words)
+    ("cassette_tokens_many.json", "record_nan.json"),
+    ("cassette_content_object.json", "record_threshold_negative.json"),
+    ("cassette_negative_tokens.json", "record_guarantee_750.json"),
+    ("cassette_deep_arguments.json", "record_four_tiers.json"),
+]
+MADE = [
+    ("chained", _chained, "conversations, spelt out, pass 64 MiB", "fifo", _fifo,
+     "not a regular file"),
+    ("shared_tools", _shared_tools, "is stale", "zero", _zero, "not a regular file"),
+]
+
+
+def _place(folder: Path, cassette: object, record: object) -> None:
+    (folder / TAPE).parent.mkdir(parents=True, exist_ok=True)
+    cassette(folder / TAPE)  # type: ignore[operator]
+    record(folder / "record.json")  # type: ignore[operator]
+
+
+def _rows_say(report: dict[str, object], cassette_says: str, record_says: str) -> None:
+    rows = {t["name"]: t for t in report["tests"]}  # type: ignore[attr-defined]
+    replayed = rows["replayed"]
+    assert replayed["status"] == "failed" and str(TAPE) in replayed["message"]
+    assert cassette_says in replayed["message"], replayed["message"]
+    note = rows["cascaded"]["assertions"][0]["calibration"]
+    assert note["state"] == "unreadable" and record_says in note["reason"], note
+
+
+CASES = [(c, _committed(c), _FILES[c][1], r, _committed(r), _FILES[r][1]) for c, r in PAIRS] \
+    + MADE
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_committed_files_through_the_cli(case: tuple, tmp_path: Path) -> None:  # type: ignore[type-arg]
+    _, make_tape, tape_says, _, make_record, record_says = case
+    folder = copied(tmp_path)
+    _place(folder, make_tape, make_record)
+    r = measured([sys.executable, "-m", "mcptest", "run", "committed.yml", "--models", "replay",
+                  "--no-cache", "--reporter", "json", "--output", "report.json"], cwd=folder,
+                 env=ENV)
+    within_bounds(r, case[0])
+    _rows_say(json.loads((folder / "report.json").read_text()), tape_says, record_says)
+
+
+def test_committed_files_through_the_action_entrypoint(tmp_path: Path) -> None:
+    runner = new_runner(tmp_path)
+    folder = copied(runner.workspace)
+    _place(folder, _committed("cassette_deep_arguments.json"), _warnings)
+    runner.inputs(suites="committed.yml", comment="false", models="replay",
+                  working_directory="tests/data/hostile_client")
+    runner.env["MCPTEST_HOSTILE_PYTHON"] = sys.executable
+    r = measured([sys.executable, str(ENTRYPOINT)], cwd=runner.workspace, env=runner.env)
+    within_bounds(r, "action")
+    report = json.loads((runner.workspace / runner.outputs["report-json"]).read_text())
+    rows = {t["name"]: t for t in report["tests"]}
+    assert "nesting is too deep" in rows["replayed"]["message"]
+    assert len(report["warnings"]) <= 11 and len(runner.summary) < 100_000
