@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import signal
 import subprocess
 import time
 from collections.abc import Mapping
@@ -257,7 +259,8 @@ async def open_stdio(name: str, spec: StdioServer, base_dir: Path, env: Mapping[
     plan = plan_stdio(name, spec, base_dir, env)
     params = plan.params
     process = await anyio.open_process([params.command, *params.args], env=params.env,
-                                       cwd=params.cwd, stderr=subprocess.DEVNULL)
+                                       cwd=params.cwd, stderr=subprocess.DEVNULL,
+                                       start_new_session=True)  # its children end with it
     channel = StdioChannel(process)
     tg.start_soon(channel.read)
     return channel
@@ -271,7 +274,8 @@ async def close_stdio(channel: StdioChannel) -> None:
     with anyio.move_on_after(2.0):
         await process.wait()
     if process.returncode is None:
-        process.kill()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)  # the group: an npx wrapper's child too
         with anyio.move_on_after(2.0):
             await process.wait()
 
