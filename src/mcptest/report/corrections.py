@@ -116,6 +116,8 @@ def judge_corrections(tests: list[TestResult]) -> list[JudgeCorrection]:
                 reason = NO_RECORD
             elif note.state in _WHY:
                 reason = _WHY[note.state]
+            elif note.state not in _USABLE:
+                reason = f"calibration {note.state}: the judge's raw rate only"
             elif errors is None or not errors.human_fail or not errors.human_pass:
                 reason = ("the calibration record lacks passing or failing labels: the judge's "
                           "raw rate only")
