@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from traceback import format_exc
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -36,6 +37,10 @@ from mcptest.report.models import CassetteSummary, Report, ShardInfo, TestResult
 from mcptest.report.redact import redact_text
 from mcptest.run.runner import Runner, RunState
 from mcptest.suite.advice import load_warnings
+from mcptest.telemetry.hooks import Tracing, wanted
+
+if TYPE_CHECKING:
+    from mcptest.telemetry.otel import OtelTracing
 
 CLOSE_S = 2.0
 """At most this long to close the judge connections at the end of a run (a TLS peer that
@@ -134,9 +139,12 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     options.log(header(plan, judging, options.cassettes))
     started, t0 = _now(), time.perf_counter()
     state = RunState()
+    tracing = _tracing(plan, options, state)
+    if judging is not None:
+        judging.engine.client.tracing = tracing
     fault = trace = None
     try:
-        interrupted = await _run(plan, options, judging, state)
+        interrupted = await _run(plan, options, judging, state, tracing)
     except Exception as e:  # a bug of ours: still report what the run had
         cause = _first_cause(e)
         fault, interrupted, trace = f"{type(cause).__name__}: {cause}", None, format_exc()
@@ -160,7 +168,23 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
         warnings=[w for s in plan.suites for w in load_warnings(s)]
         + (judging.calibration.warnings() + judging.budget_warnings()
            if judging is not None else []))
+    if tracing is not None:  # the exporter's last send blocks: off the event loop
+        await anyio.to_thread.run_sync(tracing.close, report.summary.exit_code,
+                                       bool(interrupted or fault))
     return RunOutcome(report, secrets, trace)
+
+
+def _tracing(plan: Plan, options: RunOptions, state: RunState) -> OtelTracing | None:
+    """The run's trace when the standard OTLP variables ask for one (docs/tracing.md); the
+    OpenTelemetry SDK is imported only then."""
+    if not wanted(options.env):
+        return None
+    from mcptest.telemetry.otel import OtelTracing
+    from mcptest.version import __version__
+
+    known = set(known_secrets((s.suite for s in plan.suites), options.env))
+    return OtelTracing(options.env, [s.display_path for s in plan.suites], __version__,
+                       lambda text: redact_text(text, known | state.secrets))
 
 
 def with_cassettes(outcome: RunOutcome, options: RunOptions) -> RunOutcome:
@@ -204,14 +228,16 @@ def _rows(plan: Plan, state: RunState, stopped_by: str | None) -> list[TestResul
 
 
 async def _run(plan: Plan, options: RunOptions, judging: Judging | None,
-               state: RunState) -> str | None:
+               state: RunState, tracing: Tracing | None = None) -> str | None:
     """Run until done or until SIGTERM/SIGINT; returns the interruption cause, if any."""
     rows = None
     if judging is not None:
-        rows = RowDriver(llm=judging, engine=judging.engine, env=options.env, state=state)
+        rows = RowDriver(llm=judging, engine=judging.engine, env=options.env, state=state,
+                         tracing=tracing)
     runner = Runner(plan, env=options.env, llm=judging, state=state, rows=rows,
                     progress=_progress(options),
-                    models=judging.engine.client if judging is not None else None)
+                    models=judging.engine.client if judging is not None else None,
+                    tracing=tracing)
     if not options.handle_signals:
         await _go(runner, judging)
         return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from contextlib import AsyncExitStack
+from contextlib import AbstractContextManager, AsyncExitStack, nullcontext
 from typing import TYPE_CHECKING
 
 import anyio
@@ -31,7 +31,9 @@ from mcptest.suite.models import EvalSpec, SelectionSpec
 
 if TYPE_CHECKING:  # the MCP client is a costly import: fixed-response evals never pay it
     from mcptest.plan import PlannedTest
+    from mcptest.plan import PlannedTest as Planned
     from mcptest.run.session import ServerConnection
+    from mcptest.telemetry.hooks import Tracing
 
 Key = tuple[str, str]
 FIXED_ROWS_PER_CALL = 4
@@ -43,8 +45,9 @@ class RowDriver:
     """The `RowRunner` the pipeline hands to the runner when the plan has eval or agent rows."""
 
     def __init__(self, *, llm: LlmGrading, engine: JudgeEngine, env: Mapping[str, str],
-                 state: RunState) -> None:
+                 state: RunState, tracing: Tracing | None = None) -> None:
         self.llm = llm
+        self.tracing = tracing
         self.engine = engine
         self.calibration = CalibrationGating(require=engine.options.require_calibration,
                                              evidence=engine.options.evidence)
@@ -73,7 +76,7 @@ class RowDriver:
 
     async def _fixed(self, t: PlannedTest, slots: anyio.Semaphore) -> None:
         try:
-            with playing(self.engine.client.cassettes, t):
+            with playing(self.engine.client.cassettes, t), self._traced(t):
                 row = await run_eval_row(t, self.engine)
             self.record(self.calibration.apply_row(t, row))
         finally:
@@ -116,7 +119,8 @@ class RowDriver:
                 sampler = ModelSampler(self.engine.client, suite.suite.judge)
                 client = client_config(suite.suite, key[1], suite.path.parent, sampler)
                 conn = await stack.enter_async_context(ServerConnection.open(
-                    key[1], spec, base_dir=suite.path.parent, env=self.env, client=client))
+                    key[1], spec, base_dir=suite.path.parent, env=self.env, client=client,
+                    tracing=self.tracing))
             except ServerNotReadyError as e:
                 self.server_failed(key, spec, users, str(e))
                 continue
@@ -126,10 +130,16 @@ class RowDriver:
         return conns
 
     async def _row(self, t: PlannedTest, servers: dict[str, ServerConnection]) -> None:
-        with playing(self.engine.client.cassettes, t):
+        with playing(self.engine.client.cassettes, t), self._traced(t):
             for conn in servers.values():  # sampling its tool calls cause is this row's
                 conn.client.begin(None)
             await self._run_row(t, servers)
+
+    def _traced(self, t: Planned) -> AbstractContextManager[None]:
+        """The row's test span, the parent of its model calls and tool calls (docs/tracing.md)."""
+        if self.tracing is None:
+            return nullcontext()
+        return self.tracing.test(t.id, t.name, t.suite_file)
 
     async def _run_row(self, t: PlannedTest, servers: dict[str, ServerConnection]) -> None:
         if isinstance(t.spec, SelectionSpec):

@@ -32,6 +32,7 @@ from mcptest.report.redact import redact_text, redact_value, secret_values
 
 if TYPE_CHECKING:
     from mcptest.llm.cassette import Cassettes, Sent
+    from mcptest.telemetry.hooks import Tracing
 
 T = TypeVar("T")
 _HOLD: ContextVar[Reservation | None] = ContextVar("mcptest_budget_hold", default=None)
@@ -98,6 +99,8 @@ class ModelClient:
         self._sent = 0
         self._one_at_a_time: dict[str, anyio.Lock] = {}
         """Custom judges that declared no worst case run one call at a time under a cap."""
+        self.tracing: Tracing | None = None
+        """Set by the pipeline on a traced run: a span per request (docs/tracing.md)."""
 
     def start(self) -> None:
         """Begin importing litellm in the background (once the plan shows model calls)."""
@@ -155,6 +158,24 @@ class ModelClient:
         recording with nothing sent and nothing spent, a recording keeps the answer.
         Raises `BudgetRefused` (nothing sent), `RetriesExhausted` or `NotRecorded`.
         """
+        if self.tracing is None:
+            return await self._request(model, send, price=price, prompt_tokens=prompt_tokens,
+                                       max_tokens=max_tokens, tally=tally, fallback=fallback,
+                                       sent=sent)
+        before = (tally.prompt_tokens, tally.completion_tokens, tally.cost, tally.sent)
+        with self.tracing.model_call(model) as note:
+            out = await self._request(model, send, price=price, prompt_tokens=prompt_tokens,
+                                      max_tokens=max_tokens, tally=tally, fallback=fallback,
+                                      sent=sent)
+            note.done(prompt_tokens=tally.prompt_tokens - before[0],
+                      completion_tokens=tally.completion_tokens - before[1],
+                      cost_usd=tally.cost - before[2], replayed=tally.sent == before[3])
+        return out
+
+    async def _request(self, model: str, send: Callable[[], Awaitable[R]], *,
+                       price: Price | None, prompt_tokens: int, max_tokens: int,
+                       tally: RequestSpend, fallback: Callable[[BaseException], bool] | None,
+                       sent: Sent | None) -> R:
         tapes = self.cassettes if sent is not None else None
         if tapes is None or sent is None:
             return await self._send(model, send, price=price, prompt_tokens=prompt_tokens,

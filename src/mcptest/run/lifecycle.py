@@ -10,7 +10,7 @@ import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
-from typing import Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 import anyio
 from mcp import ClientSession
@@ -53,6 +53,9 @@ from mcptest.run.timeline import Mark, Timeline
 from mcptest.run.wire import TapReader, TapWriter, WireLog
 from mcptest.suite.models import RemoteServer, StdioServer
 
+if TYPE_CHECKING:
+    from mcptest.telemetry.hooks import Tracing
+
 Transport = Literal["stdio", "streamable-http", "sse"]
 
 
@@ -61,9 +64,10 @@ class Lifecycle:
 
     def __init__(
         self, name: str, spec: StdioServer | RemoteServer, wire: WireLog | None = None,
-        client: ClientConfig = NO_CLIENT,
+        client: ClientConfig = NO_CLIENT, tracing: Tracing | None = None,
     ) -> None:
         self.name = name
+        self.tracing = tracing
         self.wire = wire
         self.client = ClientSide(client)
         self.timeline = Timeline()
@@ -104,16 +108,19 @@ class Lifecycle:
         env: Mapping[str, str],
         wire: WireLog | None = None,
         client: ClientConfig = NO_CLIENT,
+        tracing: Tracing | None = None,
     ) -> AsyncIterator[Self]:
         """Yield a ready connection, or raise `ServerNotReadyError` with a one-line cause.
 
         The transport and session live in a task of their own that swallows every failure: a
         server dying mid-run must end its calls, never cancel the code inside `async with`.
         With `wire`, every message the server sends is recorded there (run/wire.py); `client`
-        is what mcptest declares and answers as a client (run/client_config.py).
+        is what mcptest declares and answers as a client (run/client_config.py); with
+        `tracing`, each request gets a client span and carries its `traceparent`
+        (docs/tracing.md).
         """
         quiet_sdk_logging(env)
-        conn = cls(name, spec, wire, client)
+        conn = cls(name, spec, wire, client, tracing)
         ready, stop = anyio.Event(), anyio.Event()
         async with anyio.create_task_group() as tg:
             tg.start_soon(conn._own, base_dir, env, ready, stop)
@@ -192,6 +199,10 @@ class Lifecycle:
         # the test's timeline (run/timeline.py) sees both directions; the client side's notices
         read = TapReader(TapReader(read, self.timeline), self.client)
         write = TapWriter(write, self.timeline)
+        if self.tracing is not None:  # outermost: the timeline sees the traceparent it adds
+            tap = self.tracing.wire_tap(self.transport, lambda: self.protocol_version,
+                                        lambda: None)
+            read, write = TapReader(read, tap), TapWriter(write, tap)
         session = ClientSession(
             read, write, client_info=client_info(), message_handler=self._on_message,
             **self.client.session_kwargs(),

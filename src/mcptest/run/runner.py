@@ -9,6 +9,7 @@ Results land in a `RunState` as they complete, so an interrupted run can still r
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from mcptest.run.requests import CallOutcome
     from mcptest.run.session import ServerConnection
     from mcptest.run.timeline import Exchanged
+    from mcptest.telemetry.hooks import Tracing
 
 DEFAULT_TEST_TIMEOUT = 30.0
 # Start-up failures that the CI environment must fix (gap `environment`, not `transport`).
@@ -101,8 +103,10 @@ class Runner:
         server_concurrency: int = 4,
         progress: Callable[[TestResult], None] | None = None,
         models: ModelClient | None = None,
+        tracing: Tracing | None = None,
     ) -> None:
         self.plan = plan
+        self.tracing = tracing
         self.models = models
         self.tapes = models.cassettes if models is not None else None
         """The run's model client, for `client.sampling` answers by a model."""
@@ -152,7 +156,8 @@ class Runner:
         async with self._servers:
             try:
                 async with ServerConnection.open(
-                    name, spec, base_dir=suite.path.parent, env=self.env, client=client
+                    name, spec, base_dir=suite.path.parent, env=self.env, client=client,
+                    tracing=self.tracing,
                 ) as conn:
                     self.state.secrets.update(conn.secrets())
                     self.state.servers[key] = ready_server(name, suite.display_path, conn)
@@ -170,6 +175,8 @@ class Runner:
     def _record(self, result: TestResult) -> None:
         result = replay_verdict(self.tapes, result)
         self.state.results[result.id] = result
+        if self.tracing is not None:
+            self.tracing.finish_test(result)
         if self.progress is not None:
             self.progress(result)
 
@@ -197,6 +204,12 @@ class Runner:
         from mcptest.run.client_test import own_client
 
         caps = capabilities_for(conn.client.config, own_client(test))
+        with (self.tracing.test(test.id, test.name, test.suite_file) if self.tracing is not None
+              else contextlib.nullcontext()):
+            await self._run_tool_test_in(test, conn, grading, caps)
+
+    async def _run_tool_test_in(self, test: PlannedTest, conn: ServerConnection,
+                                grading: anyio.abc.TaskGroup, caps: Any) -> None:
         if caps == conn.client.config.capabilities:
             with playing(self.tapes, test):  # its grading task starts inside: it keeps the tape
                 await self._call(test, conn, grading)
@@ -209,6 +222,7 @@ class Runner:
             async with ServerConnection.open(
                 test.server, suite.suite.servers[test.server], base_dir=suite.path.parent,
                 env=self.env, client=conn.client.config.with_capabilities(caps),
+                tracing=self.tracing,
             ) as own:
                 self.state.secrets.update(own.secrets())
                 with playing(self.tapes, test):
