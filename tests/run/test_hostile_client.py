@@ -226,3 +226,28 @@ def test_committed_files_through_the_action_entrypoint(tmp_path: Path) -> None:
     rows = {t["name"]: t for t in report["tests"]}
     assert "nesting is too deep" in rows["replayed"]["message"]
     assert len(report["warnings"]) <= 11 and len(runner.summary) < 100_000
+
+
+def test_a_recording_never_writes_through_committed_links(tmp_path: Path) -> None:
+    """`.NAME.tmp` beside the cassette links outside the suite's folder and the cassette itself
+    links to /dev/zero: the recording replaces the link and writes nothing outside."""
+    from support.judge_server import JudgeServer, Verdict
+
+    folder = copied(tmp_path / "repo")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (folder / TAPE).parent.mkdir(parents=True)
+    (folder / TAPE).symlink_to("/dev/zero")
+    (folder / TAPE).with_name(f".{TAPE.name}.tmp").symlink_to(outside / "owned.json")
+    with JudgeServer() as js:
+        js.script("judge-x", Verdict(score=0.9))
+        r = measured([sys.executable, "-m", "mcptest", "run", "committed.yml", "--models",
+                      "record", "--no-cache", "--filter", "replayed",
+                      "--reporter", "json", "--output", "report.json"], cwd=folder,
+                     env={**ENV, **js.gateway_env()})
+    assert r.signal == 0 and "Traceback" not in r.output and r.code == 0, r.output[-2000:]
+    assert 0 < r.peak_mib < MAX_RSS_MIB
+    tape = folder / TAPE
+    assert tape.is_file() and not tape.is_symlink()
+    assert json.loads(tape.read_text())["mcptest_cassette"] == 1
+    assert list(outside.iterdir()) == []
