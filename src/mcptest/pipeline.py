@@ -40,6 +40,7 @@ from mcptest.suite.advice import load_warnings
 from mcptest.telemetry.hooks import Tracing, wanted
 
 if TYPE_CHECKING:
+    from mcptest.run.server_pool import ServerPool
     from mcptest.telemetry.otel import OtelTracing
 
 CLOSE_S = 2.0
@@ -81,6 +82,8 @@ class RunOptions:
     """Raise `InjectedFault` when the first test finishes (tests only)."""
     cassettes: Cassettes | None = None
     """`--models`: the model cassettes every repetition of the run shares (docs/cassettes.md)."""
+    servers: ServerPool | None = None
+    """`--watch`: servers kept warm from one run to the next (docs/watch.md)."""
     run_max_cost: float | None = None
     """With a shard: the whole run's cap, `max_cost` being this shard's slice of it."""
     evidence: ChangedEvidence | None = None
@@ -237,7 +240,7 @@ async def _run(plan: Plan, options: RunOptions, judging: Judging | None,
     runner = Runner(plan, env=options.env, llm=judging, state=state, rows=rows,
                     progress=_progress(options),
                     models=judging.engine.client if judging is not None else None,
-                    tracing=tracing)
+                    tracing=tracing, pool=options.servers)
     if not options.handle_signals:
         await _go(runner, judging)
         return None

@@ -260,6 +260,11 @@ class Lifecycle:
             return ""
         return self._stderr.window(mark, max_chars)
 
+    @property
+    def alive(self) -> bool:
+        """The connection still holds (a warm server, `run/server_pool.py`, is reused then)."""
+        return self._dead is None and not self._owner_done.is_set()
+
     def timeline_mark(self) -> Mark:
         """Where the connection's exchange stands now: open a test's window before its request."""
         return self.timeline.mark()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from mcptest.plan import Plan, PlannedTest
     from mcptest.run.client_side import Exchange
     from mcptest.run.requests import CallOutcome
+    from mcptest.run.server_pool import ServerPool
     from mcptest.run.session import ServerConnection
     from mcptest.run.timeline import Exchanged
     from mcptest.telemetry.hooks import Tracing
@@ -104,9 +105,12 @@ class Runner:
         progress: Callable[[TestResult], None] | None = None,
         models: ModelClient | None = None,
         tracing: Tracing | None = None,
+        pool: ServerPool | None = None,
     ) -> None:
         self.plan = plan
         self.tracing = tracing
+        self.pool = pool
+        """`--watch`: the servers kept warm across runs (run/server_pool.py)."""
         self.models = models
         self.tapes = models.cassettes if models is not None else None
         """The run's model client, for `client.sampling` answers by a model."""
@@ -142,7 +146,6 @@ class Runner:
 
     async def _run_server(self, key: tuple[str, str], tests: list[PlannedTest]) -> None:
         from mcptest.run.client_config import client_config
-        from mcptest.run.session import ServerConnection
 
         suite = tests[0].suite
         name = key[1]
@@ -155,10 +158,7 @@ class Runner:
         client = client_config(suite.suite, name, suite.path.parent, sampler)
         async with self._servers:
             try:
-                async with ServerConnection.open(
-                    name, spec, base_dir=suite.path.parent, env=self.env, client=client,
-                    tracing=self.tracing,
-                ) as conn:
+                async with self._connection(key, spec, suite.path.parent, client) as conn:
                     self.state.secrets.update(conn.secrets())
                     self.state.servers[key] = ready_server(name, suite.display_path, conn)
                     async with anyio.create_task_group() as grading:
@@ -171,6 +171,22 @@ class Runner:
                         self.state.servers[key] = report.model_copy(update={"stderr_tail": tail})
             except ServerNotReadyError as e:
                 self._server_failed(key, spec, tests, str(e))
+
+    @contextlib.asynccontextmanager
+    async def _connection(self, key: tuple[str, str], spec: Any, base_dir: Any,
+                          client: Any) -> AsyncIterator[ServerConnection]:
+        """The server's connection: opened for this run, or the pool's warm one (`--watch`)."""
+        from mcptest.run.session import ServerConnection
+
+        def opener() -> contextlib.AbstractAsyncContextManager[ServerConnection]:
+            return ServerConnection.open(key[1], spec, base_dir=base_dir, env=self.env,
+                                         client=client, tracing=self.tracing)
+
+        if self.pool is None:
+            async with opener() as conn:
+                yield conn
+            return
+        yield await self.pool.connection(key, f"{base_dir}\n{spec.model_dump_json()}", opener)
 
     def _record(self, result: TestResult) -> None:
         result = replay_verdict(self.tapes, result)

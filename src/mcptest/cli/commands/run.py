@@ -30,6 +30,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_run_arguments(p)
     add_run_compare_arguments(p)
     p.add_argument("--with-evals", action="store_true", help="also run the suites' evals")
+    p.add_argument("--watch", action="store_true",
+                   help="after the run, rerun the tests each change affects, servers kept warm "
+                        "(needs mcptest[watch]; docs/watch.md)")
     p.set_defaults(handler=run)
 
 
@@ -46,6 +49,13 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
     """The shared body of `run` and `eval`."""
     outputs = reporter_outputs(args)
     options = options_of(vars(args), cli=True)
+    if getattr(args, "watch", False):
+        from mcptest.cli.watch import watch
+
+        return watch(args, options, dict(os.environ),
+                     suite_paths([*args.files, *args.config]), evals=evals, tools=tools,
+                     agents=agents, write=lambda outcome: write_reports(
+                         outcome.report, outputs, secrets=outcome.secrets))
     baseline = load_baseline(options)
     env = dict(os.environ)
     outcome, selected = _run(args, options, env, evals=evals, tools=tools, agents=agents,
