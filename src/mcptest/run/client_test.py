@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from mcptest.report.models import Status
 from mcptest.run.client_side import Exchange
 from mcptest.run.requests import CallOutcome
-from mcptest.suite.models import ListTest, ToolTest
+from mcptest.suite.models import ListTest, PromptTest, ResourceTest, ToolTest
 from mcptest.suite.models.client import PerTestClient
 
 if TYPE_CHECKING:
@@ -66,9 +66,10 @@ async def call(conn: ServerConnection, test: PlannedTest,
                 conn, "tools/call", {"name": spec.tool, "arguments": spec.args}, timeout,
                 progress=progress, tampered=tampered(test),
                 cancel_task=spec.task is not None and spec.task.cancel)
+        elif isinstance(spec, ResourceTest | PromptTest | ListTest):
+            outcome = await produce(conn, spec, progress=progress, tampered=tampered(test))
         else:
-            outcome = await produce(conn, spec, progress=progress,  # type: ignore[arg-type]
-                                    tampered=tampered(test))
+            raise TypeError(f"{test.kind} tests send no server request")
     finally:
         conn.client.begin(None)
     return outcome, conn.client.take()

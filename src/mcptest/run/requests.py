@@ -6,7 +6,7 @@ resource reads, prompt gets and the four listings share one failure-as-data path
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import mcp_types as types
 from mcp import ClientSession
@@ -14,7 +14,6 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import METHOD_NOT_FOUND
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
-ListMethod = Literal["tools/list", "resources/list", "resources/templates/list", "prompts/list"]
 LIST_KEYS: dict[str, str] = {
     "tools/list": "tools",
     "resources/list": "resources",

@@ -89,4 +89,4 @@ async def produce(conn: ServerConnection, spec: SurfaceSpec, *, progress: bool =
     if isinstance(spec, PromptTest):
         return await exchange(conn, "prompts/get", {"name": spec.prompt, "arguments": spec.args},
                               timeout, progress=progress, tampered=tampered)
-    return await list_all(conn, LIST_METHODS[spec.listing], timeout)  # type: ignore[arg-type]
+    return await list_all(conn, LIST_METHODS[spec.listing], timeout)

@@ -16,11 +16,12 @@ from mcptest.errors import ServerNotReadyError
 from mcptest.report.models import ServerReport
 from mcptest.run.client_config import client_config
 from mcptest.run.listing import list_all
-from mcptest.run.requests import LIST_KEYS, ListMethod
+from mcptest.run.requests import LIST_KEYS
 from mcptest.run.session import ServerConnection
 from mcptest.run.wire import WireLog
 from mcptest.suite.load import LoadedSuite
 from mcptest.suite.models import StdioServer
+from mcptest.suite.models.surface_cases import ListMethod
 
 LIST_TIMEOUT_S = 30.0
 EXTRA_LISTS: tuple[ListMethod, ...] = ("resources/list", "resources/templates/list",

@@ -18,7 +18,8 @@ from mcptest.suite.models.client import PerTestClient
 from mcptest.suite.models.table import Cases, cases_field
 
 ListName = Literal["tools", "resources", "templates", "prompts"]
-LIST_METHODS: dict[str, str] = {
+ListMethod = Literal["tools/list", "resources/list", "resources/templates/list", "prompts/list"]
+LIST_METHODS: dict[str, ListMethod] = {
     "tools": "tools/list", "resources": "resources/list",
     "templates": "resources/templates/list", "prompts": "prompts/list",
 }
