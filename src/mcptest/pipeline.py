@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from traceback import format_exc
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import anyio
 
@@ -71,6 +71,8 @@ class RunOptions:
     redact_candidates: bool = False
     """Mask the run's known secrets in what judges see (docs/judges.md)."""
     require_calibration: bool = False
+    on_shift: Literal["escalate", "advisory"] = "escalate"
+    """`--on-shift` (`judging/shift_recheck.py`)."""
     max_tries: int = 4
     retry_base_delay: float = 0.5
     progress: Callable[[TestResult], None] | None = None
@@ -112,7 +114,7 @@ def judge_options(plan: Plan, options: RunOptions) -> JudgeOptions:
     return JudgeOptions(
         concurrency=concurrency, per_model_concurrency=per_model, max_cost=options.max_cost,
         cache_dir=options.cache_dir, require_judge=options.require_judge, env=dict(options.env),
-        require_calibration=options.require_calibration,
+        require_calibration=options.require_calibration, on_shift=options.on_shift,
         max_tries=options.max_tries, retry_base_delay=options.retry_base_delay,
         secrets=known_secrets((s.suite for s in plan.suites), options.env),
         redact_candidates=options.redact_candidates, evidence=options.evidence)
@@ -146,8 +148,11 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     if judging is not None:
         judging.engine.client.tracing = tracing
     fault = trace = None
+    shift: list[str] = []
     try:
         interrupted = await _run(plan, options, judging, state, tracing)
+        if judging is not None and interrupted is None:
+            shift = await judging.shift.finish(state.results)
     except Exception as e:  # a bug of ours: still report what the run had
         cause = _first_cause(e)
         fault, interrupted, trace = f"{type(cause).__name__}: {cause}", None, format_exc()
@@ -169,7 +174,7 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
                         run_max_cost_usd=options.run_max_cost)
         if plan.shard is not None else None,
         warnings=[w for s in plan.suites for w in load_warnings(s)]
-        + (judging.calibration.warnings() + judging.budget_warnings()
+        + (judging.calibration.warnings() + judging.budget_warnings() + shift
            if judging is not None else []))
     if tracing is not None:  # the exporter's last send blocks: off the event loop
         await anyio.to_thread.run_sync(tracing.close, report.summary.exit_code,

@@ -57,7 +57,8 @@ def run_options(options: Options, env: Mapping[str, str], *,
         # recording without a reachable model records nothing: such a test fails, not defers
         require_judge=options.require_judge or options.models == "record",
         redact_candidates=options.redact_candidates,
-        require_calibration=options.require_calibration, progress=progress,
+        require_calibration=options.require_calibration, on_shift=options.on_shift,
+        progress=progress,
         log=log or (lambda _: None), handle_signals=handle_signals,
         inject_fault=env.get(INJECT_FAULT_ENV) == "1", ledger=ledger)
 

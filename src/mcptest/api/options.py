@@ -62,6 +62,9 @@ class Options(BaseModel):
     require_judge: bool = False
     redact_candidates: bool = False
     require_calibration: bool = False
+    on_shift: Literal["escalate", "advisory"] = "escalate"
+    """When a cascade's run does not look like its labels: send its verdicts to the last tier,
+    or make them advisory (docs/cascade.md, "When the guarantee does not apply")."""
     no_cache: bool = False
     cache_dir: Path = Path(".mcptest/cache")
     # model cassettes (docs/cassettes.md)

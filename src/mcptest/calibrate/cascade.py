@@ -163,7 +163,8 @@ def calibrate_cascade(human: Sequence[bool], outputs: Sequence[Sequence[TierOutp
             settled=len(settled), errors=errors, coverage=len(settled) / count,
             agreement=1.0 - errors / len(settled) if settled else None,
             guaranteed_agreement=guaranteed, cost_per_verdict_usd=cost,
-            note=None if last or threshold else _note(points, alpha, share)))
+            note=None if last or threshold else _note(points, alpha, share),
+            confidences=sorted(round(c, 4) for c, _ in points)))
         for i in settled:
             decided[i] = (t, bool(out[i].passed))
         open_ = [i for i in open_ if decided[i] is None]

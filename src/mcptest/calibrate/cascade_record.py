@@ -46,6 +46,10 @@ class TierCalibration(_Model):
     """Mean cost of one verdict of this tier over the labels (every tier ran on every label)."""
     note: str | None = None
     """Why it has no threshold, and what would give it one."""
+    confidences: list[float] | None = None
+    """Its confidence on each label that reached it with a verdict, sorted (4 decimals): what a
+    run's shift check compares the run's confidences with (`calibrate/shift.py`); None in a
+    record written before it was kept."""
 
 
 class CascadeCalibration(_Model):

@@ -38,6 +38,7 @@ _REASONS: dict[CalibrationState, str] = {
     "too-few-labels": "too few labels", "below-floor": "agreement below the floor",
     "calibrated": "calibrated",
     "untrusted": "the calibration record changed in this pull request and is not trusted here",
+    "shifted": "the run's items do not look like the labelled ones (docs/cascade.md)",
 }
 
 

@@ -43,6 +43,9 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     judge.add_argument("--redact-candidates", action="store_true",
                        help="mask the run's known secrets (and key-shaped tokens) in what is "
                             "sent to judges")
+    judge.add_argument("--on-shift", choices=("escalate", "advisory"), default="escalate",
+                       help="when a cascade's run does not look like its labels: send its "
+                            "verdicts to the last tier (default) or make them advisory")
     judge.add_argument("--require-calibration", action="store_true",
                        help="fail verdicts of judges gated by `calibration:` whose record is "
                             "missing, stale or below its floor (default: advisory)")

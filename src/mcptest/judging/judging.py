@@ -21,6 +21,7 @@ from mcptest.grade.run_alpha import RunAlpha, run_alpha
 from mcptest.judging.graders import grader_for
 from mcptest.judging.model_checks import model_errors
 from mcptest.judging.plan_projection import has_agent_rows, needs_litellm, plan_calls, project_calls
+from mcptest.judging.shift_recheck import ShiftRecheck
 from mcptest.llm.budget import BudgetLedger
 from mcptest.llm.cassette import Cassettes
 from mcptest.llm.contracts import JudgeOptions
@@ -42,6 +43,8 @@ class Judging:
         self.engine = JudgeEngine(options, cassettes, ledger)
         self.calibration = CalibrationGating(require=options.require_calibration,
                                              evidence=options.evidence)
+        self.shift = ShiftRecheck(self.calibration, self.engine, options.on_shift)
+        """The check, after the run, that each calibrated cascade's guarantee applies to it."""
         if errors := model_errors(plan, options.env):
             raise SuiteErrors(errors)
         calls = plan_calls(plan)
@@ -85,8 +88,10 @@ class Judging:
             response = redact_value(response, self.options.secrets)
         call = JudgedCall(test, planned, candidate, self.engine, response,
                           lambda: thresholds(self.calibration, test, planned))
-        result = await grader_for(planned.assertion.matcher)(call)
-        return self.calibration.apply(test, planned, result)
+        result = self.calibration.apply(
+            test, planned, await grader_for(planned.assertion.matcher)(call))
+        self.shift.note(test, planned, candidate, result)
+        return result
 
     def budget_warnings(self) -> list[str]:
         """What was reported past the cap's room (a custom judge past its declaration, a

@@ -28,6 +28,8 @@ class JudgeOptions(Frozen):
     require_judge: bool = False
     require_calibration: bool = False
     """Fail verdicts of uncalibrated judges instead of reporting them as advisory."""
+    on_shift: Literal["escalate", "advisory"] = "escalate"
+    """A calibrated cascade whose run does not look like its labels (`--on-shift`)."""
     timeout: float = Field(default=60.0, gt=0)
     env: dict[str, str] = Field(default_factory=dict, repr=False)
     defaults: JudgeDefaults | None = None

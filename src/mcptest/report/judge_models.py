@@ -167,7 +167,7 @@ class JudgeDetail(Model):
 
 
 CalibrationState = Literal["calibrated", "missing", "stale", "below-floor", "too-few-labels",
-                           "unreadable", "untrusted"]
+                           "unreadable", "untrusted", "shifted"]
 
 
 class CalibrationNote(Model):
