@@ -16,7 +16,7 @@ from mcptest.cli.output_flags import DEPRECATED_ALIASES
 # what each command writes; a new command must be placed here (the walk below fails otherwise)
 RENDERS = {"run", "eval", "lint", "report", "merge", "diff", "surface diff"}  # --reporter too
 WRITES = {"surface snapshot", "init", "calibrate", "label", "schema", "view"}  # --output only
-WRITES_NOTHING = {"validate", "surface"}  # `surface` itself: its actions write
+WRITES_NOTHING = {"validate", "surface", "demo-judge"}  # `surface`: its actions write; demo-judge: the command it runs writes
 # spellings an output flag has had here or in peers; only DEPRECATED_ALIASES may remain
 OTHER_SPELLINGS = {"--format", "--out", "--write", "--fmt", "--reporters", "--output-file",
                    "--out-file", "-o", "-f"}

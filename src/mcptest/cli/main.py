@@ -31,6 +31,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "calibrate": ("mcptest.cli.commands.calibrate", "measure a judge against human labels"),
     "label": ("mcptest.cli.commands.label",
               "draw a random audit sample of a run's judged verdicts; estimate from it"),
+    "demo-judge": ("mcptest.cli.commands.demo_judge",
+                   "run a command with a scripted loopback judge (no key; measures nothing)"),
 }
 
 
