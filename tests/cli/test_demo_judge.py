@@ -54,6 +54,9 @@ def test_scores_are_fixed_by_the_request_and_jurors_differ_a_little() -> None:
     a, b = scripted_score("gpt-4o", messages), scripted_score("claude-sonnet-4-5", messages)
     assert a == scripted_score("gpt-4o", messages) and 0.45 <= a <= 1.0
     assert abs(a - b) <= 0.3
+    fenced = [{"role": "user", "content": f"<candidate_{n}>Hello</candidate_{n}>"}
+              for n in ("0a1b2c3d4e5f", "ffffffffffff")]  # the per-call nonce: not scored
+    assert scripted_score("gpt-4o", fenced[:1]) == scripted_score("gpt-4o", fenced[1:])
 
 
 def test_only_judged_commands_run() -> None:

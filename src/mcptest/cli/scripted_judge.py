@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -21,9 +22,15 @@ REASON = "[scripted judge, not a model] score {score:.2f} from a hash of the req
 MAX_BODY = 16 * 1024 * 1024
 
 
+_NONCE = re.compile(r"(?<=_)[0-9a-f]{12}\b")
+"""The judge prompt's per-call nonce (`<candidate_NONCE>`, llm/prompt.py): left out of the
+hash, so one request scores the same on every run."""
+
+
 def _share(*parts: Any) -> float:
-    """A number in [0, 1] fixed by `parts`."""
-    digest = hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).digest()
+    """A number in [0, 1] fixed by `parts` (nonces left out)."""
+    text = _NONCE.sub("", json.dumps(parts, sort_keys=True, default=str))
+    digest = hashlib.sha256(text.encode()).digest()
     return int.from_bytes(digest[:4], "big") / 0xFFFFFFFF
 
 
