@@ -251,3 +251,28 @@ def test_a_recording_never_writes_through_committed_links(tmp_path: Path) -> Non
     assert tape.is_file() and not tape.is_symlink()
     assert json.loads(tape.read_text())["mcptest_cassette"] == 1
     assert list(outside.iterdir()) == []
+
+
+def test_sampling_by_a_model_keeps_under_the_cap_whatever_maxtokens_says(
+        tmp_path: Path) -> None:
+    """sampling.yml: maxTokens −10⁹ and 2⁴⁰ are refused before anything is sent; 10⁶ is sent
+    as the suite's max_tokens (256), so the reserved worst case fits the cap it is held to."""
+    from support.judge_server import Fault, JudgeServer
+
+    folder = copied(tmp_path)
+    with JudgeServer() as js:
+        js.script("sampler-m", Fault.text("a sample"))
+        r = measured([sys.executable, "-m", "mcptest", "run", "sampling.yml", "--no-cache",
+                      "--max-cost", "1.0", "--reporter", "json", "--output", "report.json"],
+                     cwd=folder, env={**ENV, **js.gateway_env()})
+        sent = js.requests("sampler-m")
+    within_bounds(r, "sampling")
+    rows = {t["name"]: t for t in json.loads((folder / "report.json").read_text())["tests"]}
+    for name, asked in (("sample_negative_tokens", "-1000000000"),
+                        ("sample_huge_tokens", "1099511627776")):
+        assert rows[name]["status"] == "failed"
+        assert f"the server asked for maxTokens {asked}" in rows[name]["message"]
+    assert rows["sample_many_tokens"]["status"] == "passed", rows["sample_many_tokens"]
+    assert len(sent) == 1 and sent[0]["max_tokens"] == 256
+    report = json.loads((folder / "report.json").read_text())
+    assert report["summary"]["cost_usd"] <= 1.0

@@ -36,7 +36,8 @@ ELICIT: dict[str, dict[str, Any]] = {
     "elicit_huge_form": {"type": "object", "properties": {
         f"f{i}": {"type": "string", "default": "x"} for i in range(100_000)}},
 }
-SAMPLE = {"sample_negative_tokens": -1_000_000_000, "sample_huge_tokens": 2**40}
+SAMPLE = {"sample_negative_tokens": -1_000_000_000, "sample_huge_tokens": 2**40,
+          "sample_many_tokens": 1_000_000}
 TOOLS = [*ELICIT, *SAMPLE, "log_flood", "bidi_text", "task_undeclared", "hello"]
 _asked = 0
 
