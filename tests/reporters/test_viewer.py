@@ -213,3 +213,32 @@ def test_embedded_json_cannot_close_its_element() -> None:
     text = embedded_json({"a": "</script><!-- & \u2028"})
     assert "<" not in text and ">" not in text and "&" not in text
     assert json.loads(text) == {"a": "</script><!-- & \u2028"}
+
+
+def test_cascade_tiers_and_a_baseline_comparison_are_drawn(chromium: str, tmp_path: Path
+                                                          ) -> None:
+    """A compared report (test_baseline_formats' sample) with the cascade sample's tiers: each
+    tier is a row (the deciding one marked), each compared row says how it moved."""
+    from test_baseline_formats import compared
+    from test_cascade_display import _with_cascades
+
+    from mcptest.reporters.viewer import render
+
+    with_tiers = {t.id: t.assertions for t in _with_cascades().tests}
+    report = compared()
+    report = report.model_copy(update={"tests": [
+        t.model_copy(update={"assertions": with_tiers[t.id]}) for t in report.tests]})
+    [cascaded] = [t.id for t in report.tests
+                  if any(a.judge and a.judge.escalation for a in t.assertions)]
+    page = tmp_path / "v.html"
+    page.write_text(render(report), encoding="utf-8")
+    dom = _dom(chromium, page, tmp_path, "#" + urllib.parse.quote(cascaded, safe=""))
+    _inert(dom)
+    tiers = dom.find("tier", dom.by_id(cascaded))
+    assert len(tiers) == 4  # two cascades of two tiers
+    assert [("decided" in t["attrs"]["class"].split()) for t in tiers] == [True, False,
+                                                                           False, True]
+    assert "cheap <i>" in tiers[0]["text"]  # a model name with markup stays text
+    notes = dom.find("comparison")
+    assert notes and "against base.json" in notes[0]["text"]
+    assert dom.find("baseline-row")  # the rows that moved say how
