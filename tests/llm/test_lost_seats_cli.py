@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support.cli_run import REPO, mcptest
+from support.cli_inproc import cli
+from support.cli_run import REPO
 from support.judge_server import Fault, Verdict
 from support.providers import AnthropicStandIn, GeminiStandIn, OpenAIStandIn
 
@@ -38,7 +39,7 @@ def env() -> Iterator[dict[str, str]]:
 def run(suite: Path, tmp_path: Path, env: dict[str, str], *args: str) -> tuple[
         int, str, dict, str, dict]:
     out = {k: tmp_path / f"out.{k}" for k in ("json", "md", "sarif")}
-    r = mcptest("run", "--config", suite, "--no-cache", *args, "--reporter", "pretty",
+    r = cli("run", "--config", suite, "--no-cache", *args, "--reporter", "pretty",
                 *(x for k, p in out.items() for x in ("--reporter", k, "--output", str(p))),
                 cwd=REPO, env=env)
     assert out["json"].is_file(), r.stderr

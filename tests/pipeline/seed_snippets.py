@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from support.cli_run import REPO, mcptest
+from support.cli_inproc import cli
+from support.cli_run import REPO
 from support.judge_server import JudgeServer
 
 DATA = REPO / "tests" / "data" / "seed_snippets"
@@ -141,7 +142,7 @@ class Run:
 def run(cmd: str, path: Path, tmp_path: Path, env: dict[str, str], *args: str) -> Run:
     """`mcptest CMD PATH ARGS` as a user runs it: pretty on stdout, the JSON report read back."""
     out = tmp_path / f"{path.stem}-{len(list(tmp_path.glob('*.json')))}.json"
-    r = mcptest(cmd, path, *args, "--no-cache", "--reporter", "pretty", "--reporter", "json",
+    r = cli(cmd, path, *args, "--no-cache", "--reporter", "pretty", "--reporter", "json",
                 "--output", out, cwd=REPO, env=env)
     assert out.is_file(), r.stdout + r.stderr
     return Run(r.returncode, r.stdout, r.stderr, json.loads(out.read_text(encoding="utf-8")))

@@ -9,7 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-from support.cli_run import HEAD, mcptest, run_json
+from support.cli_inproc import cli
+from support.cli_run import HEAD, run_json
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
@@ -32,7 +33,7 @@ def write(tmp_path: Path, body: str) -> Path:
 
 
 def refused(path: Path) -> str:
-    r = mcptest("validate", path, cwd=path.parent)
+    r = cli("validate", path, cwd=path.parent)
     assert r.returncode == ExitCode.USAGE_ERROR, r.stdout + r.stderr
     return r.stderr
 
@@ -60,7 +61,7 @@ def test_a_threshold_with_mode_gate_is_a_load_error_at_the_key(tmp_path: Path) -
     expect:
       - {target: result.structuredContent.total, matcher: {exact: 3}, weight: 2}
 """)
-    assert mcptest("validate", ok).returncode == ExitCode.OK
+    assert cli("validate", ok).returncode == ExitCode.OK
 
 
 def test_pass_at_k_refuses_booleans(tmp_path: Path) -> None:

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 from pipeline.seed_snippets import DATA, DOCS, SNIPPETS, digest, env_for, pasted, path_of, run
-from support.cli_run import REPO, mcptest
+from support.cli_inproc import cli
+from support.cli_run import REPO
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
@@ -40,7 +41,7 @@ def test_every_snippet_file_is_indexed_and_tests_judge_yml_is_002_01() -> None:
 @pytest.mark.slow
 def test_every_snippet_validates() -> None:
     files = [path_of(sid).relative_to(REPO) for sid in sorted(SNIPPETS)]
-    r = mcptest("validate", *files, cwd=REPO, env=env_for(None))
+    r = cli("validate", *files, cwd=REPO, env=env_for(None))
     assert r.returncode == ExitCode.OK, r.stderr
     assert r.stderr == ""  # not even a warning
     assert [line.split(" ")[1] for line in r.stdout.splitlines()] == [str(f) for f in files]
@@ -104,7 +105,7 @@ def test_000_03_a_tool_result_jury_has_no_family_to_share(
     alone = tmp_path / "alone.yml"
     alone.write_text(text[:text.index("      # ours:")] + text[text.index("      # >>> seed"):],
                      encoding="utf-8")
-    v = mcptest("validate", alone, env=env_for(None))
+    v = cli("validate", alone, env=env_for(None))
     assert v.returncode == ExitCode.USAGE_ERROR
     assert f"{alone}:" in v.stderr and "jury.same_family" in v.stderr, v.stderr
 

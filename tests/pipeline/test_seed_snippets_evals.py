@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from pipeline.seed_snippets import env_for, path_of, run
-from support.cli_run import mcptest
+from support.cli_inproc import cli
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
 from mcptest.exit_codes import ExitCode
@@ -90,7 +90,7 @@ def test_003_04_a_ref_takes_its_threshold_override_and_a_typo_is_a_load_error(
     typo = tmp_path / "typo.yml"
     typo.write_text(path_of("003-04").read_text(encoding="utf-8").replace(
         "{ ref: helpful-and-grounded }", "{ ref: helpful-and-grounde }"), encoding="utf-8")
-    v = mcptest("validate", typo, env=env_for(None))
+    v = cli("validate", typo, env=env_for(None))
     assert v.returncode == ExitCode.USAGE_ERROR
     assert f"{typo}:" in v.stderr and "helpful-and-grounde" in v.stderr, v.stderr
 
