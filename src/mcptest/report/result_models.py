@@ -131,9 +131,9 @@ class TestResult(Model):
     """`test`: `server_stderr` holds only this test's window; `server` or unset (reports written
     before the window existed): the server's tail at the time, other tests' lines included."""
     timeline: list[WireStep] = Field(default_factory=list)
-    """Server tests: every JSON-RPC message between mcptest and the server while the test's
-    request was in flight, in order (at most 64: the last ones), with payloads when the test did
-    not pass (docs/view.md)."""
+    """Server tests that did not pass: every JSON-RPC message between mcptest and the server
+    while the test's request was in flight, in order (at most 64: the last ones), with its
+    payload (docs/view.md); empty on a passing test."""
     timeline_dropped: Count = 0
     """Messages of that exchange that came before the 64 kept."""
     assertions: list[AssertionResult] = Field(default_factory=list)

@@ -25,5 +25,4 @@ class WireStep(Model):
     request_id: str | int | None = None
     """The JSON-RPC id of a request, result or error."""
     body: Any = None
-    """`params`, `result` or `error` as sent (redacted, shortened like `response`); kept only
-    on tests that did not pass, null on the others."""
+    """`params`, `result` or `error` as sent (redacted, shortened like `response`)."""
