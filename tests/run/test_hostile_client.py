@@ -195,6 +195,7 @@ def _rows_say(report: dict[str, object], cassette_says: str, record_says: str) -
     assert cassette_says in replayed["message"], replayed["message"]
     note = rows["cascaded"]["assertions"][0]["calibration"]
     assert note["state"] == "unreadable" and record_says in note["reason"], note
+    assert note["reason"].startswith("unreadable: record.json: "), note  # names the file
 
 
 CASES = [(c, _committed(c), _FILES[c][1], r, _committed(r), _FILES[r][1]) for c, r in PAIRS] \

@@ -63,7 +63,7 @@ class CalibrationGating:
             except FileNotFoundError:
                 self._records[path] = "missing"
             except RecordError as e:
-                self._records[path] = f"unreadable: {e}"
+                self._records[path] = f"unreadable: {path.name}: {e}"
         return self._records[path]
 
     def warnings(self) -> list[str]:
