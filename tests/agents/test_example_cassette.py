@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.cli_run import KEYLESS, REPO, mcptest
+from support.cli_inproc import cli
+from support.cli_run import KEYLESS, REPO
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
 pytestmark = pytest.mark.slow  # the CLI and the example server, twice per example
@@ -47,7 +48,7 @@ CASES = {"replay": replay_answers, "selection": selection_answers}
 def test_recording_again_gives_the_committed_cassette(tmp_path: Path, name: str) -> None:
     with JudgeServer() as js:
         CASES[name](js)
-        done = mcptest("run", EXAMPLES / f"{name}.yml", "--models", "record",
+        done = cli("run", EXAMPLES / f"{name}.yml", "--models", "record",
                        "--cassette-dir", tmp_path,
                        env={**js.gateway_env(), "MCPTEST_PYTHON": sys.executable})
     assert done.returncode == 0, done.stdout + done.stderr
@@ -64,7 +65,7 @@ def test_recording_again_gives_the_committed_cassette(tmp_path: Path, name: str)
 
 
 def test_the_examples_replay_with_no_key() -> None:
-    done = mcptest("run", EXAMPLES / "replay.yml", EXAMPLES / "selection.yml", "--models",
+    done = cli("run", EXAMPLES / "replay.yml", EXAMPLES / "selection.yml", "--models",
                    "replay", "--reporter", "pretty",
                    env={**KEYLESS, "MCPTEST_PYTHON": sys.executable})
     assert done.returncode == 0, done.stdout + done.stderr

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.cli_run import REPO, SERVER, mcptest
+from support.cli_inproc import cli
+from support.cli_run import REPO, SERVER
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
@@ -55,7 +56,7 @@ def check(tmp_path: Path, js: JudgeServer) -> None:
                     encoding="utf-8")
 
     def run(*args: str) -> tuple[int, list[str]]:
-        r = mcptest("run", "jury.yml", "--no-cache", *args, cwd=tmp_path)
+        r = cli("run", "jury.yml", "--no-cache", *args, cwd=tmp_path)
         return r.returncode, shown(r.stdout.splitlines())
 
     code, out = run()
@@ -81,7 +82,7 @@ def test_the_partial_panel_example_prints_what_the_page_shows(tmp_path: Path) ->
         def run(score: float, *args: str) -> tuple[int, list[str]]:
             for model in ("gpt-4o-mini", "gpt-4.1-mini", "o4-mini"):
                 js.script(model, Verdict(score=score, reason="names 2.3.0 and the change"))
-            r = mcptest("eval", "panel.yml", "--no-cache", *args, cwd=tmp_path, env=env)
+            r = cli("eval", "panel.yml", "--no-cache", *args, cwd=tmp_path, env=env)
             return r.returncode, shown(r.stdout.splitlines())
 
         code, out = run(0.9)

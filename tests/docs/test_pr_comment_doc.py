@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.cli_run import REPO, mcptest
+from support.cli_inproc import cli
+from support.cli_run import REPO
 from support.comment_dom import Block, Dom, gfm_html, read
 
 pytestmark = pytest.mark.slow  # the CLI in a subprocess against the example server
@@ -70,7 +71,7 @@ def test_the_example_comment_is_what_its_command_writes(tmp_path: Path) -> None:
     args = shlex.split(command)
     assert args[:2] == ["mcptest", "run"] and args[-2:] == ["--output", "comment.md"]
     out = tmp_path / "comment.md"
-    done = mcptest(*args[1:-1], out, "--no-cache", cwd=REPO,
+    done = cli(*args[1:-1], out, "--no-cache", cwd=REPO,
                    env={"MCPTEST_PYTHON": sys.executable})
     assert done.returncode == 1, done.stderr[-2000:]  # the page's `exit 1`
     dom: Dom = read(gfm_html(out.read_text(encoding="utf-8")))

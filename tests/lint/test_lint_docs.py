@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.cli_run import REPO, mcptest
+from support.cli_inproc import cli
+from support.cli_run import REPO
 
 pytestmark = pytest.mark.slow  # starts real servers
 
@@ -28,7 +29,7 @@ def lint_as_written(tmp_path: Path, text: str) -> tuple[int, list[str]]:
         text = text.replace(relative, str(REPO / relative))
     (tmp_path / "suite.yml").write_text(text.replace("python3", sys.executable),
                                         encoding="utf-8")
-    done = mcptest("lint", "suite.yml", cwd=tmp_path)
+    done = cli("lint", "suite.yml", cwd=tmp_path)
     return done.returncode, [" ".join(line.split()) for line in done.stdout.splitlines()]
 
 

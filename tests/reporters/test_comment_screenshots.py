@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 from support.chromium import distinct_rows, dump_dom, screenshot
-from support.cli_run import HEAD, REPO, mcptest
+from support.cli_inproc import cli
+from support.cli_run import HEAD, REPO
 from support.comment_dom import Dom, gfm_html, read
 from support.judge_server import JudgeServer, Verdict
 from support.servers import HTTP_TOKEN, example_http_server, free_port
@@ -50,7 +51,7 @@ def _look(chromium: str, markdown: str, name: str, tmp: Path,
 
 def _run(tmp: Path, *args: str, env: dict[str, str] | None = None) -> tuple[str, dict[str, Any]]:
     md, out = tmp / "comment.md", tmp / "run.json"
-    done = mcptest("run", *args, "--no-cache", "--reporter", "md", "--output", md,
+    done = cli("run", *args, "--no-cache", "--reporter", "md", "--output", md,
                    "--reporter", "json", "--output", out, cwd=REPO,
                    env={"MCPTEST_PYTHON": sys.executable, **(env or {})})
     assert out.is_file(), done.stderr[-3000:]
