@@ -19,6 +19,7 @@ from support.providers.base import StandIn
 from support.providers.bedrock import BedrockStandIn
 from support.providers.ollama import OllamaStandIn
 from support.providers.openai_routes import AzureStandIn, OpenRouterStandIn, VLLMStandIn
+from support.providers.vertex import VertexStandIn
 from support.route_suite import AGENTS, check_verdicts, route_suite, rows, run_route, script_route
 
 from mcptest.exit_codes import ExitCode
@@ -61,6 +62,10 @@ CASES = {
         "bedrock/amazon.nova-micro-v1:0"),
         ("amazon.nova-pro-v1:0", "amazon.nova-lite-v1:0", "amazon.nova-micro-v1:0"),
         "content_filter"),  # litellm's word for guardrail_intervened
+    "vertex_ai": Case(VertexStandIn, (
+        "vertex_ai/gemini-2.5-flash", "vertex_ai/gemini-2.5-flash-lite",
+        "vertex_ai/gemini-2.0-flash"),
+        ("gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-2.0-flash"), "content_filter"),
 }
 
 
@@ -86,15 +91,19 @@ def expected_cost(name: str, s: StandIn) -> float | None:
 def test_judge_jury_eval_and_agents_then_a_replay_with_no_stand_in(name: str,
                                                                    tmp_path: Path) -> None:
     case = CASES[name]
+    if name == "vertex_ai":  # litellm reaches Vertex through google-auth: the `vertex` extra
+        pytest.importorskip("google.auth", reason="`make .venv/.dev-installed` installs it")
     judge, juror, agent = case.wire
     base = {"MCPTEST_PYTHON": sys.executable}
     text = route_suite(*case.models)
     with case.make() as s:
+        env = s.env_with(s.key_file(tmp_path)) if isinstance(s, VertexStandIn) else s.env()
         script_route(s, judge, juror, agent, refusal=None if case.refusal else Fault.text(
             "I'm sorry, I can't help with that."))
-        r, rep = run_route(tmp_path, text, {**s.env(), **base}, "--models", "record")
+        r, rep = run_route(tmp_path, text, {**env, **base}, "--models", "record")
         assert s.problems == [], s.problems
         assert getattr(s, "unsigned", []) == []  # every request signed as AWS checks it
+        assert getattr(s, "grants", []) == []  # every token grant signed by the key file
     assert r.returncode == ExitCode.TESTS_FAILED, r.stdout + r.stderr
     by = rows(rep)
     if case.refusal is None:  # text, graded like any answer: its regex misses it
