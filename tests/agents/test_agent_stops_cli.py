@@ -62,7 +62,7 @@ def test_a_cut_or_refused_final_agent_turn_never_passes(family: str, via: str,
             assert refused["message"].endswith(": checkout v2.31.4 shipped."), refused["message"]
     cut = by["agent is cut"]
     assert f"the provider said {cut_reason}" in cut["message"], cut["message"]
-    assert cut["gap"] == "environment" and "raise judge.max_tokens" in cut["message"]
+    assert cut["gap"] == "transport" and "raise judge.max_tokens" in cut["message"]
     # a cut answer was billed: its turns cost what the stand-in billed, as any other's
     assert cut["cost_usd"] > 0 and cut["cost_known"] is True
     assert "turn 2 cut at max_tokens" in r.stdout

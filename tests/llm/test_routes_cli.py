@@ -125,7 +125,7 @@ def test_judge_jury_eval_and_agents_then_a_replay_with_no_stand_in(name: str,
         assert summary["cost_usd"] == pytest.approx(cost, abs=1e-6) and cost > 0
         assert all(t["cost_known"] for t in rep["tests"])
     recorded = files(tmp_path / "cassettes")
-    assert len(recorded) == 5  # the judged test, the eval and the three agents
+    assert len(recorded) == 5, sorted(recorded)  # the judged test, the eval, three agents
     # no stand-in, no credentials: every agent turn answered from its cassette
     r2, rep2 = run_route(tmp_path, text, base, "--models", "replay")
     assert r2.returncode == ExitCode.TESTS_FAILED, r2.stdout + r2.stderr

@@ -42,7 +42,7 @@ async def transcript_for(test: PlannedTest, model: AgentModel,
 
 _UNFINISHED: dict[str, tuple[Any, Any]] = {
     "budget": ("skipped", "budget"), "timeout": ("error", "transport"),
-    "cut": ("error", "environment"), "unknown": ("error", "environment"),
+    "cut": ("error", "transport"), "unknown": ("error", "transport"),
     "refused": ("failed", "shape"), "model_error": ("error", "transport"),
 }
 """Stop → (status, gap) of a run that ended without a final answer to grade: a cut or an

@@ -18,6 +18,7 @@ from mcptest.llm.provider_errors import (
     header_hint,
     headers_of,
     read_body,
+    sent_status,
     unreachable,
 )
 from mcptest.llm.routing import Route
@@ -239,6 +240,7 @@ def provider_error(exc: BaseException, litellm: Any, url: str | None = None) -> 
     if status is None:
         return ProviderError("client", text)
     headers = headers_of(exc)
+    status = sent_status(status, headers)
     hint = header_hint(lambda name: headers.get(name)) if headers is not None else None
     body = body_in(str(exc))
     f = read_body(body) if body is not None else read_body(str(exc).split(" - ", 1)[-1])

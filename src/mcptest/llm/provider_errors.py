@@ -23,7 +23,10 @@ from mcptest.errors import ProviderError
 
 _FORMAT_WORDS = re.compile(
     r"response_format|json_schema|json_object|output_format|response_?schema|responseSchema|"
-    r"response_?json_?schema|responseJsonSchema|response_?mime_?type|responseMimeType",
+    r"response_?json_?schema|responseJsonSchema|response_?mime_?type|responseMimeType|"
+    r"(?:compile|compiling|unsupported|invalid)\W+(?:the\W+)?json\W+schema|"
+    r"json\W+schema\W+(?:is\W+)?(?:not\W+supported|unsupported|invalid)|guided_?json|"
+    r"structured\W+output",
     re.IGNORECASE)
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
 _UNIT = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
@@ -172,6 +175,23 @@ def container_hint(url: str | None) -> str:
     return ("; inside a container that address is the container itself: run it with "
             "`--network host`, or use http://host.docker.internal:PORT with "
             "`--add-host=host.docker.internal:host-gateway` (docs/action.md)")
+
+
+AWS_STATUS = {"ValidationException": 400, "AccessDeniedException": 403,
+              "UnrecognizedClientException": 403, "ResourceNotFoundException": 404,
+              "ModelTimeoutException": 408, "ModelErrorException": 424,
+              "ThrottlingException": 429, "ModelNotReadyException": 429,
+              "ServiceQuotaExceededException": 429, "InternalServerException": 500,
+              "ServiceUnavailableException": 503}
+"""The status AWS documents for each error type Bedrock names in `x-amzn-ErrorType`."""
+
+
+def sent_status(status: int, headers: Mapping[str, str] | None) -> int:
+    """The status the provider sent: litellm reports Bedrock's 500 `InternalServerException`
+    as a 503, but keeps the response headers, whose `x-amzn-ErrorType` says which it was."""
+    kind = next((str(v) for k, v in (headers or {}).items()
+                 if str(k).lower() == "x-amzn-errortype"), "")
+    return AWS_STATUS.get(kind.split(":", 1)[0], status)
 
 
 def headers_of(exc: BaseException) -> Mapping[str, str] | None:
