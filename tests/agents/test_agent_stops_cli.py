@@ -3,7 +3,9 @@ as a user runs it (the provider's key and base-URL variable pointed at its stand
 at the token limit is an error of the agent test naming the turn, a refused turn fails with the
 provider's reason, and neither is graded as the final answer (each says "shipped", which the
 test's regex wants). Mistral has no refusal on the wire (its refusals are text), so only its cut
-is tried. OpenAI runs over both routes (the fast one and litellm)."""
+is tried. OpenAI runs over both routes (the fast one and litellm). Each run records its model
+cassettes, which then replay with no stand-in and no key: the same rows, the same bytes (the
+stand-ins reject a tool-call id their provider would, so Mistral took back the recorded ids)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,14 @@ from pathlib import Path
 import pytest
 from support.judge_server import Fault
 from support.providers import FAMILIES
-from support.route_suite import check_verdicts, route_suite, rows, run_route, script_route
+from support.route_suite import (
+    check_verdicts,
+    files,
+    route_suite,
+    rows,
+    run_route,
+    script_route,
+)
 
 from mcptest.exit_codes import ExitCode
 
@@ -44,7 +53,8 @@ def test_a_cut_or_refused_final_agent_turn_never_passes(family: str, via: str,
         script_route(s, judge, juror, agent, refusal=refusal)
         env = {**s.env(), "MCPTEST_PYTHON": sys.executable,
                **({"MCPTEST_LLM_ROUTE": via} if via else {})}
-        r, rep = run_route(tmp_path, route_suite(judge, juror, agent), env)
+        r, rep = run_route(tmp_path, route_suite(judge, juror, agent), env, "--models",
+                           "record")
         assert s.problems == [], s.problems
     assert r.returncode == ExitCode.TESTS_FAILED, r.stdout + r.stderr
     cut_reason, refusal_reason = REASON[family]
@@ -66,3 +76,12 @@ def test_a_cut_or_refused_final_agent_turn_never_passes(family: str, via: str,
     # a cut answer was billed: its turns cost what the stand-in billed, as any other's
     assert cut["cost_usd"] > 0 and cut["cost_known"] is True
     assert "turn 2 cut at max_tokens" in r.stdout
+    recorded = files(tmp_path / "cassettes")
+    r2, rep2 = run_route(tmp_path, route_suite(judge, juror, agent),
+                         {"MCPTEST_PYTHON": sys.executable}, "--models", "replay")
+    assert r2.returncode == ExitCode.TESTS_FAILED, r2.stdout + r2.stderr
+    again = rows(rep2)
+    for name, row in by.items():
+        assert (again[name]["status"], again[name].get("message")) == (
+            row["status"], row.get("message")), again[name]
+    assert files(tmp_path / "cassettes") == recorded and len(recorded) == 5

@@ -20,7 +20,15 @@ from support.providers.bedrock import BedrockStandIn
 from support.providers.ollama import OllamaStandIn
 from support.providers.openai_routes import AzureStandIn, OpenRouterStandIn, VLLMStandIn
 from support.providers.vertex import VertexStandIn
-from support.route_suite import AGENTS, check_verdicts, route_suite, rows, run_route, script_route
+from support.route_suite import (
+    AGENTS,
+    check_verdicts,
+    files,
+    route_suite,
+    rows,
+    run_route,
+    script_route,
+)
 
 from mcptest.exit_codes import ExitCode
 from mcptest.llm.price_table import price_table
@@ -67,10 +75,6 @@ CASES = {
         "vertex_ai/gemini-2.0-flash"),
         ("gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-2.0-flash"), "content_filter"),
 }
-
-
-def files(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.json"))}
 
 
 def expected_cost(name: str, s: StandIn) -> float | None:

@@ -83,6 +83,11 @@ def run_route(tmp_path: Path, text: str, env: dict[str, str], *args: str
     return r, json.loads(out.read_text(encoding="utf-8"))
 
 
+def files(root: Path) -> dict[str, bytes]:
+    """The cassette files under `root`, by relative path, with their bytes."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.json"))}
+
+
 def rows(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Report rows by name (an agent row's `[model=…]` suffix left off)."""
     return {t["name"].split(" [model=")[0]: t for t in report["tests"]}

@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import secrets
 import time
 from pathlib import Path
 from typing import Any
@@ -47,12 +48,14 @@ class VertexStandIn(GeminiStandIn):
     key_env = ""
     base_env = "VERTEXAI_API_BASE"
     base_path = ""
-    project = "mcptest-loopback"
     location = "europe-west4"
     email = "judge@mcptest-loopback.iam.gserviceaccount.com"
+    project = "mcptest-loopback"
 
     def __init__(self) -> None:
         super().__init__()
+        # litellm keeps a token per project in the process: a project of its own per stand-in
+        self.project = f"mcptest-loopback-{secrets.token_hex(4)}"
         self._private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.tokens: set[str] = set()
         self.grants: list[str] = []
