@@ -31,7 +31,9 @@ def mark_changed_evidence(report: Report, evidence: ChangedEvidence | None) -> R
             resting[file] = resting.get(file, 0) + 1
         rows.append(row)
     said: list[str] = []
-    if evidence.unknown is not None:
+    # distrusting with nothing to compare (a fork's run without git): worth a word only when a
+    # verdict rested on a cassette or record; an explicit base that failed is always said
+    if evidence.unknown is not None and (resting or not evidence.distrust):
         said.append(f"could not tell which cassettes and records changed since {evidence.base}: "
                     f"{evidence.unknown}" + ("; every one is treated as changed, so none is "
                                              "trusted" if evidence.distrust else ""))
