@@ -54,9 +54,22 @@ from mcptest.run.wire import TapReader, TapWriter, WireLog
 from mcptest.suite.models import RemoteServer, StdioServer
 
 if TYPE_CHECKING:
-    from mcptest.telemetry.hooks import Tracing
+    from mcptest.telemetry.hooks import Tracing, WireTap
 
 Transport = Literal["stdio", "streamable-http", "sse"]
+
+
+class Retraced:
+    """The tracing tap of a connection, which a later run may swap for its own."""
+
+    def __init__(self, tap: WireTap) -> None:
+        self.tap = tap
+
+    def sent(self, item: Any) -> None:
+        self.tap.sent(item)
+
+    def received(self, item: Any) -> None:
+        self.tap.received(item)
 
 
 class Lifecycle:
@@ -94,6 +107,7 @@ class Lifecycle:
         self._call_numbers = itertools.count()
         self._in_flight: dict[int, anyio.CancelScope] = {}
         self._garbled: dict[int, str] = {}
+        self._traced: Retraced | None = None
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -200,9 +214,9 @@ class Lifecycle:
         read = TapReader(TapReader(read, self.timeline), self.client)
         write = TapWriter(write, self.timeline)
         if self.tracing is not None:  # outermost: the timeline sees the traceparent it adds
-            tap = self.tracing.wire_tap(self.transport, lambda: self.protocol_version,
-                                        lambda: None)
-            read, write = TapReader(read, tap), TapWriter(write, tap)
+            self._traced = Retraced(self.tracing.wire_tap(
+                self.transport, lambda: self.protocol_version, lambda: None))
+            read, write = TapReader(read, self._traced), TapWriter(write, self._traced)
         session = ClientSession(
             read, write, client_info=client_info(), message_handler=self._on_message,
             **self.client.session_kwargs(),
@@ -259,6 +273,12 @@ class Lifecycle:
         if mark is None or self._stderr is None:
             return ""
         return self._stderr.window(mark, max_chars)
+
+    def retrace(self, tracing: Tracing | None) -> None:
+        """A warm connection (`--watch`) joins the current run's trace, not the first one's."""
+        if tracing is not None and self._traced is not None:
+            self._traced.tap = tracing.wire_tap(self.transport, lambda: self.protocol_version,
+                                                lambda: None)
 
     @property
     def alive(self) -> bool:

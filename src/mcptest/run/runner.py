@@ -186,7 +186,9 @@ class Runner:
             async with opener() as conn:
                 yield conn
             return
-        yield await self.pool.connection(key, f"{base_dir}\n{spec.model_dump_json()}", opener)
+        conn = await self.pool.connection(key, f"{base_dir}\n{spec.model_dump_json()}", opener)
+        conn.retrace(self.tracing)
+        yield conn
 
     def _record(self, result: TestResult) -> None:
         result = replay_verdict(self.tapes, result)
