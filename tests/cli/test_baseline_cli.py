@@ -144,6 +144,14 @@ def test_diff_of_two_saved_reports(tmp_path: Path) -> None:
     r = mcptest("diff", base, new, "--fail-on", "regressed", flag="")
     assert r.returncode == 1
     assert "flag is on" in r.stdout
+    # the terminal gets what moved, not the whole report again (issue 37): the unchanged rows
+    # are counted, not reprinted
+    shown = [line for line in r.stdout.splitlines() if line.startswith(("✓ ", "✗ ", "! "))]
+    moved = {row["name"] for row in json.loads(mcptest(
+        "diff", base, new, "--reporter", "json", flag="").stdout)["comparison"]["rows"]
+        if row["change"] != "unchanged"}
+    assert {line.split("  ")[1] for line in shown} == moved
+    assert "greets Ada" not in moved and "greets Ada" not in r.stdout
 
 
 def test_a_bad_baseline_is_exit_2_before_anything_runs(tmp_path: Path) -> None:

@@ -99,8 +99,11 @@ def _check(out: Path, expected_hash: str) -> int:
     return int(ExitCode.OK)
 
 
-_NO_VERDICT = ("the judge gave no verdict on any of {} label(s) (no judge key or gateway, the "
-               "budget, or judge errors); nothing was written")
+_NO_VERDICT = ("the judge gave no verdict on any of {} label(s): calibrate asks the judge "
+               "(every tier of a cascade) about each label, so it needs the judges' keys or "
+               "MCPTEST_JUDGE_BASE_URL (or the budget or judge errors stopped it); nothing was "
+               "written. To see a calibration without a key: mcptest demo-judge calibrate … "
+               "(a scripted judge, docs/judges.md)")
 
 
 def run(args: argparse.Namespace) -> int:
