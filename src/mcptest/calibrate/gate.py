@@ -118,6 +118,8 @@ class CalibrationGating:
                 ) -> CalibrationNote:
         if found.identity_hash != identity.hash:
             return _note(gate, "stale", found, None)
+        if found.drift is not None and found.drift.stale:
+            return _note(gate, "stale", found, f"the judge drifted: {found.drift.reason}")
         v = found.verdict
         if v.labels < gate.min_labels:
             return _note(gate, "too-few-labels", found,

@@ -11,6 +11,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Literal
 
 import anyio
 
@@ -115,6 +116,13 @@ def _lowering(target: Target, human: list[bool], seats: dict[str, list[bool | No
     return out
 
 
+def label_verdicts(labels: Sequence[Label], verdicts: Sequence[bool | None]
+                   ) -> dict[str, Literal["pass", "fail"]]:
+    """Label id → the judge's verdict, for the labels it judged (`--check-drift` pairs them)."""
+    return {label.id or str(i + 1): "pass" if v else "fail"
+            for i, (label, v) in enumerate(zip(labels, verdicts, strict=True)) if v is not None}
+
+
 def build_record(target: Target, labels: Sequence[Label], judged: Sequence[Judged],
                  labels_file: str) -> CalibrationRecord:
     threshold = target.identity.threshold
@@ -149,6 +157,7 @@ def build_record(target: Target, labels: Sequence[Label], judged: Sequence[Judge
         identity=target.identity, identity_hash=target.identity.hash, labels_file=labels_file,
         created_at=datetime.now(UTC).isoformat(timespec="seconds"), labels=len(labels),
         unjudged=sum(1 for j in judged if j.verdict is None), verdict=verdict,
+        verdicts=label_verdicts(labels, [j.verdict for j in judged]),
         jurors=jurors if is_jury else {},
         panel_alpha=alpha(*coders) if is_jury else None,
         panel_alpha_ci95=alpha_interval(*coders) if is_jury else None,

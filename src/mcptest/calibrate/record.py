@@ -82,6 +82,25 @@ class Disagreement(_Model):
     by: str | None = None
 
 
+class DriftCheck(_Model):
+    """`mcptest calibrate --check-drift`: the labels judged again, against `verdicts`
+    (docs/calibration.md, "Drift")."""
+
+    checked_at: str
+    labels: int
+    """Labels with a verdict both times (the pairs compared)."""
+    flips: int
+    """Of those, the labels whose verdict changed."""
+    flip_rate: float
+    to_pass: int
+    """Flips from fail to pass (the rest went from pass to fail)."""
+    p_value: float
+    """Exact McNemar test (two-sided binomial on the flips) of no change in the pass rate."""
+    stale: bool
+    """Drifted: the record's verdicts are advisory until it is calibrated again."""
+    reason: str
+
+
 class CalibrationRecord(_Model):
     """`calibration/v1`: one judge's agreement with one set of human labels."""
 
@@ -113,6 +132,11 @@ class CalibrationRecord(_Model):
     cascade: CascadeCalibration | None = None
     """An escalation cascade's thresholds and guarantee (`--target-agreement`, docs/cascade.md);
     `verdict` above is then the cascade's own."""
+    verdicts: dict[str, Literal["pass", "fail"]] | None = None
+    """The judge's verdict on each label (by label id) it judged: what `--check-drift`
+    compares a fresh judging with; None in records written before it was kept."""
+    drift: DriftCheck | None = None
+    """The last `--check-drift`; a stale one makes the record's verdicts advisory."""
 
 
 class RecordError(ReportError):

@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from mcptest.cli.output_flags import AliasedStore, alias_note
 from mcptest.cli.run_arguments import add_suite_arguments, suite_files
@@ -33,6 +34,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         + alias_note("--out"))
     p.add_argument("--check", action="store_true",
                    help="only check that the record matches the suite (exit 1 when stale)")
+    p.add_argument("--check-drift", action="store_true",
+                   help="judge the labels again (no cache) and compare with the record's "
+                        "verdicts; a drifted record is stale (exit 1; docs/calibration.md)")
     p.add_argument("--target-agreement", type=_share, metavar="SHARE",
                    help="an `escalate:` cascade: the agreement with the labels each tier must "
                         "keep where it is trusted (default 0.9; docs/cascade.md)")
@@ -99,6 +103,38 @@ def _check(out: Path, expected_hash: str) -> int:
     return int(ExitCode.OK)
 
 
+def _check_drift(args: argparse.Namespace, target: Any, out: Path, env: dict[str, str]) -> int:
+    """`--check-drift`: the labels judged again, fresh, against the record's verdicts; the
+    result is written into the record (a drifted one is stale) and exit 1 when it drifted."""
+    import anyio
+
+    from mcptest.calibrate.cascade_measure import cascade_spec
+    from mcptest.calibrate.drift import compare_verdicts
+    from mcptest.calibrate.labels import load_labels
+    from mcptest.calibrate.measure import judge_labels, label_verdicts
+    from mcptest.calibrate.record import read_record, write_record
+    from mcptest.llm.contracts import JudgeOptions
+    from mcptest.llm.engine import JudgeEngine
+
+    if _check(out, target.identity.hash) != ExitCode.OK:
+        return int(ExitCode.TESTS_FAILED)
+    record = read_record(out)
+    if record.verdicts is None:
+        raise UsageError(f"{out} keeps no verdicts to compare with (written before they were "
+                         "kept): run `mcptest calibrate` once more, then --check-drift")
+    if cascade_spec(target) is not None:
+        raise UsageError("--check-drift does not check an `escalate:` cascade yet; "
+                         "calibrate it again to re-measure it")
+    labels = load_labels(args.labels if args.labels is not None else Path(record.labels_file))
+    engine = JudgeEngine(JudgeOptions(max_cost=args.max_cost, cache_dir=None, env=env))
+    judged = anyio.run(judge_labels, target, labels, engine)  # fresh: never the cache
+    check = compare_verdicts(record.verdicts,
+                             label_verdicts(labels, [j.verdict for j in judged]))
+    write_record(record.model_copy(update={"drift": check}), out)
+    print(f"{out}: {'drifted' if check.stale else 'no drift'}: {check.reason}")
+    return int(ExitCode.TESTS_FAILED if check.stale else ExitCode.OK)
+
+
 _NO_VERDICT = ("the judge gave no verdict on any of {} label(s): calibrate asks the judge "
                "(every tier of a cascade) about each label, so it needs the judges' keys or "
                "MCPTEST_JUDGE_BASE_URL (or the budget or judge errors stopped it); nothing was "
@@ -129,6 +165,8 @@ def run(args: argparse.Namespace) -> int:
     out = _out_path(args, target.record_path)
     if args.check:
         return _check(out, target.identity.hash)
+    if args.check_drift:
+        return _check_drift(args, target, out, env)
     if args.labels is None:
         raise UsageError("--labels FILE is required (or --check)")
     cascade = cascade_spec(target)
