@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from support.judge_server import Fault
 from support.providers import FAMILIES
+from support.providers.openai_routes import VLLMStandIn
 from support.route_suite import (
     check_verdicts,
     files,
@@ -85,3 +86,21 @@ def test_a_cut_or_refused_final_agent_turn_never_passes(family: str, via: str,
         assert (again[name]["status"], again[name].get("message")) == (
             row["status"], row.get("message")), again[name]
     assert files(tmp_path / "cassettes") == recorded and len(recorded) == 5
+
+
+def test_a_final_answer_whose_route_gives_no_stop_reason_is_never_a_pass(
+        tmp_path: Path) -> None:
+    """An OpenAI-compatible server that answers `finish_reason: null`, reached as a gateway
+    (the fast route): a tool-call turn goes on, the final answer is `unknown`, an error."""
+    with VLLMStandIn() as s:
+        s.finish_reason = False
+        script_route(s, "judge-m", "juror-m", "agent-m")
+        env = {"MCPTEST_JUDGE_BASE_URL": s.base_url, "MCPTEST_PYTHON": sys.executable}
+        r, rep = run_route(tmp_path, route_suite("judge-m", "juror-m", "agent-m"), env)
+        assert s.problems == [], s.problems
+    ok = rows(rep)["agent finishes"]
+    assert ok["status"] == "error", ok
+    assert ok["response"]["conversation"]["stop"] == "unknown"
+    assert ok["response"]["tool_calls"][0]["name"] == "release_note"  # the call turn went on
+    assert "turn 2: the route gave no stop reason" in ok["message"], ok["message"]
+    assert r.returncode == ExitCode.TESTS_FAILED

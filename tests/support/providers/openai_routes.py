@@ -147,6 +147,8 @@ class VLLMStandIn(ChatCompletions):
     def __init__(self, served: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.served = served
+        self.finish_reason = True
+        """False: answers carry `finish_reason: null` (a server that does not say why)."""
 
     def env(self) -> dict[str, str]:
         return {self.base_env: self.base_url}  # no --api-key: what most deployments run
@@ -179,5 +181,7 @@ class VLLMStandIn(ChatCompletions):
         out = chat_success(model, answer, lambda k: f"chatcmpl-tool-{len(self.seen)}{k}",
                            refusal_field=False)
         out["choices"][0]["stop_reason"] = None
+        if not self.finish_reason:
+            out["choices"][0]["finish_reason"] = None
         self.bill(model, out["usage"]["prompt_tokens"], out["usage"]["completion_tokens"])
         return out
