@@ -164,7 +164,9 @@ def _score(test: TestResult) -> str:
     return f"  score {_safe(d.display_score or display.num(d.score), 20)}"
 
 
-def _test(out: _Out, test: TestResult) -> None:
+def _test(out: _Out, test: TestResult, said: frozenset[str] = frozenset()) -> None:
+    """`said`: the errors of servers that never became ready, already shown in the header: a
+    test of such a server names its server instead of repeating the stderr tail."""
     cost = f"  {display.cost(test.cost_usd)}" if test.cost_usd else ""
     cached = f"  {test.cache_hits} cached" if test.cache_hits else ""
     out.add(f"{out.paint(_WORD[test.status], test.status)} {_safe(test.name, 200)}  "
@@ -185,6 +187,9 @@ def _test(out: _Out, test: TestResult) -> None:
                             keep_newlines=True)
             for line in text.split("\n"):
                 out.add(line, 1)
+        elif test.message and test.server and any(e in test.message for e in said):
+            out.add(f"{gap}never became ready: server {_safe(test.server, 80)} (its error is "
+                    "above)", 1)
         elif test.message:
             out.add(f"{gap}{_safe(test.message)}", 1)
     shown = {id(f.assertion) for f in display.test_findings(test) if f.assertion}
@@ -323,8 +328,9 @@ def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     """The terminal report; ANSI colour only when `options.color` is true."""
     out = _Out(options.color)
     _header(out, report)
+    said = frozenset(s.error for s in report.servers if s.status != "ready" and s.error)
     for test in report.tests:
-        _test(out, test)
+        _test(out, test, said)
     _lint(out, report)
     _comparison(out, report)
     _summary(out, report)

@@ -10,11 +10,19 @@ move the file offset the child shares with us.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from typing import IO, Any
 
 KEEP_BYTES = 80_000
 """Bytes kept in memory when the server is gone, for reports written after it."""
+
+
+TELLING = re.compile(
+    r"\b(?:404|40[13]|E404|ENOENT|EACCES|ENOTFOUND|ECONNREFUSED|Not Found|not found|"
+    r"No such file|command not found|ModuleNotFoundError|ImportError|Permission denied|"
+    r"Cannot find (?:module|package))\b")
+"""A line that says what went wrong, whatever follows it."""
 
 
 class StderrLog:
@@ -52,9 +60,17 @@ class StderrLog:
         return self._text(max(start, self.mark() - max_chars * 4))[-max_chars:].strip()
 
     def last_lines(self, n: int) -> str:
-        """The last `n` non-empty lines, joined with ` | ` for one-line messages."""
+        """The last `n` non-empty lines, joined with ` | ` for one-line messages; the first
+        line that says what went wrong (`404 Not Found`, `ENOENT`, `ModuleNotFoundError`, …)
+        leads when it is not among them: npm's 404 comes eight lines before its end."""
         lines = [ln.strip() for ln in self.tail(4000).splitlines() if ln.strip()]
-        return " | ".join(lines[-n:])
+        scored = [(len(TELLING.findall(ln)), -i, ln) for i, ln in enumerate(lines)]
+        best = max(scored, default=(0, 0, ""))
+        telling = best[2] if best[0] else None  # the line saying most, the first of equals
+        last = lines[-n:]
+        if telling is not None and telling not in last:
+            return " | ".join([telling, "…", *last])
+        return " | ".join(last)
 
     def retire(self) -> None:
         if not self.file.closed:
