@@ -165,8 +165,8 @@ def _score(test: TestResult) -> str:
 
 
 def _test(out: _Out, test: TestResult, said: frozenset[str] = frozenset()) -> None:
-    """`said`: the errors of servers that never became ready, already shown in the header: a
-    test of such a server names its server instead of repeating the stderr tail."""
+    """`said`: the errors (with a stderr tail) of servers that never became ready, already shown
+    in the header: a test of such a server names its server instead of repeating the tail."""
     cost = f"  {display.cost(test.cost_usd)}" if test.cost_usd else ""
     cached = f"  {test.cache_hits} cached" if test.cache_hits else ""
     out.add(f"{out.paint(_WORD[test.status], test.status)} {_safe(test.name, 200)}  "
@@ -328,7 +328,8 @@ def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
     """The terminal report; ANSI colour only when `options.color` is true."""
     out = _Out(options.color)
     _header(out, report)
-    said = frozenset(s.error for s in report.servers if s.status != "ready" and s.error)
+    said = frozenset(s.error for s in report.servers  # a stderr tail, not a short cause
+                     if s.status != "ready" and s.error and "stderr: " in s.error)
     for test in report.tests:
         _test(out, test, said)
     _lint(out, report)
