@@ -6,6 +6,7 @@ Needs no key and never imports litellm (docs/lint.md).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -121,50 +122,61 @@ async def _lint_servers(loaded: LoadedSuite, settings: LintSettings, issuers: Is
         tool_owner = {str(t.get("name")): n for n, c in found.ready.items() for t in c.tools}
         findings: list[LintFinding] = []
         eras: dict[str, str | None] = {}
-        # Listing every section first also puts resources/prompts results on the wire tap.
-        current = await take_snapshot(found, names)
-        for name, conn in found.ready.items():
-            out.secrets.update(conn.secrets())
-            others = {t for t, owner in tool_owner.items() if owner != name}
-            pos = loaded.key_pos("servers", name)
-            where = Location(file=pos.file, line=pos.line, column=pos.column)
-            raw = await _server_rules(conn, loaded, settings, others)
-            stdio = isinstance(loaded.suite.servers[name], StdioServer)
-            problems, checked = check_wire(found.wires[name], conn.protocol_version, stdio=stdio)
-            out.checked += checked
-            raw += [("wire-schema", "error", None, p) for p in problems]
-            if stdio:
-                raw += [("stdio-stdout", "error", None, p)
-                        for p in stdout_problems(found.wires[name])]
-            raw += elicitation_findings(found.wires.get(name))
-            spec = loaded.suite.servers[name]
-            if isinstance(spec, RemoteServer):
-                raw += [*await origin_findings(name, spec, conn.protocol_version, env),
-                        *bind_findings(spec)]
-            facts = await era_facts(conn, spec, loaded.path.parent, env)
-            raw += era_findings(facts, (settings.era or {}).get(name))
-            conformance = settings.conformance_settings()
-            if conformance is not None and (conformance.servers is None
-                                            or name in conformance.servers):
-                outcome = await run_conformance(name, spec, loaded.path.parent, env,
-                                                conformance, conn.capabilities, facts.era, raw,
-                                                issuers)
-                raw += outcome.problems
-                out.checks += check_runs(name, outcome, raw)
-            eras[name] = facts.era or era_of(found.wires.get(name), conn.protocol_version)
-            findings += [LintFinding(rule=r, level=lv, subject=s, message=m, server=name,
-                                     location=where) for r, lv, s, m in raw]
-        if loaded.suite.surface is not None:
-            scope = snapshot_servers(loaded, loaded.suite.surface.servers)
-            if loaded.suite.surface.client_capabilities:  # one connection per set
-                sets = [frozenset(s) for s in loaded.suite.surface.client_capabilities]
-                current, failed = await take_matrix(loaded, scope, env, sets)
-                out.errors.extend(v for k, v in failed.items() if k not in found.failed)
-            mine = redact_value({**current, "servers": {k: v for k, v in current["servers"].items()
-                                                        if k in scope}}, out.secrets)
-            surface, _ = surface_findings(loaded, loaded.suite.surface, mine, update=update,
-                                          unavailable=set(found.failed))
-            findings += surface
+        # The other era's handshake needs a connection of its own (a stdio server started once
+        # more): every server's probe starts now and runs beside the snapshot and the rules.
+        era_probes = {name: asyncio.ensure_future(era_facts(
+            conn, loaded.suite.servers[name], loaded.path.parent, env))
+            for name, conn in found.ready.items()}
+        try:
+            # Listing every section first also puts resources/prompts results on the wire tap.
+            current = await take_snapshot(found, names)
+            for name, conn in found.ready.items():
+                out.secrets.update(conn.secrets())
+                others = {t for t, owner in tool_owner.items() if owner != name}
+                pos = loaded.key_pos("servers", name)
+                where = Location(file=pos.file, line=pos.line, column=pos.column)
+                raw = await _server_rules(conn, loaded, settings, others)
+                stdio = isinstance(loaded.suite.servers[name], StdioServer)
+                problems, checked = check_wire(found.wires[name], conn.protocol_version,
+                                               stdio=stdio)
+                out.checked += checked
+                raw += [("wire-schema", "error", None, p) for p in problems]
+                if stdio:
+                    raw += [("stdio-stdout", "error", None, p)
+                            for p in stdout_problems(found.wires[name])]
+                raw += elicitation_findings(found.wires.get(name))
+                spec = loaded.suite.servers[name]
+                if isinstance(spec, RemoteServer):
+                    raw += [*await origin_findings(name, spec, conn.protocol_version, env),
+                            *bind_findings(spec)]
+                facts = await era_probes[name]
+                raw += era_findings(facts, (settings.era or {}).get(name))
+                conformance = settings.conformance_settings()
+                if conformance is not None and (conformance.servers is None
+                                                or name in conformance.servers):
+                    outcome = await run_conformance(name, spec, loaded.path.parent, env,
+                                                    conformance, conn.capabilities, facts.era, raw,
+                                                    issuers)
+                    raw += outcome.problems
+                    out.checks += check_runs(name, outcome, raw)
+                eras[name] = facts.era or era_of(found.wires.get(name), conn.protocol_version)
+                findings += [LintFinding(rule=r, level=lv, subject=s, message=m, server=name,
+                                         location=where) for r, lv, s, m in raw]
+            if loaded.suite.surface is not None:
+                scope = snapshot_servers(loaded, loaded.suite.surface.servers)
+                if loaded.suite.surface.client_capabilities:  # one connection per set
+                    sets = [frozenset(s) for s in loaded.suite.surface.client_capabilities]
+                    current, failed = await take_matrix(loaded, scope, env, sets)
+                    out.errors.extend(v for k, v in failed.items() if k not in found.failed)
+                kept = {k: v for k, v in current["servers"].items() if k in scope}
+                mine = redact_value({**current, "servers": kept}, out.secrets)
+                surface, _ = surface_findings(loaded, loaded.suite.surface, mine, update=update,
+                                              unavailable=set(found.failed))
+                findings += surface
+        finally:
+            for task in era_probes.values():
+                task.cancel()  # a no-op for a probe that has finished
+            await asyncio.gather(*era_probes.values(), return_exceptions=True)
         reports = found.reports(loaded)
         out.servers = [r.model_copy(update={"era": eras.get(r.name)}) for r in reports]
     out.findings = findings
