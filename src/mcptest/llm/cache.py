@@ -28,8 +28,19 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from mcptest.llm.judge_reply import JudgeVerdict
 from mcptest.llm.prompt import PROMPT_VERSION
 from mcptest.report.redact import redact_text
+from mcptest.suite.models import JudgeDefaults
 
 DEFAULT_CACHE_DIR = Path(".mcptest/cache")
+
+
+def verdict_sampling(settings: JudgeDefaults) -> dict[str, Any]:
+    """The suite's judge settings that can change a verdict: temperature, the token limit and,
+    when it is off, structured output (left out at its default so entries written before it was
+    keyed keep their keys). The threshold is not here: it is applied to the cached score."""
+    out: dict[str, Any] = {"temperature": settings.temperature, "max_tokens": settings.max_tokens}
+    if not settings.structured_output:
+        out["structured_output"] = False
+    return out
 
 
 class CacheKey(BaseModel):

@@ -25,6 +25,10 @@ class JudgeOptions(Frozen):
     max_cost: float | None = Field(default=None, ge=0)
     cache_dir: Path | None = None
     """None disables the cache; the CLI passes `.mcptest/cache` unless --no-cache."""
+    cache_reads: bool = True
+    """False: every verdict is asked of the judge and only written to the cache. `calibrate`
+    measures the judge and what it costs, so it never answers from a cached verdict (which
+    costs nothing and may come from another judge configuration); runs after it are served."""
     require_judge: bool = False
     require_calibration: bool = False
     """Fail verdicts of uncalibrated judges instead of reporting them as advisory."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from mcptest.errors import BudgetRefused, ProviderError
 from mcptest.llm.budget import BudgetLedger, Price, lookup_price, prompt_token_bound
-from mcptest.llm.cache import CacheKey, VerdictCache
+from mcptest.llm.cache import CacheKey, VerdictCache, verdict_sampling
 from mcptest.llm.call import Reply, count_prompt_tokens, response_format, send
 from mcptest.llm.cassette import Cassettes, NotRecorded, OfflineRoute, Sent
 from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest, JudgeStats, Projection
@@ -143,12 +143,11 @@ class JudgeEngine:
             # key-free re-run of the same suite graded.
             key = CacheKey(model=r.model, messages=cache_messages(messages, nonce),
                            rubric=req.rubric, candidate=candidate_text(req.candidate),
-                           sampling={"temperature": settings.temperature,
-                                     "max_tokens": settings.max_tokens},
+                           sampling=verdict_sampling(settings),
                            repetition=req.repetition,
                            reference=None if req.reference is None
                            else candidate_text(req.reference), endpoint=r.api_base)
-            if (hit := self._cache.get(key)) is not None:
+            if self.options.cache_reads and (hit := self._cache.get(key)) is not None:
                 self._count(hits=1)
                 return self._from_verdict(hit, r.model, req.repetition, cached=True,
                                           latency=0.0)

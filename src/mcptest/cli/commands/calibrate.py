@@ -54,9 +54,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="label planner: a drop between two runs to detect (default 0.10)")
     p.add_argument("--max-cost", type=float, metavar="USD", help="hard cap on judge spend")
     p.add_argument("--concurrency", type=int, metavar="N", help="judge calls in flight")
-    p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+    p.add_argument("--no-cache", action="store_true", help="do not write the cache")
     p.add_argument("--cache-dir", type=Path, default=Path(".mcptest/cache"), metavar="DIR",
-                   help="judge verdict cache (default .mcptest/cache)")
+                   help="judge verdict cache the verdicts are written to for later runs "
+                        "(default .mcptest/cache); calibrate never answers from it")
     p.set_defaults(handler=run)
 
 
@@ -181,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
     concurrency, per_model = pool_limits(plan, args.concurrency)
     engine = JudgeEngine(JudgeOptions(
         concurrency=concurrency, per_model_concurrency=per_model, max_cost=args.max_cost,
-        cache_dir=None if args.no_cache else args.cache_dir, env=env))
+        cache_dir=None if args.no_cache else args.cache_dir, cache_reads=False, env=env))
     engine.start()
     if cascade is not None:
         outputs = anyio.run(judge_tiers, target, labels, engine)
