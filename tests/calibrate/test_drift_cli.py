@@ -59,3 +59,24 @@ def test_a_changed_judge_makes_the_record_stale_and_the_run_advisory(
     assert "the judge drifted: 8 of 24 verdicts changed" in a["calibration"]["reason"]
     assert "advisory (uncalibrated: the judge drifted" in a["message"]
     assert code == ExitCode.OK  # its fail is advisory: it does not fail the run
+
+
+def test_the_record_keeps_the_provider_version_and_the_check_says_when_it_changed(
+        example: Path, js: JudgeServer, gateway: dict[str, str],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    js.fingerprint("fp_one")
+    assert _calibrate_example(example, js) == 0
+    record_path = example / "release-note.calibration.json"
+    record = json.loads(record_path.read_text())
+    assert record["provider_versions"] == {"release-judge": ["release-judge / fp_one"]}
+
+    code, out = _drift(example, capsys)  # the same backend: nothing to say
+    assert code == ExitCode.OK and "version changed" not in out, out
+    js.fingerprint("fp_two")  # the provider moved the name to another backend
+    code, out = _drift(example, capsys)
+    assert code == ExitCode.OK, out  # the verdicts did not change: not stale
+    assert ("the provider's model version changed: release-judge: release-judge / fp_one → "
+            "release-judge / fp_two") in out
+    drift = json.loads(record_path.read_text())["drift"]
+    assert drift["versions_changed"] == ["release-judge: release-judge / fp_one → "
+                                         "release-judge / fp_two"] and not drift["stale"]

@@ -222,6 +222,8 @@ class _State:
     peers: set[tuple[str, int]] = field(default_factory=set)
     """Client (host, port) of every request: one per connection the clients opened."""
     arrived: threading.Event = field(default_factory=threading.Event)
+    fingerprint: str | None = None
+    """The `system_fingerprint` verdicts are answered with (`JudgeServer.fingerprint`)."""
     """Set whenever a request arrives (`JudgeServer.wait_for_requests`)."""
 
 
@@ -342,6 +344,7 @@ class _Handler(BaseHTTPRequestHandler):
                 "created": int(time.time()), "model": model,
                 "choices": [{"index": 0, "message": message, "finish_reason": finish}],
                 "usage": {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c},
+                **({"system_fingerprint": st.fingerprint} if st.fingerprint else {}),
             })
         except (BrokenPipeError, ConnectionResetError):
             return  # the client gave up (timeout); nothing to answer
@@ -383,6 +386,11 @@ class JudgeServer(Loopback):
         """`fast` or `litellm`: which client route `gateway_env()` selects (None: the default)."""
         super().__init__(_Server, _Handler)
         self._httpd.state = _State()
+
+    def fingerprint(self, value: str | None) -> None:
+        """Answer verdicts with this `system_fingerprint` (None: none, the default), as OpenAI
+        names the backend configuration that served a request."""
+        self._httpd.state.fingerprint = value
 
     @property
     def base_url(self) -> str:

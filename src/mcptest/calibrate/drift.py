@@ -12,7 +12,7 @@ McNemar's p is below `DRIFT_LEVEL` or the flip rate above `MAX_FLIP_RATE` (docs/
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from mcptest.calibrate.record import DriftCheck
@@ -38,3 +38,11 @@ def compare_verdicts(old: Mapping[str, str], new: Mapping[str, str]) -> DriftChe
     return DriftCheck(checked_at=datetime.now(UTC).isoformat(timespec="seconds"),
                       labels=len(pairs), flips=flips, flip_rate=round(rate, 6), to_pass=to_pass,
                       p_value=p, stale=stale, reason=reason)
+
+
+def versions_changed(old: Mapping[str, Sequence[str]], new: Mapping[str, Sequence[str]]
+                     ) -> list[str]:
+    """`model: old → new` for each model both name a provider version for, when they differ
+    (a provider that names none, then or now, tells nothing)."""
+    return [f"{m}: {', '.join(old[m])} → {', '.join(new[m])}" for m in sorted(old)
+            if old[m] and new.get(m) and sorted(old[m]) != sorted(new[m])]

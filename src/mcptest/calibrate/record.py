@@ -99,6 +99,9 @@ class DriftCheck(_Model):
     stale: bool
     """Drifted: the record's verdicts are advisory until it is calibrated again."""
     reason: str
+    versions_changed: list[str] = Field(default_factory=list)
+    """Models whose provider now names another version than the record's, as `model: old → new`
+    (a hint: the verdicts decide whether the record is stale)."""
 
 
 class CalibrationRecord(_Model):
@@ -137,6 +140,9 @@ class CalibrationRecord(_Model):
     compares a fresh judging with; None in records written before it was kept."""
     drift: DriftCheck | None = None
     """The last `--check-drift`; a stale one makes the record's verdicts advisory."""
+    provider_versions: dict[str, list[str]] = Field(default_factory=dict)
+    """Per judge model, the model version (and system fingerprint) its provider said served the
+    calibration, where it says one: `--check-drift` tells when it changed."""
 
 
 class RecordError(ReportError):

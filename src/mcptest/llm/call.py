@@ -36,6 +36,16 @@ class Reply:
     """`length` (cut at the token limit), `refusal` (the provider refused), else None."""
     stop_reason: str | None = None
     """The provider's own word for why it stopped (`max_tokens`, `SAFETY`, `model_length` …)."""
+    version: str | None = None
+    """The model version the provider says served it (OpenAI's response `model`, with
+    ` / system_fingerprint` when it sends one); None when it says nothing."""
+
+
+def served_version(model: object, fingerprint: object) -> str | None:
+    """`model / fingerprint` from what a response says, or None when it names no model."""
+    if not isinstance(model, str) or not model:
+        return None
+    return f"{model} / {fingerprint}" if isinstance(fingerprint, str) and fingerprint else model
 
 
 _CUT = frozenset({"length", "max_tokens", "MAX_TOKENS", "model_length",
@@ -129,6 +139,8 @@ async def send(litellm: Any, route: Route, messages: list[dict[str, str]], *, ti
         completion_tokens=completion,
         reported_cost=float(reported) if isinstance(reported, int | float) else None,
         stop=stop, stop_reason=reason,
+        version=served_version(getattr(resp, "model", None),
+                               getattr(resp, "system_fingerprint", None)),
     )
 
 

@@ -145,7 +145,9 @@ def decode(kind: str, data: dict[str, Any]) -> Reply | ChatTurn:
                         stop=data.get("stop"), stop_reason=data.get("stop_reason"),
                         refusal=data.get("refusal"), **tokens)
     return Reply(content=data.get("content"), refusal=data.get("refusal"), reported_cost=None,
-                 stop=data.get("stop"), stop_reason=data.get("stop_reason"), **tokens)
+                 stop=data.get("stop"), stop_reason=data.get("stop_reason"),
+                 prompt_tokens=tokens["prompt_tokens"],
+                 completion_tokens=tokens["completion_tokens"])
 
 
 def stable_id(key: str, k: int) -> str:

@@ -46,6 +46,7 @@ class JudgeEngine:
         self._lock = threading.Lock()
         self._sent = self._hits = self._deferred = self._errors = 0
         self._projection: Projection | None = None
+        self._versions: dict[str, set[str]] = {}
 
     def start(self) -> None:
         """Begin importing litellm in the background (call it once the plan shows judges)."""
@@ -59,6 +60,12 @@ class JudgeEngine:
             return JudgeOutcome(status="judge_error", model=request.model,
                                 repetition=request.repetition, error_kind="transport",
                                 message=self.redact(f"{type(e).__name__}: {e}")[:300])
+
+    def versions(self) -> dict[str, list[str]]:
+        """Per judge model, the versions its provider said served it (`Reply.version`): a
+        calibration record keeps them and `--check-drift` says when they changed."""
+        with self._lock:
+            return {m: sorted(v) for m, v in sorted(self._versions.items())}
 
     def stats(self) -> JudgeStats:
         with self._lock:
@@ -266,11 +273,15 @@ class JudgeEngine:
             "judge", r.model, cache_messages(messages, call.nonce), [],
             {"temperature": settings.temperature, "max_tokens": settings.max_tokens},
             offline=call.offline)
-        return await self.client.request(
+        reply: Reply = await self.client.request(
             r.model, once,
             price=call.price, prompt_tokens=prompt_token_bound(messages, counted),
             max_tokens=settings.max_tokens + call.thinking, tally=tally, fallback=drop_format,
             sent=sent)
+        if reply.version is not None:
+            with self._lock:
+                self._versions.setdefault(r.model, set()).add(reply.version)
+        return reply
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from mcptest.errors import ProviderError
-from mcptest.llm.call import ChatTurn, Reply, ToolCall, chat_stop, stop_of
+from mcptest.llm.call import ChatTurn, Reply, ToolCall, chat_stop, served_version, stop_of
 from mcptest.llm.connections import Connections
 from mcptest.llm.prompt import VERDICT_SCHEMA
 from mcptest.llm.provider_errors import failure, header_hint, read_body, unreachable
@@ -135,7 +135,8 @@ class OpenAIRoute:
         stop, reason = stop_of(_choice(data).get("finish_reason"))
         return Reply(content=content if isinstance(content, str) else None,
                      refusal=refusal if isinstance(refusal, str) and refusal else None,
-                     stop=stop, stop_reason=reason, **_usage(data))
+                     stop=stop, stop_reason=reason, **_usage(data),
+                     version=served_version(data.get("model"), data.get("system_fingerprint")))
 
     async def send_chat(self, r: Route, messages: list[dict[str, Any]],
                         tools: list[dict[str, Any]], *, timeout: float, max_tokens: int,

@@ -110,7 +110,7 @@ def _check_drift(args: argparse.Namespace, target: Any, out: Path, env: dict[str
     import anyio
 
     from mcptest.calibrate.cascade_measure import cascade_spec
-    from mcptest.calibrate.drift import compare_verdicts
+    from mcptest.calibrate.drift import compare_verdicts, versions_changed
     from mcptest.calibrate.labels import load_labels
     from mcptest.calibrate.measure import judge_labels, label_verdicts
     from mcptest.calibrate.record import read_record, write_record
@@ -131,8 +131,12 @@ def _check_drift(args: argparse.Namespace, target: Any, out: Path, env: dict[str
     judged = anyio.run(judge_labels, target, labels, engine)  # fresh: never the cache
     check = compare_verdicts(record.verdicts,
                              label_verdicts(labels, [j.verdict for j in judged]))
+    check = check.model_copy(update={"versions_changed": versions_changed(
+        record.provider_versions, engine.versions())})
     write_record(record.model_copy(update={"drift": check}), out)
     print(f"{out}: {'drifted' if check.stale else 'no drift'}: {check.reason}")
+    for change in check.versions_changed:
+        print(f"{out}: the provider's model version changed: {change}")
     return int(ExitCode.TESTS_FAILED if check.stale else ExitCode.OK)
 
 
@@ -195,6 +199,7 @@ def run(args: argparse.Namespace) -> int:
         if all(j.verdict is None for j in judged):
             raise UsageError(_NO_VERDICT.format(len(labels)))
         record = build_record(target, labels, judged, args.labels.as_posix())
+    record = record.model_copy(update={"provider_versions": engine.versions()})
     write_record(record, out)
     out.with_suffix(".md").write_text(render_markdown(record), encoding="utf-8")
     sys.stdout.write(render_markdown(record, plain))
