@@ -124,11 +124,12 @@ class Sent:
 
 
 def encode(reply: Reply | ChatTurn) -> dict[str, Any]:
-    """A reply as the cassette keeps it: no cost (a replay costs nothing), no absent fields.
+    """A reply as the cassette keeps it: no cost (a replay costs nothing), no provider version
+    (a replay was served by no provider), no absent fields.
     An empty text stays `""`: the next turn sends it back as it came (Ollama answers a tool
     call with `""`, and `null` there would be another request)."""
     out = {k: v for k, v in asdict(reply).items()
-           if k != "reported_cost" and v is not None and v != []}
+           if k not in ("reported_cost", "version") and v is not None and v != []}
     if isinstance(reply, ChatTurn) and reply.tool_calls:
         out["tool_calls"] = [asdict(c) for c in reply.tool_calls]
     return out
