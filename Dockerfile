@@ -96,7 +96,8 @@ COPY --from=build /opt/node /opt/node
 COPY --from=build /opt/mcptest /opt/mcptest
 COPY entrypoint.py /entrypoint.py
 # Warm-up, in this stage so it compiles the standard library's bytecode too: import every mcptest
-# module (but the pytest plugin package: the image has no pytest, and only pytest loads it) and
+# module (but the pytest plugin package and the OpenTelemetry exporter: the image has neither pytest
+# nor the otel extra, and only pytest, or OTEL_EXPORTER_OTLP_ENDPOINT, loads them) and
 # the MCP server API, import litellm, count tokens and price four providers' models, and send one
 # request per provider to a closed port. Python writes bytecode for exactly the modules that ran
 # (cold start stays as with full bytecode: litellm imports in ≈3 s instead of ≈7 s). It also
@@ -105,7 +106,8 @@ COPY entrypoint.py /entrypoint.py
 RUN cd /tmp && /opt/mcptest/bin/python -c "\
 import asyncio, importlib, pkgutil, mcptest, mcp.server.mcpserver; \
 [importlib.import_module(m.name) for m in pkgutil.walk_packages(mcptest.__path__, 'mcptest.') \
- if not m.name.endswith('__main__') and not m.name.startswith('mcptest.pytest_plugin')]; \
+ if not m.name.endswith('__main__') \
+ and not m.name.startswith(('mcptest.pytest_plugin', 'mcptest.telemetry.otel'))]; \
 from mcptest.llm.imports import LitellmLoader; litellm = LitellmLoader().get(); \
 models = ['openai/gpt-4o-mini', 'anthropic/claude-haiku-4-5', 'gemini/gemini-2.5-flash', \
           'mistral/mistral-small-latest']; \
