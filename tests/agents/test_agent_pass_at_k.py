@@ -85,6 +85,13 @@ def test_a_k_above_the_repeat_count_is_a_load_error(tmp_path: Path) -> None:
     assert "pass@5 needs at least 5 runs; repeat is 3" in done.stderr
 
 
+def test_pass_at_k_with_adaptive_repeats_loads(tmp_path: Path) -> None:
+    # The fuzz test found it: the k were compared with the word `adaptive` (a TypeError, exit 70).
+    path = write_suite(tmp_path, agent("sums", "gpt-4o", "repeat: adaptive\n    pass_at_k: [1, 5]"))
+    done = cli({"PATH": "/usr/bin:/bin"}, tmp_path, "validate", str(path))
+    assert done.returncode == 0, done.stderr
+
+
 @pytest.mark.parametrize(("n", "c", "k", "expected"), [
     (5, 2, 1, 0.4), (5, 2, 2, 0.7), (5, 2, 3, 0.9), (5, 0, 5, 0.0), (5, 5, 1, 1.0),
     (10, 3, 4, 1 - 35 / 210)])

@@ -49,14 +49,16 @@ class CasePolicy(Strict):
     pass_at_k: list[Annotated[int, Field(strict=True, ge=1, le=100)]] | None = Field(
         default=None, min_length=1,
         description="With repeat: report pass@k for these k (agent tests default to 1 and the "
-                    "repeat count); each k at most the repeat count.")
+                    "repeat count); each k at most the repeat count. With `repeat: adaptive` "
+                    "the count is not known before the run: a row reports each k up to the "
+                    "runs it took.")
 
     @field_validator("pass_at_k")
     @classmethod
     def _k_within_repeat(cls, ks: list[int] | None, info: ValidationInfo) -> list[int] | None:
         """pass@k needs at least k runs (docs/agents.md, "Repeats and pass@k")."""
         repeat = info.data.get("repeat")
-        if ks is not None and repeat is not None and max(ks) > repeat:
+        if ks is not None and isinstance(repeat, int) and max(ks) > repeat:
             raise ValueError(f"pass@{max(ks)} needs at least {max(ks)} runs; repeat is {repeat}")
         return sorted(set(ks)) if ks is not None else None
 
