@@ -9,16 +9,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from support.judge_once import judge_once as judge
 from support.judge_server import Fault, Verdict
 from support.providers import FAMILIES, MistralStandIn, StandIn
 
 from mcptest.llm.call import send
-from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest
-from mcptest.llm.engine import JudgeEngine
+from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.model_client import ModelClient, RequestSpend
 from mcptest.llm.retry import Classified, RetriesExhausted
 from mcptest.llm.routing import Route, route
-from mcptest.suite.models import JudgeDefaults
 
 pytestmark = pytest.mark.slow  # loopback servers and the litellm import
 
@@ -36,16 +35,6 @@ def family(request: pytest.FixtureRequest) -> Iterator[tuple[StandIn, dict[str, 
     with FAMILIES[name]() as s:
         env = {**s.env(), **({"MCPTEST_LLM_ROUTE": via} if via else {})}
         yield s, env, name
-
-
-async def judge(env: dict[str, str], model: str, *, structured: bool = True,
-                tries: int = 3) -> JudgeOutcome:
-    engine = JudgeEngine(JudgeOptions(env=env, max_tries=tries, retry_base_delay=0.01,
-                                      defaults=JudgeDefaults(structured_output=structured)))
-    try:
-        return await engine.judge(JudgeRequest(rubric="r", candidate="c", model=model))
-    finally:
-        await engine.client.aclose()
 
 
 @pytest.mark.anyio

@@ -11,16 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.judge_once import judge_once as judge
 from support.judge_server import DRAFT_THEN_CUT, Fault, Verdict
 from support.providers.base import StandIn
 from support.providers.bedrock import BedrockStandIn
 from support.providers.ollama import OllamaStandIn
 from support.providers.openai_routes import AzureStandIn, OpenRouterStandIn, VLLMStandIn
 from support.providers.vertex import VertexStandIn
-
-from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest
-from mcptest.llm.engine import JudgeEngine
-from mcptest.suite.models import JudgeDefaults
 
 pytestmark = pytest.mark.slow  # loopback servers and the litellm import
 
@@ -54,16 +51,6 @@ def route(request: pytest.FixtureRequest, tmp_path: Path
         finally:
             os.environ.clear()
             os.environ.update(saved)
-
-
-async def judge(env: dict[str, str], model: str, *, structured: bool = True,
-                tries: int = 3) -> JudgeOutcome:
-    engine = JudgeEngine(JudgeOptions(env=env, max_tries=tries, retry_base_delay=0.01,
-                                      defaults=JudgeDefaults(structured_output=structured)))
-    try:
-        return await engine.judge(JudgeRequest(rubric="r", candidate="c", model=model))
-    finally:
-        await engine.client.aclose()
 
 
 @pytest.mark.anyio
