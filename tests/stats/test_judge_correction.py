@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from support.judge_errors import judge_errors as _errors
 
 from mcptest.stats.intervals import wilson
 from mcptest.stats.judge_correction import (
@@ -17,11 +18,6 @@ from mcptest.stats.judge_correction import (
     rogan_gladen,
     rogan_gladen_interval,
 )
-
-
-def _errors(q0: float, q1: float, m0: int, m1: int) -> JudgeErrors:
-    return JudgeErrors(human_fail=m0, judge_fail=round(q0 * m0), human_pass=m1,
-                       judge_pass=round(q1 * m1))
 
 
 # What the authors' `confidence_interval(p, q0, q1, n, m0, m1, alpha=0.05)` returns for the

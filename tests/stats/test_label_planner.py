@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from support.judge_errors import judge_errors as _errors
 
-from mcptest.stats.judge_correction import JudgeErrors
 from mcptest.stats.label_planner import (
     dorner_capped,
     labels_for_drop,
@@ -17,11 +17,6 @@ from mcptest.stats.label_planner import (
     rogan_gladen_gain,
     rogan_gladen_labels,
 )
-
-
-def _errors(q0: float, q1: float, m0: int, m1: int) -> JudgeErrors:
-    return JudgeErrors(human_fail=m0, judge_fail=round(q0 * m0), human_pass=m1,
-                       judge_pass=round(q1 * m1))
 
 
 @pytest.mark.parametrize(("p", "q0", "q1", "n", "target"), [
