@@ -12,7 +12,7 @@ from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCResponse
 
 from mcptest.lint import conformance_judge
-from mcptest.lint.conformance import arguments
+from mcptest.lint.conformance_probes import arguments
 from mcptest.lint.conformance_rules import CONFORMANCE_RULES
 from mcptest.lint.rules import RULES
 from mcptest.lint.wire_check import check_wire, stdout_problems

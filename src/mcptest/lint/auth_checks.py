@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx2
 
 from mcptest.lint.auth_issuer import OTHER_RESOURCE, LoopbackIssuer
-from mcptest.lint.conformance import TIMEOUT_S, CheckOutcome
+from mcptest.lint.conformance_probes import TIMEOUT_S, CheckOutcome
 from mcptest.lint.raw_channel import HttpChannel, meta
 from mcptest.run.connect import plan_remote
 from mcptest.suite.models import AuthCheck, RemoteServer

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mcptest.lint.conformance import CheckOutcome, conformance_findings
+from mcptest.lint.conformance import conformance_findings
+from mcptest.lint.conformance_probes import CheckOutcome
 from mcptest.lint.tool_rules import Raw
 from mcptest.report.models import ConformanceCheckRun
 from mcptest.suite.load import LoadedSuite
