@@ -30,7 +30,7 @@ from mcptest.plan import Plan, PlannedTest
 from mcptest.pytest_plugin.session_state import plugin_session
 from mcptest.report.models import Report, TestResult
 from mcptest.reporters.escape import shorten, terminal
-from mcptest.reporters.pretty import render_test
+from mcptest.reporters.pretty_row import render_test
 
 LOG = logging.getLogger("mcptest")
 """The run's own lines (its header, server errors): pytest shows them under a failing item."""
