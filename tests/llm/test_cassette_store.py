@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from mcptest.llm.call import ChatTurn, Reply, ToolCall
-from mcptest.llm.cassette import Cassettes, NotRecorded, Tape, encode, stable_id
+from mcptest.llm.cassette import Cassettes, NotRecorded, Tape
+from mcptest.llm.cassette_codec import encode, stable_id
 from mcptest.llm.cassette_file import CassetteExchange, Recording, cassette_text, key_of, read
 from mcptest.report.redact import redact_value
 

@@ -18,7 +18,8 @@ from typing import Any, Literal
 from mcptest.errors import BudgetRefused
 from mcptest.llm.budget import lookup_price
 from mcptest.llm.call import ChatTurn, ToolCall, send_chat
-from mcptest.llm.cassette import NotRecorded, OfflineRoute, Sent
+from mcptest.llm.cassette import NotRecorded, OfflineRoute
+from mcptest.llm.cassette_codec import Sent
 from mcptest.llm.model_client import ModelClient, RequestSpend
 from mcptest.llm.provider_errors import container_hint
 from mcptest.llm.retry import RetriesExhausted

@@ -19,7 +19,8 @@ from mcptest.errors import BudgetRefused, ProviderError
 from mcptest.llm.budget import BudgetLedger, Price, lookup_price, prompt_token_bound
 from mcptest.llm.cache import CacheKey, VerdictCache, verdict_sampling
 from mcptest.llm.call import Reply, count_prompt_tokens, response_format, send
-from mcptest.llm.cassette import Cassettes, NotRecorded, OfflineRoute, Sent
+from mcptest.llm.cassette import Cassettes, NotRecorded, OfflineRoute
+from mcptest.llm.cassette_codec import Sent
 from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest, JudgeStats, Projection
 from mcptest.llm.cost_bound import PROJECTED_PROMPT_TOKENS, PlannedCall, project_cost
 from mcptest.llm.judge_reply import CutOff, JudgeVerdict, ParseFailure, read_verdict

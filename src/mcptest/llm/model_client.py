@@ -31,7 +31,8 @@ from mcptest.llm.routing import Route, Unroutable
 from mcptest.report.redact import redact_text, redact_value, secret_values
 
 if TYPE_CHECKING:
-    from mcptest.llm.cassette import Cassettes, Sent
+    from mcptest.llm.cassette import Cassettes
+    from mcptest.llm.cassette_codec import Sent
     from mcptest.telemetry.hooks import Tracing
 
 T = TypeVar("T")
@@ -180,7 +181,8 @@ class ModelClient:
         if tapes is None or sent is None:
             return await self._send(model, send, price=price, prompt_tokens=prompt_tokens,
                                     max_tokens=max_tokens, tally=tally, fallback=fallback)
-        from mcptest.llm.cassette import NotRecorded, decode
+        from mcptest.llm.cassette import NotRecorded
+        from mcptest.llm.cassette_codec import decode
         from mcptest.llm.cassette_file import canonical
 
         asked = json.loads(canonical(self._redacted(sent.request())))  # a copy: lists grow
