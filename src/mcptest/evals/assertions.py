@@ -17,7 +17,7 @@ from mcptest.evals.rubric import resolve_rubric
 from mcptest.evals.tool_descriptions import grade_listing, is_tool_listing
 from mcptest.evals.verdict import judge_eval
 from mcptest.grade.rows import assertion_result
-from mcptest.llm.model_client import OverDeclared
+from mcptest.llm.custom_meter import OverDeclared
 from mcptest.llm.prompt import candidate_text
 from mcptest.report.models import AssertionResult, JudgeDetail, JudgeVote, Status
 from mcptest.suite.models import (

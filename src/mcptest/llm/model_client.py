@@ -3,8 +3,8 @@
 Each request takes a pool slot (shared, and per model), reserves its worst case in the budget
 ledger before it is sent (waiting while calls in flight may free room), is retried by our policy,
 and settles what it really cost. Custom judges run through `metered` under the same pool and
-budget. Nothing else in mcptest holds a pool, a ledger or a retry policy (docs/architecture.md,
-"Where cost is reserved").
+budget (`llm/custom_meter.py`). Nothing else in mcptest holds a pool, a ledger or a retry
+policy (docs/architecture.md, "Where cost is reserved").
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import anyio
 
-from mcptest.errors import BudgetRefused, JudgeError
+from mcptest.errors import BudgetRefused
 from mcptest.llm.budget import BudgetLedger, Price, Reservation
 from mcptest.llm.contracts import JudgeOptions
+from mcptest.llm.custom_meter import CustomJudgeMeter
 from mcptest.llm.imports import LitellmLoader
 from mcptest.llm.openai_route import OpenAIRoute, applies
 from mcptest.llm.pool import JudgePool
@@ -66,15 +67,6 @@ class RequestSpend:
     completion_tokens: int = 0
 
 
-class OverDeclared(JudgeError):
-    """A custom judge reported spending more than it declared (`max_cost_usd`)."""
-
-    def __init__(self, reported: float, declared: float) -> None:
-        self.reported, self.declared = reported, declared
-        super().__init__(f"it reported ${reported:.6f}, above its declared max_cost_usd "
-                         f"${declared:.6f} (raise max_cost_usd so the budget can reserve it)")
-
-
 class ModelClient:
     """One per run: the pool, the ledger, the retry policy, the lazy litellm import and the
     fast OpenAI-compatible route (`llm/openai_route.py`)."""
@@ -98,8 +90,7 @@ class ModelClient:
         self._known = frozenset(self._secrets | set(options.secrets))
         self._lock = threading.Lock()
         self._sent = 0
-        self._one_at_a_time: dict[str, anyio.Lock] = {}
-        """Custom judges that declared no worst case run one call at a time under a cap."""
+        self.meter = CustomJudgeMeter(self.pool, self.ledger)
         self.tracing: Tracing | None = None
         """Set by the pipeline on a traced run: a span per request (docs/tracing.md)."""
 
@@ -288,40 +279,6 @@ class ModelClient:
 
     async def metered(self, name: str, declared: float | None, run: Callable[[], Awaitable[T]],
                       cost_of: Callable[[T], float]) -> T:
-        """Run a custom judge like a model call: a pool slot, its worst case reserved before it
-        starts (`BudgetRefused` when it cannot fit), its reported cost settled after.
-
-        The worst case is `declared` (`max_cost_usd`), or the most it reported before, if more:
-        a judge that once broke its declaration is no longer trusted. A judge that declared
-        none runs one call at a time under a cap, reserved at the most it has reported so far,
-        so no two of its calls can spend past the cap together (docs/evals.md). Under a cap a
-        report above the declaration raises `OverDeclared` (its cost still counts: it was
-        spent, as far as the cap has room, `BudgetLedger.settle`); without one there is
-        nothing to protect and the report simply counts."""
-        if declared is None and self.ledger.cap is not None:
-            with self._lock:
-                lock = self._one_at_a_time.setdefault(name, anyio.Lock())
-            async with lock:
-                return await self._metered(name, declared, run, cost_of)
-        return await self._metered(name, declared, run, cost_of)
-
-    async def _metered(self, name: str, declared: float | None, run: Callable[[], Awaitable[T]],
-                       cost_of: Callable[[T], float]) -> T:
-        async with self.pool.slot(name):
-            reserve = max(declared or 0.0, self.ledger.largest(name))
-            reservation = await self.ledger.acquire(reserve)
-            try:
-                result = await run()
-            except Exception:
-                self.ledger.settle(reservation, 0.0)  # it failed: it reported nothing spent
-                raise
-            except BaseException:  # cancelled mid-run: count what it may have spent
-                self.ledger.settle(reservation, reservation.amount)
-                raise
-            reported = cost_of(result)
-            self.ledger.settle(reservation, reported)
-            self.ledger.largest(name, reported)
-            if (declared is not None and self.ledger.cap is not None
-                    and reported > declared + 1e-12):
-                raise OverDeclared(reported, declared)
-            return result
+        """Run a custom judge like a model call, under this client's pool and ledger
+        (`llm/custom_meter.py`)."""
+        return await self.meter.metered(name, declared, run, cost_of)
