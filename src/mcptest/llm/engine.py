@@ -4,25 +4,24 @@
 abstention, or a classified failure (`deferred`, `budget_skipped`, `judge_error`). The pool, the
 budget and the retries are the run's one `ModelClient` (`self.client`), shared with the agent
 loop and custom judges. litellm is imported only when a request is really about to be sent (or
-when `start()` asks for it early).
+when `start()` asks for it early). One request on the wire is llm/judge_call.py's.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
-from mcptest.errors import BudgetRefused, ProviderError
-from mcptest.llm.budget import BudgetLedger, Price, lookup_price, prompt_token_bound
+from mcptest.errors import BudgetRefused
+from mcptest.llm.budget import BudgetLedger, lookup_price, prompt_token_bound
 from mcptest.llm.cache import CacheKey, VerdictCache, verdict_sampling
-from mcptest.llm.call import Reply, count_prompt_tokens, response_format, send
+from mcptest.llm.call import Reply, response_format
 from mcptest.llm.cassette import Cassettes, NotRecorded, OfflineRoute
-from mcptest.llm.cassette_codec import Sent
 from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest, JudgeStats, Projection
 from mcptest.llm.cost_bound import PROJECTED_PROMPT_TOKENS, PlannedCall, project_cost
+from mcptest.llm.judge_call import JudgeCall
 from mcptest.llm.judge_reply import CutOff, JudgeVerdict, ParseFailure, read_verdict
 from mcptest.llm.model_client import ModelClient, RequestSpend
 from mcptest.llm.openai_route import openai_response_format as fast_format
@@ -30,8 +29,8 @@ from mcptest.llm.prompt import build_messages, cache_messages, candidate_text, n
 from mcptest.llm.provider_errors import container_hint
 from mcptest.llm.providers import thinking_tokens
 from mcptest.llm.retry import RetriesExhausted
-from mcptest.llm.routing import Route, Unroutable, route
-from mcptest.llm.verdict_modes import mode_format, weaker_format
+from mcptest.llm.routing import Unroutable, route
+from mcptest.llm.verdict_modes import mode_format
 from mcptest.suite.models import JudgeDefaults
 
 
@@ -180,8 +179,8 @@ class JudgeEngine:
         fmt = (fast_format(r, table, structured=settings.structured_output) if litellm is None
                else response_format(litellm, r, structured=settings.structured_output))
         fmt = mode_format(fmt, req.mode)
-        call = _Call(r, price, settings, self._timeout(defaults), thinking_tokens(r, table),
-                     nonce, offline)
+        call = JudgeCall(r, price, settings, self._timeout(defaults), thinking_tokens(r, table),
+                         nonce, offline)
         start = time.monotonic()
         try:
             reply = await self._send(litellm, call, messages, fmt, tally)
@@ -243,66 +242,11 @@ class JudgeEngine:
             completion_tokens=t.completion_tokens, repetition=repetition, label=v.label,
             value=v.value)
 
-    async def _send(self, litellm: Any | None, call: _Call, messages: list[dict[str, str]],
+    async def _send(self, litellm: Any | None, call: JudgeCall, messages: list[dict[str, str]],
                     fmt: dict[str, Any] | None, tally: RequestSpend) -> Reply:
-        """One judge request through the client; an endpoint that rejects the
-        structured-output format (a 4xx naming it) gets the same request again with a weaker
-        one: `json_schema` → `json_object` → none. Any other rejection is final."""
-        r, settings = call.route, call.settings
-        counted = (count_prompt_tokens(litellm, r.price_name, messages)
-                   if litellm is not None and self.options.max_cost is not None
-                   and call.price is not None else None)
-        state: dict[str, Any] = {"fmt": fmt}
-
-        def drop_format(e: BaseException) -> bool:
-            if isinstance(e, ProviderError) and e.format_rejected and state["fmt"] is not None:
-                state["fmt"] = weaker_format(state["fmt"])
-                return True
-            return False
-
-        def once() -> Awaitable[Reply]:
-            if litellm is None:  # the fast route (llm/openai_route.py)
-                return self.client.openai.send(r, messages, timeout=call.timeout,
-                                               max_tokens=settings.max_tokens,
-                                               temperature=settings.temperature,
-                                               fmt=state["fmt"], thinking=call.thinking)
-            return send(litellm, r, messages, timeout=call.timeout,
-                        max_tokens=settings.max_tokens, temperature=settings.temperature,
-                        fmt=state["fmt"], thinking=call.thinking)
-
-        sent = None if self.client.cassettes is None else Sent(
-            "judge", r.model, cache_messages(messages, call.nonce), [],
-            {"temperature": settings.temperature, "max_tokens": settings.max_tokens},
-            offline=call.offline)
-        reply: Reply = await self.client.request(
-            r.model, once,
-            price=call.price, prompt_tokens=prompt_token_bound(messages, counted),
-            max_tokens=settings.max_tokens + call.thinking, tally=tally, fallback=drop_format,
-            sent=sent)
+        reply = await call.send(self.client, litellm, messages, fmt, tally,
+                                count_tokens=self.options.max_cost is not None)
         if reply.version is not None:
             with self._lock:
-                self._versions.setdefault(r.model, set()).add(reply.version)
+                self._versions.setdefault(call.route.model, set()).add(reply.version)
         return reply
-
-
-@dataclass(frozen=True)
-class _Call:
-    """What every request of one judge call shares."""
-
-    route: Route
-    price: Price | None
-    settings: JudgeDefaults
-    timeout: float
-    thinking: int
-    """Tokens allowed for thinking before the verdict (`providers.thinking_tokens`)."""
-    nonce: str = ""
-    """The prompt's nonce, blanked in what a cassette keys the request by."""
-    offline: str | None = None
-    """Why the model cannot be reached now, when only a cassette can answer it."""
-
-    def cut_message(self, e: CutOff) -> str:
-        limit = f"{self.settings.max_tokens}" + (
-            f" + {self.thinking} for thinking" if self.thinking else "")
-        said = f", the provider said {e.reason}" if e.reason else ""
-        return (f"answer cut at max_tokens ({limit}{said}): no verdict is read from a cut "
-                "answer; raise judge.max_tokens")
