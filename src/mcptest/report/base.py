@@ -28,7 +28,8 @@ reached `min_pass_rate` (docs/baseline.md)."""
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, json_schema_extra=describe_properties)
+    model_config = ConfigDict(extra="forbid", frozen=True, json_schema_extra=describe_properties,
+                              defer_build=True)
 
 
 class Location(Model):

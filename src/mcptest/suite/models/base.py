@@ -18,7 +18,8 @@ class Strict(BaseModel):
     """Base of every input model: unknown keys are an error, and so are `.inf` and `.nan`
     (an infinite weight, price or bound would switch off what it is meant to bound)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, allow_inf_nan=False,
+                              defer_build=True)
 
 
 class CasePolicy(Strict):
