@@ -86,7 +86,32 @@ def four_tiers(doc: dict[str, Any]) -> None:
                                for i in range(3)] + [{**tiers[1], "tier": 4}]
 
 
+def many_verdicts(doc: dict[str, Any]) -> None:
+    doc["cascade"]["tiers"][0]["verdicts"] = {f"l{k}": "pass" for k in range(41)}
+
+
+def more_flips_than_pairs(doc: dict[str, Any]) -> None:
+    doc["drift"] = {"checked_at": "t", "labels": 40, "flips": 3, "flip_rate": 0.075,
+                    "to_pass": 1, "p_value": 0.6, "stale": False, "reason": "r",
+                    "tiers": [{"tier": 1, "labels": 40, "flips": 41, "flip_rate": 1.0,
+                               "to_pass": 0, "p_value": 0.0, "stale": True, "reason": "r"}]}
+
+
+def drift_p_above_one(doc: dict[str, Any]) -> None:
+    more_flips_than_pairs(doc)
+    doc["drift"]["p_value"] = 3.0
+
+
+def drift_of_another_tier(doc: dict[str, Any]) -> None:
+    more_flips_than_pairs(doc)
+    doc["drift"]["tiers"][0].update(tier=3, flips=2)
+
+
 @pytest.mark.parametrize(("change", "says"), [
+    (many_verdicts, "cascade.tiers.0.verdicts: 41 entries, more than the record's 40 labels"),
+    (more_flips_than_pairs, "drift.tiers.0: 0 flip(s) to pass of 41 flip(s) of 40 pair(s)"),
+    (drift_p_above_one, "drift.p_value: 3.0 is not a possible p_value (from 0 to 1)"),
+    (drift_of_another_tier, "drift.tiers: not the record's 2 cascade tier(s) in order"),
     (set_threshold, "cascade.tiers.0.threshold: -5.0 is not a possible threshold (from 0 to 1)"),
     (set_guarantee, "cascade.guaranteed_agreement: 7.5 is not a possible guaranteed_agreement"),
     (set_labels, "verdict.labels: -3 is not a possible labels"),

@@ -16,7 +16,7 @@ import anyio
 
 from mcptest.calibrate.cascade import TierOutput, TierSpec, calibrate_cascade
 from mcptest.calibrate.labels import Label
-from mcptest.calibrate.measure import shown_candidate
+from mcptest.calibrate.measure import label_verdicts, shown_candidate
 from mcptest.calibrate.record import CalibrationRecord, Disagreement
 from mcptest.calibrate.stats import figures
 from mcptest.calibrate.target import Target
@@ -69,6 +69,9 @@ def build_cascade_record(target: Target, labels: Sequence[Label],
     human = [label.passed(target.identity.threshold) for label in labels]
     cascade, decided = calibrate_cascade(human, outputs, specs, agreement, risk)
     verdicts = [None if d is None else d[1] for d in decided]
+    cascade = cascade.model_copy(update={"tiers": [  # what --check-drift compares with
+        t.model_copy(update={"verdicts": label_verdicts(labels, [o.passed for o in out])})
+        for t, out in zip(cascade.tiers, outputs, strict=True)]})
     names = [f"tier {k + 1}: {', '.join(s.models)}" for k, s in enumerate(specs)]
     return CalibrationRecord(
         identity=target.identity, identity_hash=target.identity.hash, labels_file=labels_file,
@@ -76,7 +79,7 @@ def build_cascade_record(target: Target, labels: Sequence[Label],
         unjudged=sum(1 for v in verdicts if v is None), verdict=figures(human, verdicts),
         jurors={name: figures(human, [o.passed for o in out])
                 for name, out in zip(names, outputs, strict=True)},
-        cascade=cascade,
+        cascade=cascade, verdicts=label_verdicts(labels, verdicts),
         disagreements=[
             Disagreement(label=label.id or str(i + 1), candidate=shown_candidate(label.candidate),
                          human=str(label.human), judge="pass" if d[1] else "fail",

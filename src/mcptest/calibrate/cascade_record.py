@@ -50,6 +50,10 @@ class TierCalibration(_Model):
     """Its confidence on each label that reached it with a verdict, sorted (4 decimals): what a
     run's shift check compares the run's confidences with (`calibrate/shift.py`); None in a
     record written before it was kept."""
+    verdicts: dict[str, Literal["pass", "fail"]] | None = None
+    """Its verdict on each label it judged, by label id (every tier ran on every label): what
+    `mcptest calibrate --check-drift` compares a fresh judging of this tier with; None in a
+    record written before they were kept."""
 
 
 class CascadeCalibration(_Model):

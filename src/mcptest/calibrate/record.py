@@ -82,6 +82,22 @@ class Disagreement(_Model):
     by: str | None = None
 
 
+class TierDrift(_Model):
+    """One tier of an `escalate:` cascade judged again, against the verdicts its tier of the
+    record holds (`cascade.tiers[].verdicts`)."""
+
+    tier: int
+    """1-based, cheapest first."""
+    labels: int
+    flips: int
+    flip_rate: float
+    to_pass: int
+    p_value: float
+    stale: bool
+    """This tier drifted (McNemar below the level shared over the cascade, or too many flips)."""
+    reason: str
+
+
 class DriftCheck(_Model):
     """`mcptest calibrate --check-drift`: the labels judged again, against `verdicts`
     (docs/calibration.md, "Drift")."""
@@ -102,6 +118,10 @@ class DriftCheck(_Model):
     versions_changed: list[str] = Field(default_factory=list)
     """Models whose provider now names another version than the record's, as `model: old → new`
     (a hint: the verdicts decide whether the record is stale)."""
+    tiers: list[TierDrift] = Field(default_factory=list)
+    """An `escalate:` cascade: each tier judged again on every label, against its own verdicts;
+    the figures above are then the cascade's own verdict (the record's thresholds applied to
+    the fresh tiers), and the record is stale when any of them drifted."""
 
 
 class CalibrationRecord(_Model):
@@ -152,7 +172,8 @@ class RecordError(ReportError):
 MAX_RECORD_BYTES = 16 << 20
 RECORD_LIMITS = JsonLimits(max_depth=32, max_values=1_000_000)
 _UNIT = frozenset({"threshold", "coverage", "agreement", "guaranteed_agreement", "accuracy",
-                   "target_agreement", "risk", "risk_per_bound", "rate", "quorum"})
+                   "target_agreement", "risk", "risk_per_bound", "rate", "quorum", "flip_rate",
+                   "p_value"})
 """Shares and probabilities: in [0, 1]."""
 _SIGNED_UNIT = frozenset({"kappa", "alpha", "score_alpha", "panel_alpha", "correlation",
                           "kappa_below_floor", "low", "high"})
@@ -176,7 +197,8 @@ def read_record(path: Path) -> CalibrationRecord:
         first = e.errors(include_url=False)[0]
         where = ".".join(str(x) for x in first["loc"])
         raise RecordError(f"{where}: {first['msg']}") from None
-    problem = _out_of_meaning(record.model_dump(mode="json"), "") or _tiers_problem(record)
+    problem = (_out_of_meaning(record.model_dump(mode="json"), "") or _tiers_problem(record)
+               or _sizes_problem(record))
     if problem is not None:
         raise RecordError(problem)
     return record
@@ -213,6 +235,33 @@ def _tiers_problem(record: CalibrationRecord) -> str | None:
             for i, (t, w) in enumerate(zip(got, want, strict=False))):
         return ("cascade.tiers: the thresholds are not those of the judge's tiers "
                 f"({len(got)} tier(s) listed, the judge has {len(want)})")
+    return None
+
+
+def _sizes_problem(record: CalibrationRecord) -> str | None:
+    """What the record keeps per label cannot outnumber its labels, nor a drift check's flips
+    its pairs; a cascade's drift names its tiers in order."""
+    n = record.labels
+    sized: list[tuple[str, int]] = [("verdicts", len(record.verdicts or {}))]
+    for k, t in enumerate(record.cascade.tiers if record.cascade else []):
+        sized += [(f"cascade.tiers.{k}.verdicts", len(t.verdicts or {})),
+                  (f"cascade.tiers.{k}.confidences", len(t.confidences or []))]
+    drift = record.drift
+    if drift is not None:
+        sized.append(("drift.labels", drift.labels))
+        sized += [(f"drift.tiers.{k}.labels", t.labels) for k, t in enumerate(drift.tiers)]
+        counts = [("drift", drift.labels, drift.flips, drift.to_pass)] + [
+            (f"drift.tiers.{k}", t.labels, t.flips, t.to_pass) for k, t in enumerate(drift.tiers)]
+        for where, pairs, flips, to_pass in counts:
+            if not to_pass <= flips <= pairs:
+                return (f"{where}: {to_pass} flip(s) to pass of {flips} flip(s) of {pairs} "
+                        "pair(s) cannot be")
+        tiers = len(record.cascade.tiers) if record.cascade else 0
+        if drift.tiers and [t.tier for t in drift.tiers] != list(range(1, tiers + 1)):
+            return f"drift.tiers: not the record's {tiers} cascade tier(s) in order"
+    for where, size in sized:
+        if size > n:
+            return f"{where}: {size} entries, more than the record's {n} labels"
     return None
 
 

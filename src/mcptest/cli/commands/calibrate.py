@@ -11,13 +11,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.cli.output_flags import AliasedStore, alias_note
 from mcptest.cli.run_arguments import add_suite_arguments, suite_files
 from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
+
+if TYPE_CHECKING:  # imported when a command runs, not when the CLI starts
+    from mcptest.calibrate.labels import Label
+    from mcptest.calibrate.record import CalibrationRecord, DriftCheck
+    from mcptest.calibrate.target import Target
+    from mcptest.llm.engine import JudgeEngine
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -120,24 +127,49 @@ def _check_drift(args: argparse.Namespace, target: Any, out: Path, env: dict[str
     if _check(out, target.identity.hash) != ExitCode.OK:
         return int(ExitCode.TESTS_FAILED)
     record = read_record(out)
-    if record.verdicts is None:
-        raise UsageError(f"{out} keeps no verdicts to compare with (written before they were "
+    cascade = cascade_spec(target) is not None
+    if record.verdicts is None or (cascade and (record.cascade is None or any(
+            t.verdicts is None for t in record.cascade.tiers))):
+        what = "no verdicts of the cascade and of each tier" if cascade else "no verdicts"
+        raise UsageError(f"{out} keeps {what} to compare with (written before they were "
                          "kept): run `mcptest calibrate` once more, then --check-drift")
-    if cascade_spec(target) is not None:
-        raise UsageError("--check-drift does not check an `escalate:` cascade yet; "
-                         "calibrate it again to re-measure it")
     labels = load_labels(args.labels if args.labels is not None else Path(record.labels_file))
     engine = JudgeEngine(JudgeOptions(max_cost=args.max_cost, cache_dir=None, env=env))
-    judged = anyio.run(judge_labels, target, labels, engine)  # fresh: never the cache
-    check = compare_verdicts(record.verdicts,
-                             label_verdicts(labels, [j.verdict for j in judged]))
+    if cascade:
+        check = _cascade_drift(target, labels, engine, record)
+    else:
+        judged = anyio.run(judge_labels, target, labels, engine)  # fresh: never the cache
+        check = compare_verdicts(record.verdicts,
+                                 label_verdicts(labels, [j.verdict for j in judged]))
     check = check.model_copy(update={"versions_changed": versions_changed(
         record.provider_versions, engine.versions())})
     write_record(record.model_copy(update={"drift": check}), out)
     print(f"{out}: {'drifted' if check.stale else 'no drift'}: {check.reason}")
+    for tier in check.tiers:
+        print(f"{out}: tier {tier.tier}: {'drifted' if tier.stale else 'no drift'}: "
+              f"{tier.reason}")
     for change in check.versions_changed:
         print(f"{out}: the provider's model version changed: {change}")
     return int(ExitCode.TESTS_FAILED if check.stale else ExitCode.OK)
+
+
+def _cascade_drift(target: Target, labels: Sequence[Label], engine: JudgeEngine,
+                   record: CalibrationRecord) -> DriftCheck:
+    """Every tier judged again on every label, as calibrate judged them (fresh), compared with
+    each tier's verdicts and, through the record's thresholds, with the cascade's."""
+    import anyio
+
+    from mcptest.calibrate.cascade_measure import judge_tiers
+    from mcptest.calibrate.drift import cascade_verdicts, compare_cascade
+    from mcptest.calibrate.measure import label_verdicts
+
+    assert record.cascade is not None and record.verdicts is not None
+    tiers = record.cascade.tiers
+    outputs = anyio.run(judge_tiers, target, labels, engine)
+    own = cascade_verdicts(outputs, [t.threshold for t in tiers])
+    return compare_cascade(record.verdicts, label_verdicts(labels, own),
+                           [t.verdicts or {} for t in tiers],
+                           [label_verdicts(labels, [o.passed for o in out]) for out in outputs])
 
 
 _NO_VERDICT = ("the judge gave no verdict on any of {} label(s): calibrate asks the judge "
