@@ -208,7 +208,3 @@ class EvalRubricMatcher(Strict):
 
     eval_rubric: Rubric = Field(alias="eval-rubric",
                                 validation_alias=AliasChoices("eval-rubric", "eval.rubric"))
-
-
-for _m in (LlmJudgeSpec, EvalRubricMatcher):
-    _m.model_rebuild()
