@@ -108,6 +108,7 @@ def cli_side_by_side(n: int, rounds: int, folder: Path) -> dict[str, dict[str, f
 
 def timed_run(suite: Path) -> tuple[float, float, int]:
     """(load + plan seconds, whole run seconds, rows passed)."""
+    from mcptest.llm.contracts import JudgeOptions
     from mcptest.pipeline import RunOptions, run_plan
     from mcptest.plan import build_plan
     from mcptest.suite.load import load_suites
@@ -115,7 +116,8 @@ def timed_run(suite: Path) -> tuple[float, float, int]:
     start = time.perf_counter()
     plan = build_plan(load_suites([suite], env=dict(os.environ)))
     loaded = time.perf_counter() - start
-    report = run_plan(plan, RunOptions(env=dict(os.environ), handle_signals=False)).report
+    report = run_plan(plan, RunOptions(judge=JudgeOptions(env=dict(os.environ)),
+                                       handle_signals=False)).report
     return loaded, time.perf_counter() - start, report.summary.counts.passed
 
 

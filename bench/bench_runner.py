@@ -67,6 +67,7 @@ async def bare_loop(n: int) -> float:
 
 def mcptest_run(suite: Path) -> tuple[float, int]:
     """The pipeline in-process: load, plan, run, grade, build the report."""
+    from mcptest.llm.contracts import JudgeOptions
     from mcptest.pipeline import RunOptions, run_plan
     from mcptest.plan import build_plan
     from mcptest.suite.load import load_suites
@@ -74,7 +75,8 @@ def mcptest_run(suite: Path) -> tuple[float, int]:
     start = time.perf_counter()
     suites = load_suites([suite], env=dict(os.environ))
     plan = build_plan(suites)
-    report = run_plan(plan, RunOptions(env=dict(os.environ), handle_signals=False)).report
+    report = run_plan(plan, RunOptions(judge=JudgeOptions(env=dict(os.environ)),
+                                       handle_signals=False)).report
     return time.perf_counter() - start, report.summary.counts.passed
 
 

@@ -15,9 +15,8 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from pathlib import Path
 from traceback import format_exc
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -30,7 +29,6 @@ from mcptest.llm.cassette import Cassettes
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.known_secrets import known_secrets
 from mcptest.plan import Plan
-from mcptest.readback.evidence import ChangedEvidence
 from mcptest.report.build import JudgeTotals, build_report
 from mcptest.report.changed_evidence import mark_changed_evidence
 from mcptest.report.models import CassetteSummary, Report, ShardInfo, TestResult
@@ -62,19 +60,10 @@ class RunOptions:
     """Everything a run needs besides its plan (the CLI fills it from argv and the environment;
     nothing below the CLI reads either)."""
 
-    env: Mapping[str, str] = field(default_factory=dict, repr=False)
-    concurrency: int | None = None
-    """Judge calls in flight; None: the suites' `judge.concurrency`, else 8."""
-    max_cost: float | None = None
-    cache_dir: Path | None = None
-    require_judge: bool = False
-    redact_candidates: bool = False
-    """Mask the run's known secrets in what judges see (docs/judges.md)."""
-    require_calibration: bool = False
-    on_shift: Literal["escalate", "advisory"] = "escalate"
-    """`--on-shift` (`judging/shift_recheck.py`)."""
-    max_tries: int = 4
-    retry_base_delay: float = 0.5
+    judge: JudgeOptions = field(default_factory=JudgeOptions)
+    """The run's judge settings, built once where the run's options are resolved
+    (`api/flow.py` `run_options`) and handed to the judging as they are; the plan adds only
+    what it decides (`judge_options`). Their `env` is the run's environment (`env`)."""
     progress: Callable[[TestResult], None] | None = None
     """Called once per finished test, as it finishes."""
     log: Callable[[str], None] = lambda _: None
@@ -87,13 +76,15 @@ class RunOptions:
     servers: ServerPool | None = None
     """`--watch`: servers kept warm from one run to the next (docs/watch.md)."""
     run_max_cost: float | None = None
-    """With a shard: the whole run's cap, `max_cost` being this shard's slice of it."""
-    evidence: ChangedEvidence | None = None
-    """`--evidence-base`: the committed files this pull request changed (docs/cassettes.md,
-    "What is trusted")."""
+    """With a shard: the whole run's cap, `judge.max_cost` being this shard's slice of it."""
     ledger: BudgetLedger | None = None
     """The run's one budget ledger, shared by its repetitions and a pytest session's files;
-    None: the run makes its own from `max_cost` (`llm/budget.py`)."""
+    None: the run makes its own from `judge.max_cost` (`llm/budget.py`)."""
+
+    @property
+    def env(self) -> Mapping[str, str]:
+        """The run's environment: servers start with it, judges find their keys in it."""
+        return self.judge.env
 
 
 @dataclass(frozen=True)
@@ -109,15 +100,13 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def judge_options(plan: Plan, options: RunOptions) -> JudgeOptions:
-    concurrency, per_model = pool_limits(plan, options.concurrency)
-    return JudgeOptions(
-        concurrency=concurrency, per_model_concurrency=per_model, max_cost=options.max_cost,
-        cache_dir=options.cache_dir, require_judge=options.require_judge, env=dict(options.env),
-        require_calibration=options.require_calibration, on_shift=options.on_shift,
-        max_tries=options.max_tries, retry_base_delay=options.retry_base_delay,
-        secrets=known_secrets((s.suite for s in plan.suites), options.env),
-        redact_candidates=options.redact_candidates, evidence=options.evidence)
+def judge_options(plan: Plan, judge: JudgeOptions, secrets: tuple[str, ...]) -> JudgeOptions:
+    """The run's judge settings with what the plan decides: the pool's limits (`--concurrency`
+    when given, else the suites' `judge:` blocks: `pool_limits`) and the run's known secrets."""
+    flag = judge.concurrency if "concurrency" in judge.model_fields_set else None
+    concurrency, per_model = pool_limits(plan, flag)
+    return judge.model_copy(update={"concurrency": concurrency,
+                                    "per_model_concurrency": per_model, "secrets": secrets})
 
 
 def header(plan: Plan, judging: Judging | None, tapes: Cassettes | None = None) -> str:
@@ -139,12 +128,14 @@ def run_plan(plan: Plan, options: RunOptions) -> RunOutcome:
 async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     """Run `plan`; never raises for a fault during the run (the report carries it). Errors in
     setting up (an unpriced model under `--max-cost`) raise before anything starts."""
-    judging = (Judging(plan, judge_options(plan, options), options.cassettes, options.ledger)
+    known = known_secrets((s.suite for s in plan.suites), options.env)
+    judging = (Judging(plan, judge_options(plan, options.judge, known), options.cassettes,
+                       options.ledger)
                if plan.needs_judge else None)
     options.log(header(plan, judging, options.cassettes))
     started, t0 = _now(), time.perf_counter()
     state = RunState()
-    tracing = _tracing(plan, options, state)
+    tracing = _tracing(plan, options, state, known)
     if judging is not None:
         judging.engine.client.tracing = tracing
     fault = trace = None
@@ -158,8 +149,7 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
         fault, interrupted, trace = f"{type(cause).__name__}: {cause}", None, format_exc()
     # the reports' secrets, and those of servers that never got as far as a connection (a
     # server that exits at start may print its `--token=…` in the stderr this line quotes)
-    secrets = frozenset(state.secrets | set(known_secrets((s.suite for s in plan.suites),
-                                                          options.env)))
+    secrets = frozenset(state.secrets | set(known))
     for line in state.server_errors:
         options.log(f"error: {redact_text(line, secrets)}")
     tests = _rows(plan, state, interrupted or ("internal error" if fault else None))
@@ -168,7 +158,7 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
         servers=list(state.servers.values()), started_at=started, finished_at=_now(),
         duration_ms=(time.perf_counter() - t0) * 1000,
         judge=judging.totals(tests) if judging is not None
-        else JudgeTotals(max_cost_usd=options.max_cost),
+        else JudgeTotals(max_cost_usd=options.judge.max_cost),
         interrupted=interrupted, internal_error=fault,
         shard=ShardInfo(index=plan.shard[0], count=plan.shard[1], plan=list(plan.unsharded),
                         run_max_cost_usd=options.run_max_cost)
@@ -182,7 +172,8 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     return RunOutcome(report, secrets, trace)
 
 
-def _tracing(plan: Plan, options: RunOptions, state: RunState) -> OtelTracing | None:
+def _tracing(plan: Plan, options: RunOptions, state: RunState,
+             known: tuple[str, ...]) -> OtelTracing | None:
     """The run's trace when the standard OTLP variables ask for one (docs/tracing.md); the
     OpenTelemetry SDK is imported only then."""
     if not wanted(options.env):
@@ -190,16 +181,15 @@ def _tracing(plan: Plan, options: RunOptions, state: RunState) -> OtelTracing | 
     from mcptest.telemetry.otel import OtelTracing
     from mcptest.version import __version__
 
-    known = set(known_secrets((s.suite for s in plan.suites), options.env))
     return OtelTracing(options.env, [s.display_path for s in plan.suites], __version__,
-                       lambda text: redact_text(text, known | state.secrets))
+                       lambda text: redact_text(text, set(known) | state.secrets))
 
 
 def with_cassettes(outcome: RunOutcome, options: RunOptions) -> RunOutcome:
     """After the whole run (every repetition): the cassettes of its finished rows written
     when recording, and what they did in the summary (docs/cassettes.md); the evidence the
     pull request changed named (`--evidence-base`)."""
-    outcome = replace(outcome, report=mark_changed_evidence(outcome.report, options.evidence))
+    outcome = replace(outcome, report=mark_changed_evidence(outcome.report, options.judge.evidence))
     tapes = options.cassettes
     if tapes is None:
         return outcome

@@ -94,7 +94,7 @@ async def arun_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) 
     test repeats only while `Adaptive` keeps it open."""
     most = max((_times(t, repeat) for t in plan.tests), default=1)
     if options.ledger is None:
-        options = replace(options, ledger=BudgetLedger(options.max_cost))
+        options = replace(options, ledger=BudgetLedger(options.judge.max_cost))
     if most > 1 and plan.needs_judge:
         options.log(_all_repetitions(plan, options, repeat, most))
     first = await arun_plan(plan, options)
@@ -102,7 +102,7 @@ async def arun_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) 
         return with_cassettes(first, options)
     outcomes = [first]
     adaptive = Adaptive([t for t in plan.tests if _adaptive(t, repeat)], repeat,
-                        options.max_cost, first.report)
+                        options.judge.max_cost, first.report)
     for k in range(2, most + 1):
         last = outcomes[-1].report.summary
         if last.interrupted or last.internal_error or last.budget_stopped:
@@ -113,12 +113,13 @@ async def arun_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) 
                        not _adaptive(t, repeat) and _times(t, repeat) >= k)))
         if not sub.tests:
             break
-        opts = replace(options, cache_dir=options.cache_dir if repeat.cache_repeats else None)
+        opts = options if repeat.cache_repeats else replace(
+            options, judge=options.judge.model_copy(update={"cache_dir": None}))
         options.log(f"mcptest: repetition {k} of {most} ({len(sub.tests)} test(s))")
         outcomes.append(await arun_plan(sub, opts))
         adaptive.after(outcomes[-1].report)
     return with_cassettes(RunOutcome(
-        _merged(plan, [o.report for o in outcomes], repeat, options.max_cost, adaptive),
+        _merged(plan, [o.report for o in outcomes], repeat, options.judge.max_cost, adaptive),
         frozenset().union(*(o.secrets for o in outcomes)),
         next((o.traceback for o in outcomes if o.traceback), None)), options)
 

@@ -19,6 +19,7 @@ from support.judge_server import JudgeServer, Verdict
 
 from mcptest.cli.main import main
 from mcptest.exit_codes import ExitCode
+from mcptest.llm.contracts import JudgeOptions
 from mcptest.pipeline import RunOptions, run_plan
 from mcptest.plan import build_plan
 from mcptest.report.models import Report
@@ -128,8 +129,8 @@ def _report(example: Path, js: JudgeServer, *, require: bool = False) -> tuple[i
     """One run of the example, in-process: (exit code, the JSON report as a dict)."""
     env = dict(os.environ)
     plan = build_plan(load_suites([example / "mcptest.yml"], env=env))
-    report: Report = run_plan(plan, RunOptions(env=env, require_calibration=require,
-                                               handle_signals=False, max_tries=1)).report
+    judge = JudgeOptions(env=env, require_calibration=require, max_tries=1)
+    report: Report = run_plan(plan, RunOptions(judge=judge, handle_signals=False)).report
     text = report.model_dump_json()
     (example / "report.json").write_text(text, encoding="utf-8")
     return report.summary.exit_code, json.loads(text)
@@ -300,8 +301,8 @@ evals:
     def run(require: bool = False) -> dict:
         env = dict(os.environ)
         plan = build_plan(load_suites([suite], env=env), tools=False, evals=True)
-        report = run_plan(plan, RunOptions(env=env, require_calibration=require,
-                                           handle_signals=False, max_tries=1)).report
+        judge = JudgeOptions(env=env, require_calibration=require, max_tries=1)
+        report = run_plan(plan, RunOptions(judge=judge, handle_signals=False)).report
         return json.loads(report.model_dump_json())
 
     row = run()["tests"][0]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from support.judge_server import JudgeServer
 
+from mcptest.llm.contracts import JudgeOptions
 from mcptest.pipeline import RunOptions, run_plan
 from mcptest.plan import build_plan
 from mcptest.report.models import Report, TestResult
@@ -30,9 +31,10 @@ def run_suite(path: Path, env: dict[str, str], *, filter: str | None = None,
               cache_dir: Path | None = None, require_calibration: bool = False) -> Report:
     suites = load_suites([path], env=env)
     plan = build_plan(suites, filter=filter, tools=tools, evals=evals, agents=agents)
-    options = RunOptions(env=env, cache_dir=cache_dir, max_cost=max_cost,
+    judge = JudgeOptions(env=env, cache_dir=cache_dir, max_cost=max_cost,
                          require_judge=require_judge, retry_base_delay=0.0, max_tries=1,
-                         handle_signals=False, require_calibration=require_calibration)
+                         require_calibration=require_calibration)
+    options = RunOptions(judge=judge, handle_signals=False)
     return run_plan(plan, options).report
 
 

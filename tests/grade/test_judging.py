@@ -6,7 +6,9 @@ from pathlib import Path
 
 from support.judge_server import JudgeServer, Verdict
 
-from mcptest.pipeline import RunOptions, judge_options, run_plan
+from mcptest.api.flow import run_options
+from mcptest.api.options import options_of
+from mcptest.pipeline import judge_options, run_plan
 from mcptest.plan import build_plan
 from mcptest.suite.load import load_suites
 
@@ -25,10 +27,11 @@ def peak(tmp_path: Path, judge_block: str, concurrency: int | None) -> tuple[int
         js.script("judge-m", Verdict(0.9, latency=0.3))
         env = {**js.gateway_env(), "PATH": "/usr/bin:/bin"}
         plan = build_plan(load_suites([suite(tmp_path, judge_block)], env=env), evals=True)
-        options = RunOptions(env=env, concurrency=concurrency, handle_signals=False)
+        # the run's judge settings as `mcptest run --concurrency` resolves them
+        options = run_options(options_of({"concurrency": concurrency}), env)
         report = run_plan(plan, options).report
         assert report.tests and all(r.status == "passed" for r in report.tests)
-        return judge_options(plan, options).concurrency, js.peak_in_flight()
+        return judge_options(plan, options.judge, ()).concurrency, js.peak_in_flight()
 
 
 def test_suite_concurrency_bounds_the_pool(tmp_path: Path) -> None:

@@ -43,23 +43,28 @@ def run_options(options: Options, env: Mapping[str, str], *,
     `ledger`: a budget shared with other runs (a pytest session's files); None: its own.
     `plan`: the run's, which a sharded run's cap is sliced by (`shard_cap`)."""
     from mcptest.llm.cassette import Cassettes
+    from mcptest.llm.contracts import JudgeOptions
     from mcptest.pipeline import INJECT_FAULT_ENV, RunOptions
     from mcptest.readback.evidence import evidence_for
 
     cap, run_cap = shard_cap(plan, options, env, log or (lambda _: None))
     evidence = evidence_for(options.evidence_base, options.distrust_changed_evidence, env,
                             Path.cwd())
-    return RunOptions(
-        cassettes=Cassettes(options.models, options.cassette_dir, evidence)
-        if options.models else None, evidence=evidence,
-        env=env, concurrency=options.concurrency, max_cost=cap, run_max_cost=run_cap,
-        cache_dir=None if options.no_cache else options.cache_dir,
+    # the one place the run's judge settings are built; `concurrency` only when given, so the
+    # suites' `judge.concurrency` decides otherwise (`pipeline.judge_options`)
+    pool = {"concurrency": options.concurrency} if options.concurrency is not None else {}
+    judge = JudgeOptions(
+        env=dict(env), max_cost=cap, cache_dir=None if options.no_cache else options.cache_dir,
         # recording without a reachable model records nothing: such a test fails, not defers
         require_judge=options.require_judge or options.models == "record",
         redact_candidates=options.redact_candidates,
         require_calibration=options.require_calibration, on_shift=options.on_shift,
-        progress=progress,
-        log=log or (lambda _: None), handle_signals=handle_signals,
+        evidence=evidence, **pool)
+    return RunOptions(
+        judge=judge, run_max_cost=run_cap,
+        cassettes=Cassettes(options.models, options.cassette_dir, evidence)
+        if options.models else None,
+        progress=progress, log=log or (lambda _: None), handle_signals=handle_signals,
         inject_fault=env.get(INJECT_FAULT_ENV) == "1", ledger=ledger)
 
 
