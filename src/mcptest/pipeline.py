@@ -22,6 +22,7 @@ import anyio
 
 from mcptest.agents.driver import RowDriver
 from mcptest.errors import McpTestError
+from mcptest.grade.juror_independence import with_effective_jurors
 from mcptest.grade.rows import test_result
 from mcptest.judging.judging import Judging, pool_limits
 from mcptest.llm.budget import BudgetLedger
@@ -153,6 +154,8 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     for line in state.server_errors:
         options.log(f"error: {redact_text(line, secrets)}")
     tests = _rows(plan, state, interrupted or ("internal error" if fault else None))
+    if judging is not None:
+        tests = with_effective_jurors(tests)
     report = build_report(
         suites=[s.display_path for s in plan.suites], tests=tests,
         servers=list(state.servers.values()), started_at=started, finished_at=_now(),

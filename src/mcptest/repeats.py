@@ -17,6 +17,7 @@ from dataclasses import replace
 import anyio
 
 from mcptest.grade.adaptive_rows import Adaptive
+from mcptest.grade.juror_independence import with_effective_jurors
 from mcptest.grade.repeated_row import ADAPTIVE_MOST, GateOn, RepeatOptions, merge_repetitions
 from mcptest.judging.judging import agreements
 from mcptest.judging.plan_projection import project
@@ -139,6 +140,7 @@ def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,
         tests.append(merge_repetitions(reps, _min_rate(p, repeat), _ks(p, repeat),
                                        _gate_on(p, repeat))
                      if _times(p, repeat) > 1 else reps[0])
+    tests = with_effective_jurors(tests)  # over every repetition's juries
     s = [r.summary for r in reports]
     first = reports[0]
     report = build_report(

@@ -379,8 +379,8 @@ def test_near_duplicate_jurors_are_flagged_in_the_record_and_the_comment(
     assert abs(pairs[("juror-a", "juror-c")]["correlation"]) < 0.3
     assert record["effective_jurors"] == pytest.approx(1.8, abs=0.05)
     assert len(record["warnings"]) == 1
-    assert "jurors juror-a and juror-b are near-duplicates" in record["warnings"][0]
-    assert "⚠ jurors juror-a and juror-b are near-duplicates" in run.stdout
+    assert "jurors juror-a and juror-b err together" in record["warnings"][0]
+    assert "⚠ jurors juror-a and juror-b err together" in run.stdout
     assert "Effective number of independent jurors: 1.8" in run.stdout
     for model in wrong:
         js.script(model, Verdict(score=0.9))
@@ -390,7 +390,7 @@ def test_near_duplicate_jurors_are_flagged_in_the_record_and_the_comment(
     assert done.returncode == ExitCode.OK, done.stdout + done.stderr
     comment = out.read_text(encoding="utf-8")
     assert "calibration record jury.calibration.json" in comment  # its colon is escaped
-    assert "jurors juror-a and juror-b are near-duplicates" in comment
+    assert "jurors juror-a and juror-b err together" in comment
     report = json.loads(mcptest("run", suite, "--no-cache", "--reporter", "json",
                                 env=js.gateway_env()).stdout)
     note = report["tests"][0]["assertions"][0]["calibration"]

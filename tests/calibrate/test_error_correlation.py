@@ -1,6 +1,7 @@
 """Jurors that make the same mistakes (docs/calibration.md): the pairwise correlation of their
 errors against the human labels, the effective number of independent jurors, and the
-near-duplicate warning, on simulated juries (issue 26, problem 4)."""
+warning that they err together, on simulated juries (issue 26, problem 4; issue 35 moved where
+it starts: tests/grade/test_juror_independence.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ import random
 import pytest
 
 from mcptest.calibrate.correlation import (
-    NEAR_DUPLICATE,
+    CORRELATED_ERRORS,
     effective_jurors,
+    erring_together,
     error_correlations,
-    near_duplicates,
 )
 
 
@@ -28,7 +29,7 @@ def _copy(rng: random.Random, human: list[bool], of: list[bool | None], keep: fl
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_two_near_duplicate_jurors_warn_and_independent_ones_do_not(seed: int) -> None:
+def test_two_jurors_that_err_together_warn_and_independent_ones_do_not(seed: int) -> None:
     """Three jurors, each right about 80% of the time on 100 labels. When juror b copies
     juror a nine times in ten, the pair is flagged and the jury is worth well under three
     jurors; when all three judge on their own, nothing is flagged."""
@@ -38,14 +39,14 @@ def test_two_near_duplicate_jurors_warn_and_independent_ones_do_not(seed: int) -
     copied = {"a": a, "b": _copy(rng, human, a, 0.9, 0.8), "c": _juror(rng, human, 0.8)}
     pairs = error_correlations(human, copied)
     worth = effective_jurors(3, pairs)
-    warned = near_duplicates(pairs, worth, 3)
-    assert len(warned) == 1 and "jurors a and b are near-duplicates" in warned[0]
+    warned = erring_together(pairs, worth, 3)
+    assert len(warned) == 1 and "jurors a and b err together" in warned[0]
     assert worth is not None and worth < 2.3
 
     independent = {k: _juror(rng, human, 0.8) for k in "abc"}
     pairs = error_correlations(human, independent)
-    assert near_duplicates(pairs, effective_jurors(3, pairs), 3) == []
-    assert all(p.correlation is not None and abs(p.correlation) < NEAR_DUPLICATE
+    assert erring_together(pairs, effective_jurors(3, pairs), 3) == []
+    assert all(p.correlation is not None and abs(p.correlation) < CORRELATED_ERRORS
                for p in pairs)
 
 

@@ -160,6 +160,6 @@ def test_the_run_alpha_comes_with_its_band_and_counts(tmp_path: Path) -> None:
     low, high = detail["ci95"]["low"], detail["ci95"]["high"]
     assert low <= s["run_agreement"] <= high == 1.0  # resamples without the dissent read 1.0
     line = (f"run agreement α {s['run_agreement']:.2f} (low; 6 juries, 5 unanimous; "
-            f"95% CI {low:.2f}–{high:.2f})")
+            f"95% CI {low:.2f}–{high:.2f}; effective jurors of 2 not estimated)")
     assert line in r.stdout
     assert line in (tmp_path / "out.md").read_text(encoding="utf-8")

@@ -280,5 +280,6 @@ def test_the_run_agreement_covers_eval_panels(tmp_path: Path, js: JudgeServer) -
     assert alpha is not None and alpha < 0  # the same split three times: worse than chance
     assert f"run agreement α {alpha:.2f}" in r.stdout
     assert rep["tests"][0]["judge"]["jury"]["panel"] is True
-    assert "jury: low · α 0.00 · 2/3 passed · verdict failed" in r.stdout
+    assert ("jury: low · α 0.00 · effective jurors of 3 not estimated: 3 juries of these jurors "
+            "in the run, 10 needed · 2/3 passed · verdict failed") in r.stdout
     assert "quorum" not in r.stdout

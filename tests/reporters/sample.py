@@ -15,6 +15,7 @@ from mcptest.report.models import (
     AssertionResult,
     Counts,
     CriterionResult,
+    EffectiveJurors,
     JudgeDetail,
     JudgeVote,
     JuryAnalytics,
@@ -80,6 +81,8 @@ def _jury_detail() -> JudgeDetail:
         agreement=0.0, agreement_raw=-0.6, units=1, confidence="low", escalate=True,
         same_family=False, decisive=3, passed_jurors=2, passed_fraction=0.67, quorum=0.5,
         verdict="passed",
+        effective_jurors=EffectiveJurors(jurors=3, value=1.6, basis="votes",
+                                         mean_correlation=0.4375, items=24),
     )
     return JudgeDetail(kind="llm-jury", rubric="A complete three-day forecast with wind speed.",
                        score=0.62, threshold=0.7, votes=votes, jury=jury)

@@ -125,7 +125,8 @@ def test_a_jury_block_leads_with_its_votes_and_dissent_then_the_checks_that_read
     order = [block.index(piece) for piece in (
         "⚠️ **llm-jury** <code>result.content&#91;0&#93;.text</code> — note: reads as a "
         "complete forecast",
-        "🔴 low · α 0.00 · 2/3 passed, quorum 0.50 · verdict passed · ⚠ escalated for review",
+        "🔴 low · α 0.00 · rests on 1.6 effective jurors of 3 (votes over 24 juries) · 2/3 "
+        "passed, quorum 0.50 · verdict passed · ⚠ escalated for review",
         "| juror | family | score | vote | reason |",
         "❌ dissents | Omits the wind speed the rubric asks for. |",
         "| <code>anthropic/claude-haiku-4-5</code>",
@@ -230,7 +231,7 @@ def test_a_passing_jury_is_shown_before_the_jury_check_that_failed() -> None:
     text = render(_one(t.model_copy(update={"assertions": [judged, agreement]})))
     (row,) = [line for line in text.splitlines() if line.startswith("| ❌ | forecast-jury")]
     assert "| schema <code>jury.agreement</code> | does not match the schema" in row
-    assert "| 🔴 low · α 0.00 |" in row and "more check" not in row
+    assert "| 🔴 low · α 0.00 · on 1.6 of 3 effective jurors |" in row and "more check" not in row
     block = _block(text, "forecast-jury-gated")
     assert block.splitlines()[0].endswith("— schema jury.agreement</summary>")
     assert block.index("✅ **llm-jury**") < block.index("❌ dissents") < block.index(

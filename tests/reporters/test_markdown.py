@@ -103,7 +103,8 @@ def test_failures_and_escalations_lead_the_table_passing_tests_collapse() -> Non
     table = _tables(text)[0]
     marks = [_cells(row)[0].strip() for row in table[2:]]
     assert marks == ["❌", "❌", "💥", "💥", "🚧", "⏭️", "⚠️"]  # one row per test
-    assert "passed, escalated" in table[-1] and "🔴 low · α 0.00 · ⚠ review" in table[-1]
+    assert "passed, escalated" in table[-1]
+    assert "🔴 low · α 0.00 · on 1.6 of 3 effective jurors · ⚠ review" in table[-1]
     assert "<details><summary>✅ 4 passed</summary>" in text
     assert text.index("| ❌ |") < text.index("✅ 4 passed")
     # the test no judge answered is counted, and listed once with its reason, not a row
@@ -113,7 +114,8 @@ def test_failures_and_escalations_lead_the_table_passing_tests_collapse() -> Non
 
 def test_jury_shows_band_alpha_votes_reasons_and_escalation() -> None:
     text = render(sample_report())
-    assert "🔴 low · α 0.00 · 2/3 passed, quorum 0.50 · verdict passed · ⚠ escalated" in text
+    assert ("🔴 low · α 0.00 · rests on 1.6 effective jurors of 3 (votes over 24 juries) · 2/3 "
+            "passed, quorum 0.50 · verdict passed · ⚠ escalated") in text
     votes = next(t for t in _tables(text) if t[0].startswith("| juror |")
                  and "claude" in "".join(t))
     assert len(votes) == 2 + 4
@@ -356,7 +358,7 @@ def test_bias_warning_is_flagged_in_the_row_and_shown_in_details() -> None:
             t = t.model_copy(update={"assertions": [a.model_copy(update={"judge": judge})]})
         tests.append(t)
     text = render(base.model_copy(update={"tests": tests}))
-    assert "| 🔴 low · α 0.00 · ⚠ review · ⚠ bias |" in text
+    assert "| 🔴 low · α 0.00 · on 1.6 of 3 effective jurors · ⚠ review · ⚠ bias |" in text
     assert "> ⚠ bias: juror shares the generator's family @\u200dx" in text
 
 

@@ -49,8 +49,8 @@ def test_errored_test_shows_the_server_stderr_tail() -> None:
 
 def test_jury_line_has_band_alpha_tally_and_every_vote() -> None:
     text = render(sample_report())
-    assert ("jury: low · α 0.00 · 2/3 passed, quorum 0.50 · verdict passed, escalated for "
-            "review") in text
+    assert ("jury: low · α 0.00 · rests on 1.6 effective jurors of 3 (votes over 24 juries) · "
+            "2/3 passed, quorum 0.50 · verdict passed, escalated for review") in text
     assert "✓ anthropic/claude-haiku-4-5 (anthropic): 0.90  Gives a three-day" in text
     assert "! openai/gpt-4o-mini (openai): error: timeout after 60 s" in text
     assert ("✗ mistral/mistral-small-latest (mistral) [stand-in for openai/gpt-4o-mini]: 0.20"

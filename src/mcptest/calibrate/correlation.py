@@ -8,19 +8,29 @@ that differs from the humans'. For two jurors over the labels both judged, the c
 their error indicators is the phi coefficient (Pearson's r on 0/1). With n jurors whose errors
 correlate ρ̄ on average, the jury is worth n / (1 + (n − 1)·ρ̄) independent jurors: Kish's
 design effect for equally correlated observations (Kish 1965, *Survey Sampling*, §8.2), the
-arithmetic behind "nine judges, two effective votes" (Kohli).
+arithmetic behind "nine judges, two effective votes" (Kohli). `grade/juror_independence.py`
+gives every jury of a run the same figure (from this record, or from the run's votes).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 
 from pydantic import BaseModel, ConfigDict
 
-NEAR_DUPLICATE = 0.7
-"""Error correlation at or above which two jurors are called near-duplicates."""
+from mcptest.grade.juror_independence import design_effect
+
+CORRELATED_ERRORS = 0.3
+"""Error correlation at or above which a pair of jurors is said to err together: where the
+simulation of bench/bench_jurors.py (tests/support/juror_sim.py) shows one such pair among three
+jurors misleading the run-level band in half the runs or more (its α above independent jurors'
+while the jury's accuracy is below theirs; docs/jury.md, "Jurors that err together"). It was
+0.7, which let a pair at 0.58 raise α from 0.40 to 0.55 while the jury got worse, unwarned."""
+SHARED_ERRORS = 0.15
+"""Mean error correlation (ρ̄) at or above which the jurors are said to err together even when
+no one pair reaches `CORRELATED_ERRORS`: where the same simulation, with every pair of three
+jurors correlated alike (a blind spot they share), shows the band misleading."""
 
 
 class ErrorCorrelation(BaseModel):
@@ -38,12 +48,13 @@ class ErrorCorrelation(BaseModel):
 
 
 def _phi(x: Sequence[bool], y: Sequence[bool]) -> float | None:
+    """Pearson's r of two 0/1 series (numpy); None when either never varies."""
     n = len(x)
-    sx, sy = sum(x), sum(y)
-    if n == 0 or sx in (0, n) or sy in (0, n):
+    if n == 0 or sum(x) in (0, n) or sum(y) in (0, n):
         return None
-    sxy = sum(1 for a, b in zip(x, y, strict=True) if a and b)
-    return (n * sxy - sx * sy) / math.sqrt(sx * (n - sx) * sy * (n - sy))
+    import numpy as np  # only a jury's calibration pays for it
+
+    return float(np.corrcoef(np.asarray(x, dtype=float), np.asarray(y, dtype=float))[0, 1])
 
 
 def error_correlations(human: Sequence[bool], seats: Mapping[str, Sequence[bool | None]]
@@ -67,20 +78,25 @@ def error_correlations(human: Sequence[bool], seats: Mapping[str, Sequence[bool 
 def effective_jurors(n: int, pairs: Sequence[ErrorCorrelation]) -> float | None:
     """n / (1 + (n − 1)·ρ̄), ρ̄ the mean of the defined pairwise error correlations, negative
     ones counted as 0 (jurors whose errors avoid each other are not worth more than n)."""
-    rhos = [max(0.0, p.correlation) for p in pairs if p.correlation is not None]
-    if n < 2 or not rhos:
-        return None
-    mean = sum(rhos) / len(rhos)
-    return round(n / (1 + (n - 1) * mean), 3)
+    return design_effect(n, [p.correlation for p in pairs if p.correlation is not None])
 
 
-def near_duplicates(pairs: Sequence[ErrorCorrelation], effective: float | None,
+def erring_together(pairs: Sequence[ErrorCorrelation], effective: float | None,
                     n: int) -> list[str]:
-    """One warning per pair of jurors whose errors correlate at `NEAR_DUPLICATE` or more."""
+    """One warning per pair of jurors whose errors correlate at `CORRELATED_ERRORS` or more;
+    without such a pair, one when their mean correlation reaches `SHARED_ERRORS`: either way
+    their agreement makes the band read higher than the jury's accuracy earns."""
     worth = "" if effective is None else (
         f"; the {n} jurors are worth {effective:.1f} independent ones")
-    return [f"jurors {p.jurors[0]} and {p.jurors[1]} are near-duplicates: their errors "
-            f"against the human labels correlate {p.correlation:.2f} ({p.both_wrong} of "
-            f"{p.labels} labels wrong for both){worth}; replace one with a juror of another "
-            "family"
-            for p in pairs if p.correlation is not None and p.correlation >= NEAR_DUPLICATE]
+    warned = [f"jurors {p.jurors[0]} and {p.jurors[1]} err together: their errors against the "
+              f"human labels correlate {p.correlation:.2f} ({p.both_wrong} of {p.labels} labels "
+              f"wrong for both; a band overstates the jury from {CORRELATED_ERRORS}){worth}; "
+              "replace one with a juror of another family"
+              for p in pairs if p.correlation is not None and p.correlation >= CORRELATED_ERRORS]
+    rhos = [max(0.0, p.correlation) for p in pairs if p.correlation is not None]
+    mean = sum(rhos) / len(rhos) if rhos else 0.0
+    if not warned and len(rhos) > 1 and mean >= SHARED_ERRORS:
+        warned.append(f"the {n} jurors err together: their errors against the human labels "
+                      f"correlate {mean:.2f} on average (a band overstates the jury from "
+                      f"{SHARED_ERRORS}){worth}; replace some with jurors of other families")
+    return warned

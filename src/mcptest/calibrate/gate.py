@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mcptest.calibrate.correlation import erring_together
 from mcptest.calibrate.record import CalibrationRecord, JudgeIdentity, RecordError, read_record
 from mcptest.calibrate.target import (
     eval_gate,
@@ -67,18 +68,19 @@ class CalibrationGating:
         return self._records[path]
 
     def warnings(self) -> list[str]:
-        """What the records read so far warn about (near-duplicate jurors), one line each, for
+        """What the records read so far warn about (jurors that err together), one line each, for
         the run's warnings: the PR comment shows them even when every verdict passed."""
         out: list[str] = []
         for path, found in self._records.items():
             if isinstance(found, str):
                 continue
             # a committed file: its own words, few and short (100,000 made a 7.5 MB comment)
+            said = record_warnings(found)
             out.extend(f"calibration record {path.name}: {w[:MAX_WARNING_CHARS]}"
-                       for w in found.warnings[:MAX_WARNINGS])
-            if len(found.warnings) > MAX_WARNINGS:
+                       for w in said[:MAX_WARNINGS])
+            if len(said) > MAX_WARNINGS:
                 out.append(f"calibration record {path.name}: "
-                           f"{len(found.warnings) - MAX_WARNINGS} more warning(s) not shown")
+                           f"{len(said) - MAX_WARNINGS} more warning(s) not shown")
         return out
 
     def note(self, test: PlannedTest, planned: PlannedAssertion | None
@@ -176,6 +178,15 @@ class CalibrationGating:
         return row.model_copy(update=update)
 
 
+def record_warnings(record: CalibrationRecord) -> list[str]:
+    """A jury record's pairs of jurors that err together, judged by today's
+    `CORRELATED_ERRORS` (a record written under the old 0.7 warns too); else its own words."""
+    if not record.error_correlation:
+        return list(record.warnings)
+    n = len(record.jurors) or len(set(record.identity.models))
+    return erring_together(record.error_correlation, record.effective_jurors, n)
+
+
 def _note(gate: CalibrationGate, state: CalibrationState, record: CalibrationRecord | None,
           reason: str | None) -> CalibrationNote:
     v = record.verdict if record is not None else None
@@ -185,7 +196,7 @@ def _note(gate: CalibrationGate, state: CalibrationState, record: CalibrationRec
         labels=v.labels if v else None, kappa=v.kappa if v else None,
         kappa_ci95=v.kappa_ci95 if v else None, min_agreement_on=gate.min_agreement_on,
         effective_jurors=record.effective_jurors if record is not None else None,
-        warnings=list(record.warnings) if record is not None else [],
+        warnings=record_warnings(record)[:MAX_WARNINGS] if record is not None else [],
         alpha=v.alpha if v else None, accuracy=v.accuracy if v else None,
         false_pass_rate=v.false_pass.rate if v else None,
         false_fail_rate=v.false_fail.rate if v else None,

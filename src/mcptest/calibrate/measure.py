@@ -15,7 +15,7 @@ from typing import Literal
 
 import anyio
 
-from mcptest.calibrate.correlation import effective_jurors, error_correlations, near_duplicates
+from mcptest.calibrate.correlation import effective_jurors, erring_together, error_correlations
 from mcptest.calibrate.labels import Label
 from mcptest.calibrate.record import CalibrationRecord, Disagreement
 from mcptest.calibrate.stats import alpha, alpha_interval, cohen_kappa, figures
@@ -162,6 +162,6 @@ def build_record(target: Target, labels: Sequence[Label], judged: Sequence[Judge
         panel_alpha=alpha(*coders) if is_jury else None,
         panel_alpha_ci95=alpha_interval(*coders) if is_jury else None,
         error_correlation=pairs, effective_jurors=worth,
-        warnings=near_duplicates(pairs, worth, len(seats)),
+        warnings=erring_together(pairs, worth, len(seats)),
         lowers_agreement=_lowering(target, human, seats, verdict.kappa),
         disagreements=disagreements)

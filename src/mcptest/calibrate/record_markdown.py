@@ -47,7 +47,7 @@ def _figure_row(name: str, f: Figures) -> str:
 
 def _jurors(record: CalibrationRecord, esc: Escape) -> list[str]:
     """Whether the jurors err together: the pairwise error correlations, what the jury is worth
-    in independent jurors, and a warning per near-duplicate pair."""
+    in independent jurors, and a warning per pair that errs together."""
     if not record.error_correlation:
         return []
     lines = ["## Jurors that make the same mistakes", "",

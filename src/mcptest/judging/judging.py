@@ -17,6 +17,7 @@ from mcptest.errors import SuiteError, SuiteErrors
 from mcptest.grade.aggregate import plurality
 from mcptest.grade.agreement_nominal import run_label_agreement
 from mcptest.grade.judged_call import JudgedCall
+from mcptest.grade.juror_independence import run_effective_jurors
 from mcptest.grade.run_alpha import RunAlpha, run_alpha
 from mcptest.judging.graders import grader_for
 from mcptest.judging.model_checks import model_errors
@@ -126,9 +127,11 @@ def agreements(tests: list[TestResult]) -> dict[str, Any]:
     """The run's agreement fields of `JudgeTotals`: the scores' alpha with its band, counts and
     interval, and the labels' alpha."""
     found = score_agreement(tests)
+    jurors, worth = run_effective_jurors(tests)
     detail = None if found is None else RunAgreement(
         band=found.band, juries=found.juries, unanimous=found.unanimous,
-        ci95=None if found.ci95 is None else Interval(low=found.ci95[0], high=found.ci95[1]))
+        ci95=None if found.ci95 is None else Interval(low=found.ci95[0], high=found.ci95[1]),
+        jurors=jurors, effective_jurors=worth)
     return {"run_agreement": None if found is None else found.alpha,
             "run_agreement_detail": detail, "run_agreement_labels": label_agreement(tests)}
 

@@ -96,6 +96,12 @@ class RunAgreement(Model):
     """How many of those juries had every juror give the same answer."""
     ci95: Interval | None = None
     """95% interval from 1,000 seeded resamples of the juries; null with a single jury."""
+    jurors: float | None = None
+    """The mean number of jurors of those juries; null in reports written before the field
+    existed."""
+    effective_jurors: float | None = None
+    """The mean of those juries' `jury.effective_jurors.value`, over the juries that have one
+    (docs/jury.md, "Effective jurors"); null when none has."""
 
 
 class CassetteSummary(Model):

@@ -48,6 +48,7 @@ from mcptest.report.result_models import WeightedScore as WeightedScore
 from mcptest.report.selection_models import PromptVotes as PromptVotes
 from mcptest.report.selection_models import SelectionChange as SelectionChange
 from mcptest.report.selection_models import SelectionStats as SelectionStats
+from mcptest.report.vote_models import EffectiveJurors as EffectiveJurors
 from mcptest.report.vote_models import JudgeVote as JudgeVote
 from mcptest.report.vote_models import JuryAnalytics as JuryAnalytics
 

@@ -69,6 +69,28 @@ def lost_words(answered: int, seats: int, lost: list[LostSeat]) -> str:
     return f"{answered} of {seats} jurors answered; {named}"
 
 
+class EffectiveJurors(Model):
+    """How many independent jurors a jury's verdict and band rest on: Kish's design effect,
+    n / (1 + (n − 1)·ρ̄) with ρ̄ the jurors' mean pairwise correlation, negative ones counted as 0
+    (docs/jury.md, "Effective jurors")."""
+
+    jurors: Count
+    """The distinct jurors compared (n)."""
+    value: float | None = None
+    """n / (1 + (n − 1)·ρ̄); null when ρ̄ could not be estimated (`note` says why)."""
+    basis: Literal["labels", "votes"]
+    """`labels`: ρ̄ of the jurors' errors against human labels, from the jury's calibration
+    record; `votes`: ρ̄ of their pass/fail votes over the run's juries of the same jurors, which
+    also counts jurors agreeing because both are right, so it is never above the labels'."""
+    mean_correlation: float | None = None
+    """ρ̄ (negative pairwise correlations counted as 0)."""
+    items: Count = 0
+    """What ρ̄ was estimated over: labels (`labels`), or the run's juries of these jurors
+    (`votes`; each repetition's jury is its own)."""
+    note: str | None = None
+    """Why there is no value: too few juries, or votes that never varied."""
+
+
 class JuryAnalytics(Model):
     """Agreement and its reading (docs/§5.3), readable as `jury.*` targets."""
 
@@ -123,3 +145,6 @@ class JuryAnalytics(Model):
     lost: list[LostSeat] = Field(default_factory=list)
     """Seats lost to an error, each with its reason: never silent (docs/jury.md, "Lost
     seats")."""
+    effective_jurors: EffectiveJurors | None = None
+    """How many independent jurors the verdict and the band rest on (docs/jury.md, "Effective
+    jurors"); null for a single juror and in reports written before the field existed."""

@@ -132,7 +132,11 @@ def judges_cell(judge: JudgeDetail | None) -> str:
         review = " · ⚠ review" if j.escalate else ""
         band = f"{display.BAND_MARK[j.confidence]} {j.confidence or 'n/a'}"
         bias = " · ⚠ bias" if j.bias_warning else ""
-        return f"{band} · α {display.num(j.agreement)}{review}{bias}"
+        e = j.effective_jurors
+        worth = "" if e is None else (
+            f" · on {e.value:.1f} of {e.jurors} effective jurors" if e.value is not None
+            else " · effective jurors not estimated")
+        return f"{band} · α {display.num(j.agreement)}{worth}{review}{bias}"
     models = list(dict.fromkeys(v.model for v in judge.votes))
     more = f" +{len(models) - 2}" if len(models) > 2 else ""
     return ", ".join(md_code(model, 60) for model in models[:2]) + more
@@ -168,6 +172,7 @@ def _jury(judge: JudgeDetail) -> dict[str, Any] | None:
         "alpha": display.num(j.agreement), "passed": j.passed_jurors, "decisive": j.decisive,
         "quorum": None if j.panel else display.num(j.quorum), "verdict": j.verdict,
         "escalate": j.escalate, "bias_warning": j.bias_warning, "rests_on": seats.rests_on(j),
+        "effective": seats.effective_text(j.effective_jurors),
         "lost": seats.lost_text(j) if j.lost else None,
     }
 

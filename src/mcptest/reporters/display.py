@@ -25,7 +25,7 @@ from mcptest.report.models import (
 from mcptest.reporters import lint_summary
 from mcptest.reporters.display_words import BAND_LEGEND as BAND_LEGEND
 from mcptest.reporters.display_words import EXIT_MEANING, GAP_ADVICE, LEADING_GAPS, VERDICT
-from mcptest.reporters.seats import has_lost_seat, lost_text
+from mcptest.reporters.seats import has_lost_seat, lost_text, run_worth
 from mcptest.reporters.weights import weight_text
 
 STATUS_ORDER: tuple[Status, ...] = (
@@ -53,13 +53,14 @@ def num(value: float | None) -> str:
 
 
 def run_agreement_text(s: Summary) -> str:
-    """`run agreement α 0.00 (low; 60 juries, 59 unanimous; 95% CI 0.00–1.00)`."""
+    """`run agreement α 0.00 (low; 60 juries, 59 unanimous; 95% CI 0.00–1.00; rests on 1.3
+    effective jurors of 3)`."""
     text = f"run agreement α {num(s.run_agreement)}"
     d = s.run_agreement_detail
     if d is None:
         return text
     ci = "" if d.ci95 is None else f"; 95% CI {d.ci95.low:.2f}–{d.ci95.high:.2f}"
-    return f"{text} ({d.band}; {d.juries} juries, {d.unanimous} unanimous{ci})"
+    return f"{text} ({d.band}; {d.juries} juries, {d.unanimous} unanimous{ci}{run_worth(d)})"
 
 
 def calibration_text(c: CalibrationNote | None) -> str:
@@ -70,7 +71,7 @@ def calibration_text(c: CalibrationNote | None) -> str:
     if c.warnings:
         worth = "" if c.effective_jurors is None else (
             f", the jury is worth {c.effective_jurors:.1f} independent jurors")
-        dupes = f" · ⚠ {len(c.warnings)} pair(s) of near-duplicate jurors{worth}"
+        dupes = f" · ⚠ {len(c.warnings)} pair(s) of jurors that err together{worth}"
     if c.state == "calibrated":
         ci = "" if c.kappa_ci95 is None else f" [{c.kappa_ci95.low:.2f}, {c.kappa_ci95.high:.2f}]"
         figures = [f"κ {num(c.kappa)}{ci}", f"α {num(c.alpha)}", f"{c.labels} labels"]

@@ -22,6 +22,7 @@ from mcptest.reporters import (
     corrected_display,
     display,
     headline,
+    seats,
 )
 from mcptest.reporters.escape import shorten, strip_controls
 from mcptest.reporters.repeats_display import repeat_text
@@ -111,6 +112,7 @@ def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
         value_text=display.value_text,
         calibration_text=display.calibration_text,
         run_agreement_text=display.run_agreement_text,
+        effective_text=seats.effective_text,
         repeat_text=repeat_text,
         pretty_json=_pretty_json,
     )

@@ -79,8 +79,9 @@ def _judge(out: PrettyOut, judge: JudgeDetail, depth: int) -> None:
         band = out.paint(j.confidence or "n/a", j.confidence or "dim")
         review = ", " + out.paint("escalated for review", "low") if j.escalate else ""
         lost = out.paint(f", {len(j.lost)} lost", "error") if j.lost else ""
+        worth = f" · {seats.effective_text(j.effective_jurors)}" if j.effective_jurors else ""
         out.add(
-            f"jury: {band} · α {display.num(j.agreement)}{seats.rests_on(j)} · "
+            f"jury: {band} · α {display.num(j.agreement)}{seats.rests_on(j)}{worth} · "
             f"{j.passed_jurors}/{j.decisive} "
             f"passed{f', {j.deferred} deferred' if j.deferred else ''}{lost}"
             f"{display.quorum_text(j)} · verdict {j.verdict}{review}",

@@ -3,10 +3,18 @@ seats"): the same words in the terminal, the comment, SARIF and the rest."""
 
 from __future__ import annotations
 
-from mcptest.report.models import JudgeDetail, JuryAnalytics, Report, TestResult
+from mcptest.report.models import (
+    EffectiveJurors,
+    JudgeDetail,
+    JuryAnalytics,
+    Report,
+    RunAgreement,
+    TestResult,
+)
 from mcptest.report.vote_models import lost_words
 
-__all__ = ["has_lost_seat", "juries_with_lost_seats", "lost_text", "rests_on"]
+__all__ = ["effective_text", "has_lost_seat", "juries_with_lost_seats", "lost_text",
+           "rests_on", "run_worth"]
 
 
 def has_lost_seat(judge: JudgeDetail | None) -> bool:
@@ -24,6 +32,28 @@ def rests_on(j: JuryAnalytics) -> str:
     if j.seats is None or j.decisive >= j.seats:
         return ""
     return f" on {j.decisive} of {j.seats} jurors"
+
+
+def run_worth(d: RunAgreement) -> str:
+    """`; rests on 1.3 effective jurors of 3`: the run-level α's (the means over its juries)."""
+    if d.jurors is None:
+        return ""
+    of = f"{d.jurors:.0f}" if float(d.jurors).is_integer() else f"{d.jurors:.1f}"
+    if d.effective_jurors is None:
+        return f"; effective jurors of {of} not estimated"
+    return f"; rests on {d.effective_jurors:.1f} effective jurors of {of}"
+
+
+def effective_text(e: EffectiveJurors | None) -> str:
+    """`rests on 1.3 effective jurors of 3 (votes over 60 juries)`, or why there is no number
+    (docs/jury.md, "Effective jurors"); empty for a report without the figure."""
+    if e is None:
+        return ""
+    basis = (f"errors on {e.items} labels" if e.basis == "labels"
+             else f"votes over {e.items} juries")
+    if e.value is None:
+        return f"effective jurors of {e.jurors} not estimated: {e.note or basis}"
+    return f"rests on {e.value:.1f} effective jurors of {e.jurors} ({basis})"
 
 
 def juries_with_lost_seats(report: Report) -> list[tuple[TestResult, JuryAnalytics]]:

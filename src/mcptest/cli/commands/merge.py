@@ -9,6 +9,7 @@ from mcptest.cli.output import write_reports
 from mcptest.cli.output_flags import add_single_output
 from mcptest.cli.output_paths import check_outputs
 from mcptest.errors import UsageError
+from mcptest.grade.juror_independence import with_effective_jurors
 from mcptest.judging.judging import agreements
 from mcptest.report.build import JudgeTotals, build_report
 from mcptest.report.models import Report, ServerReport, TestResult
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     for r in reports:
         for t in r.tests:
             by_id.setdefault(t.id, t)
-    tests = in_plan_order(list(by_id.values()), reports)
+    tests = with_effective_jurors(in_plan_order(list(by_id.values()), reports))
     caps = [r.summary.max_cost_usd for r in reports if r.summary.max_cost_usd is not None]
     run_caps = {r.shard.run_max_cost_usd for r in reports if r.shard is not None}
     run_cap = next(iter(run_caps)) if len(run_caps) == 1 else None  # one cap, sliced
