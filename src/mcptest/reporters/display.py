@@ -53,8 +53,7 @@ def num(value: float | None) -> str:
 
 
 def run_agreement_text(s: Summary) -> str:
-    """`run agreement α 0.00 (low; 60 juries, 59 unanimous; 95% CI 0.00–1.00; rests on 1.3
-    effective jurors of 3)`."""
+    """`run agreement α 0.00 (low; 60 juries, 59 unanimous; 95% CI 0.00–1.00; rests on 1.3 …)`."""
     text = f"run agreement α {num(s.run_agreement)}"
     d = s.run_agreement_detail
     if d is None:
@@ -71,7 +70,7 @@ def calibration_text(c: CalibrationNote | None) -> str:
     if c.warnings:
         worth = "" if c.effective_jurors is None else (
             f", the jury is worth {c.effective_jurors:.1f} independent jurors")
-        dupes = f" · ⚠ {len(c.warnings)} pair(s) of jurors that err together{worth}"
+        dupes = f" · ⚠ jurors err together{worth}"
     if c.state == "calibrated":
         ci = "" if c.kappa_ci95 is None else f" [{c.kappa_ci95.low:.2f}, {c.kappa_ci95.high:.2f}]"
         figures = [f"κ {num(c.kappa)}{ci}", f"α {num(c.alpha)}", f"{c.labels} labels"]
