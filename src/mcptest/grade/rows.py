@@ -77,8 +77,7 @@ def _lean(row_type: type[_Row], /, **values: Any) -> _Row:
     given = {}
     for name, value in values.items():
         field = fields[name]
-        default = (field.default_factory() if field.default_factory is not None  # type: ignore[call-arg]
-                   else field.default)
+        default = field.get_default(call_default_factory=True)
         if type(value) is not type(default) or value != default:
             given[name] = value
     return row_type(**given)

@@ -19,7 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import pytest
@@ -31,6 +31,9 @@ from mcptest.pytest_plugin.session_state import plugin_session
 from mcptest.report.models import Report, TestResult
 from mcptest.reporters.escape import shorten, terminal
 from mcptest.reporters.pretty_row import render_test
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr, TracebackStyle  # of `Node.repr_failure`
 
 LOG = logging.getLogger("mcptest")
 """The run's own lines (its header, server errors): pytest shows them under a failing item."""
@@ -62,8 +65,10 @@ class SuiteFile(pytest.File):
             name = t.name if names[t.name] == 1 else f"{t.kind}: {t.name}"
             yield SuiteItem.from_parent(self, name=name, planned=t)
 
-    def repr_failure(  # type: ignore[override]  # as pytest's own Collector
-            self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
+        """A bad suite as its file, line and key, with no traceback; `style` is `Node`'s, which
+        a collector's failure does not use (pytest's own `Collector` drops it)."""
         if isinstance(excinfo.value, McpTestError):  # a bad suite: file, line, key; no trace
             return str(excinfo.value)
         return super().repr_failure(excinfo)

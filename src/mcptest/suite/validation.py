@@ -81,12 +81,14 @@ def _model_field(model: type[BaseModel], seg: str) -> tuple[str, Any] | None:
         choices = info.validation_alias.choices if isinstance(
             info.validation_alias, AliasChoices) else ()
         if seg in (info.alias, name, *choices):
-            tp = info.annotation
+            tp: Any = info.annotation  # a type expression: `Annotated[...]` is one, not a type
             if info.metadata or info.discriminator:
                 extra = [*info.metadata]
-                if info.discriminator and not any(isinstance(x, Discriminator) for x in extra):
-                    extra.append(Discriminator(info.discriminator))  # type: ignore[arg-type]
-                tp = Annotated[tp, *extra] if extra else tp  # type: ignore[assignment]
+                found = info.discriminator
+                if found and not any(isinstance(x, Discriminator) for x in extra):
+                    extra.append(found if isinstance(found, Discriminator)
+                                 else Discriminator(found))
+                tp = Annotated[tp, *extra] if extra else tp
             return seg, tp  # the key as the file spells it (alias, name or older alias)
     return None
 
