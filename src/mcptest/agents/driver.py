@@ -18,9 +18,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from mcptest.agents.agent_rows import agent_model, run_agent_row, transcript_for, unfinished
 from mcptest.agents.eval_rows import live_servers, nothing_to_grade, run_eval_row
-from mcptest.agents.selection_run import run_selection_row
 from mcptest.calibrate.gate import CalibrationGating
 from mcptest.errors import ServerNotReadyError
 from mcptest.grade.grader import LlmGrading
@@ -83,6 +81,11 @@ class RowDriver:
             slots.release()
 
     async def _live(self, rows: list[PlannedTest]) -> None:
+        if not rows:
+            return
+        # agent and selection rows only: a run of fixed-response evals never imports them
+        from mcptest.agents.agent_rows import agent_model
+
         routable = []
         for t in rows:
             if isinstance(t.spec, EvalSpec) and not t.spec.server:
@@ -142,6 +145,9 @@ class RowDriver:
         return self.tracing.test(t.id, t.name, t.suite_file)
 
     async def _run_row(self, t: PlannedTest, servers: dict[str, ServerConnection]) -> None:
+        from mcptest.agents.agent_rows import agent_model, run_agent_row, transcript_for, unfinished
+        from mcptest.agents.selection_run import run_selection_row
+
         if isinstance(t.spec, SelectionSpec):
             self.record(await run_selection_row(t, self.engine, servers.get(t.spec.server)))
             return

@@ -90,13 +90,17 @@ def shard_cap(plan: Plan | None, options: Options, env: Mapping[str, str],
 
 def load_baseline(options: Options) -> Report | None:
     """The baseline report, read before anything runs (a bad file is a `ReportError` at once)."""
+    if options.baseline is None:
+        return None
     from mcptest.report.io import read_report
 
-    return None if options.baseline is None else read_report(options.baseline)
+    return read_report(options.baseline)
 
 
 def apply_baseline(report: Report, old: Report | None, options: Options) -> Report:
     """The run compared with its baseline, when there is one, and gated by `--fail-on`."""
+    if old is None and not options.comparison.fail_on_not_measured:
+        return report
     from mcptest.compare.attach import with_baseline, with_fail_on_not_measured
 
     if old is not None:
