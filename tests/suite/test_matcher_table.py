@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import mcptest
+from mcptest.compare.row_measures import judged_kinds
 from mcptest.grade.deterministic import evaluate
 from mcptest.judging.graders import grader_for
 from mcptest.suite.models import MATCHER_KINDS, MATCHERS, Assertion, is_llm_matcher
@@ -34,6 +35,8 @@ def test_each_kind_is_one_entry_and_every_list_derives_from_the_table() -> None:
     assert {k.name for k in MATCHERS if k.judged} == LLM_MATCHER_KINDS
     assert {k.name for k in MATCHERS if k.of_values} == VALUE_MATCHER_KINDS
     assert not LLM_MATCHER_KINDS & VALUE_MATCHER_KINDS  # a judge never checks an argument
+    # a comparison's judged rows: the table's judged kinds, and the older spelling reports keep
+    assert judged_kinds() == LLM_MATCHER_KINDS | {"eval.rubric"}
 
 
 @pytest.mark.parametrize("kind", MATCHERS, ids=lambda k: k.name)

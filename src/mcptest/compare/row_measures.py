@@ -6,6 +6,7 @@ run is neither a pass nor a fail, so a row none of whose runs was scored measure
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -17,8 +18,6 @@ _OUTCOME: dict[str, Outcome] = {
     "passed": "pass", "deferred": "none", "failed": "fail", "error": "fail", "flaky": "flaky",
     "skipped": "none", "not_yet_available": "none",
 }
-_JUDGED = ("llm-judge", "llm-jury", "eval-rubric", "custom-judge",
-           "eval.rubric")  # reports written before the one spelling (docs/decisions.md)
 _MECHANICAL = ("transport", "protocol", "suite", "tool-error", "shape", "environment", "budget",
                "replay")
 
@@ -58,8 +57,22 @@ def judged(t: TestResult) -> bool:
     if t.gap in _MECHANICAL:
         return False
     failing = [a for a in t.assertions if a.status in ("failed", "error")]
-    return bool(failing) and all(a.matcher in _JUDGED or a.target.startswith("jury.")
+    kinds = judged_kinds()
+    return bool(failing) and all(a.matcher in kinds or a.target.startswith("jury.")
                                  for a in failing)
+
+
+@functools.cache
+def judged_kinds() -> frozenset[str]:
+    """The matcher table's judged kinds (`MatcherKind.judged`), in every spelling a report may
+    carry: reports written before the one spelling say `eval.rubric` (docs/decisions.md).
+    Imported on first use: `mcptest diff` reads two reports and builds no suite model before
+    a row needs it."""
+    from mcptest.suite.models.kind_aliases import MATCHER_KIND_ALIASES
+    from mcptest.suite.models.matcher_kinds import LLM_MATCHER_KINDS
+
+    return LLM_MATCHER_KINDS | {spelling for spelling, kind in MATCHER_KIND_ALIASES.items()
+                                if kind in LLM_MATCHER_KINDS}
 
 
 def report_cost(report: Report) -> float | None:

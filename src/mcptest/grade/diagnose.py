@@ -20,11 +20,11 @@ from mcptest.report.models import (
     JudgeDetail,
     Status,
 )
+from mcptest.suite.models.matcher_kinds import LLM_MATCHER_KINDS
 
 BUDGET_PREFIX = "budget"
 TARGET_MISSING = "target not found: "
 """The start of an assertion's message when its target is not in a normal answer (absent.py)."""
-JUDGED_KINDS = frozenset({"llm-judge", "llm-jury", "eval-rubric", "custom-judge"})
 _ENVIRONMENT_HINTS = ("judge required but unavailable", "agent model required but unavailable",
                       "no known price", "no judge model", "judge unreachable")
 UNREACHABLE = "judge unreachable: "
@@ -97,12 +97,12 @@ def gap_category(
     if any(m.startswith(_ENVIRONMENT_HINTS) for m in messages):
         return "environment"
     deterministic_failed = any(
-        a.status == "failed" and a.matcher not in JUDGED_KINDS and not _reads_jury(a)
+        a.status == "failed" and a.matcher not in LLM_MATCHER_KINDS and not _reads_jury(a)
         for a in assertions)
     # A judged assertion that failed without any judge answer failed before the judges: its
     # target was missing, or the structural tier stopped it.
     structural_failed = any(
-        a.status == "failed" and a.matcher in JUDGED_KINDS and a.judge is None
+        a.status == "failed" and a.matcher in LLM_MATCHER_KINDS and a.judge is None
         and not (a.message or "").startswith(_ENVIRONMENT_HINTS) for a in assertions)
     if any(a.status == "failed" and (a.message or "").startswith(TARGET_MISSING)
            for a in assertions):
@@ -112,7 +112,7 @@ def gap_category(
     if any(a.status == "skipped" and (a.message or "").startswith(BUDGET_PREFIX)
            for a in assertions):
         return "budget"
-    judged = [a for a in assertions if a.matcher in JUDGED_KINDS and a.status != "passed"]
+    judged = [a for a in assertions if a.matcher in LLM_MATCHER_KINDS and a.status != "passed"]
     if any(a.status == "error" and UNREACHABLE in (a.message or "") for a in judged):
         return "environment"
     if any(a.status == "error" or _unreliable(a.judge, a.message) for a in judged):
@@ -125,7 +125,7 @@ def gap_category(
         return "judgment"
     if any(a.status == "error" for a in assertions):
         return "judge-reliability"
-    if any(a.weight is not None and a.matcher in JUDGED_KINDS for a in assertions):
+    if any(a.weight is not None and a.matcher in LLM_MATCHER_KINDS for a in assertions):
         return "judgment"  # a weighted score the judges' scores kept under its threshold
     return "tool-error" if produced and is_tool_error(produced) else "shape"
 
