@@ -16,7 +16,9 @@ drawing leaves out or puts under another parent).
     │   │   │                 with its file, line or JSON path (`mcptest.readback`)
     │   │   └── FileRefused   refused for its type or size, before any parsing
     │   ├── RecordError       a calibration record cannot be read (the gate: `unreadable`)
-    │   └── BaselineApiError  the baseline artifact cannot be fetched (the run: no baseline)
+    │   ├── BaselineApiError  the baseline artifact cannot be fetched (the run: no baseline)
+    │   └── PullFilesError    a pull request's changed files cannot be listed whole (the run:
+    │                         as without the list)
     ├── ServerNotReadyError   a server never became ready                            → exit 3
     │                         (via its tests' rows: the runner records them, the run goes on)
     ├── NegotiationError      a server agreed on no protocol era (its connection fails)

@@ -51,6 +51,8 @@ def new_runner(root: Path) -> Runner:
         "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event),
         "GITHUB_OUTPUT": str(files / "output"), "GITHUB_STEP_SUMMARY": str(files / "summary.md"),
         "GITHUB_WORKSPACE": str(workspace), "PATH": "/usr/bin:/bin",
+        # nothing reaches api.github.com: a test that talks to GitHub sets the loopback server's
+        "GITHUB_API_URL": "http://127.0.0.1:9",
         # what action.yml's defaults turn into
         "INPUT_SARIF": "mcptest.sarif", "INPUT_COMMENT": "true", "INPUT_COMMENT-MODE": "update",
         "INPUT_GITHUB-TOKEN": TOKEN, "INPUT_OUTPUT-DIR": "mcptest-results",

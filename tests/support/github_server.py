@@ -17,7 +17,8 @@ PR's token; `prefix="/api/v3"` serves under a path like GitHub Enterprise Server
 and issues live in memory; `seed()` adds a comment and `seed_issue()` an issue (or a pull request,
 which GitHub's issue listing also returns) as another user; `issues()` lists them.
 The compare, commits, artifacts, workflow run and artifact download endpoints a baseline is
-found through are in `github_baseline.py` (`gh.baseline`).
+found through are in `github_baseline.py` (`gh.baseline`); a pull request and its changed files
+in `github_pulls.py` (`gh.pulls`).
 
 It speaks only what GitHub's published description allows (`github_openapi.py`): every request
 it receives and every answer it sends (its payload completed to the operation's schema first)
@@ -46,6 +47,7 @@ from support.github_openapi import (
     rest_description,
     shaped,
 )
+from support.github_pulls import PullsState, route_pulls
 
 _LIST = re.compile(r"^/repos/([^/]+)/([^/]+)/issues/(\d+)/comments$")
 _ONE = re.compile(r"^/repos/([^/]+)/([^/]+)/issues/comments/(\d+)$")
@@ -68,6 +70,7 @@ class _State:
     next_issue: int = 100
     lock: threading.RLock = field(default_factory=threading.RLock)  # _send takes it too
     baseline: BaselineState = field(default_factory=BaselineState)
+    pulls: PullsState = field(default_factory=PullsState)
     violations: list[str] = field(default_factory=list)
 
 
@@ -109,6 +112,11 @@ class GitHubServer:
     def baseline(self) -> BaselineState:
         """History, merge-base and stored artifacts for `baseline: auto` (github_baseline.py)."""
         return self.state.baseline
+
+    @property
+    def pulls(self) -> PullsState:
+        """Pull requests and their changed files (github_pulls.py)."""
+        return self.state.pulls
 
     def seed(self, number: int, body: str, login: str, repo: str = "octo/repo") -> int:
         """Add a comment written by someone else (or by us, in an earlier run)."""
@@ -248,8 +256,9 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(400, {"message": "Invalid request (see the stand-in's violations)"})
         if self.headers.get("Authorization") != f"Bearer {state.token}":
             return self._send(401, {"message": "Bad credentials"})
-        if found := route(state.baseline, parts.path, parse_qs(parts.query),
-                          self.headers.get("Host", "127.0.0.1"), state.prefix):
+        host, query = self.headers.get("Host", "127.0.0.1"), parse_qs(parts.query)
+        if found := (route(state.baseline, parts.path, query, host, state.prefix)
+                     or route_pulls(state.pulls, parts.path, query, host, state.prefix)):
             return self._send(*found)
         forbidden = {"message": "Resource not accessible by integration"}
         if parts.path == "/user" and method == "GET":

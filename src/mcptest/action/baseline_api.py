@@ -2,11 +2,10 @@
 artifacts, the runs that made them, and their zip download (docs/baseline.md, "How
 `baseline: auto` finds a report" and "Which artifacts are trusted").
 
-The token goes to `GITHUB_API_URL` only: an artifact download answers with a redirect to signed
-storage, which is fetched without it. Every answer is read as a stream and bounded: API answers
-to `MAX_API_BYTES`, an artifact's zip to `MAX_ZIP_BYTES` (into a temporary file, never
-extracted), all of it within `DEADLINE_S` (checked between reads; one read waits at most
-`READ_TIMEOUT_S`, so a server that sends a byte now and then is cut off at the deadline). The
+The token goes to `GITHUB_API_URL` only (`github_rest.py`): an artifact download answers with a
+redirect to signed storage, which is fetched without it. Every answer is read as a stream and
+bounded: API answers as `github_rest.py` bounds them, an artifact's zip to `MAX_ZIP_BYTES` (into
+a temporary file, never extracted), all of it within `DEADLINE_S`. The
 report inside is decompressed block by block into the report reader, which bounds it however
 large the zip's directory says it is. Error messages are safe to print: no token, no body, no
 text of the artifact.
@@ -14,9 +13,7 @@ text of the artifact.
 
 from __future__ import annotations
 
-import json
 import tempfile
-import time
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -24,6 +21,7 @@ from typing import IO, Any
 
 import httpx
 
+from mcptest.action.github_rest import READ_TIMEOUT_S, GitHubRest
 from mcptest.errors import ReadBackError, ReportError
 from mcptest.readback.files import BLOCK
 from mcptest.report.io import MAX_REPORT_BYTES, report_from_blocks
@@ -31,10 +29,8 @@ from mcptest.report.models import Report
 
 MAX_ZIP_BYTES = 64 << 20
 """A bigger artifact is refused (a report of 10,000 tests zips to a few MB)."""
-MAX_API_BYTES = 16 << 20
 DEADLINE_S = 120.0
 """The whole search for a baseline, downloads included."""
-READ_TIMEOUT_S = 30.0
 REPORT_FILE = "mcptest.json"
 TRUSTED_EVENTS = ("push", "schedule")
 _REDIRECTS = (301, 302, 303, 307, 308)
@@ -44,55 +40,21 @@ class BaselineApiError(ReportError):
     """An API call or a download failed; the message is safe to print (no token, no body)."""
 
 
-class GitHubBaselineApi:
+class GitHubBaselineApi(GitHubRest):
+    errand = "the baseline search"
+    error = BaselineApiError
+
     def __init__(self, api_url: str, token: str, repository: str, *,
                  deadline_s: float = DEADLINE_S, read_timeout_s: float = READ_TIMEOUT_S) -> None:
-        self.repository = repository
-        self.deadline = time.monotonic() + deadline_s
-        self.timeout = httpx.Timeout(read_timeout_s)
-        self.client = httpx.Client(
-            base_url=api_url.rstrip("/"), timeout=self.timeout, follow_redirects=False,
-            headers={"Authorization": f"Bearer {token}", "Accept": "application/vnd.github+json",
-                     "X-GitHub-Api-Version": "2022-11-28", "User-Agent": "mcptest-action",
-                     "Accept-Encoding": "identity"})
+        super().__init__(api_url, token, repository, deadline_s=deadline_s,
+                         read_timeout_s=read_timeout_s)
         self._runs: dict[int, dict[str, Any]] = {}
 
     def __enter__(self) -> GitHubBaselineApi:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.client.close()
-
-    def _chunks(self, response: httpx.Response, limit: int, what: str) -> Iterator[bytes]:
-        """The body, read by the deadline and bounded; a compressed body is refused (its size
-        would not be the bytes that arrive)."""
-        if response.headers.get("content-encoding", "identity") != "identity":
-            raise BaselineApiError(f"{what}: answered with a compressed body")
-        total = 0
-        for chunk in response.iter_raw():  # as the bytes arrive (a chunk size would wait)
-            total += len(chunk)
-            if total > limit:
-                raise BaselineApiError(f"{what}: larger than {limit >> 20} MiB")
-            if time.monotonic() > self.deadline:
-                raise BaselineApiError(f"{what}: still arriving after the "
-                                       "baseline search's time ran out")
-            yield chunk
-
-    def _get(self, path: str, **params: Any) -> Any:
-        what = f"GET {path}"
-        self._in_time(what)
-        try:
-            with self.client.stream("GET", f"/repos/{self.repository}{path}",
-                                    params=params or None) as r:
-                if r.status_code >= 400:
-                    raise BaselineApiError(f"{what}: HTTP {r.status_code}")
-                return json.loads(b"".join(self._chunks(r, MAX_API_BYTES, what)))
-        except (httpx.HTTPError, ValueError) as e:
-            raise BaselineApiError(f"{what}: {type(e).__name__}") from None
-
-    def _in_time(self, what: str) -> None:
-        if time.monotonic() > self.deadline:
-            raise BaselineApiError(f"{what}: the baseline search's time ran out")
+        self.close()
 
     def merge_base(self, base_ref: str, head_sha: str) -> str:
         """The merge-base of the PR head with its base branch (the compare endpoint)."""

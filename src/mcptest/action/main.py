@@ -31,6 +31,7 @@ from mcptest.action.job_summary import (
 from mcptest.action.lint import LINT_JSON, LINT_SARIF, combined_exit, lint_arguments, merge_lint
 from mcptest.action.outputs import era_output, write_outputs, write_summary
 from mcptest.action.process import load_report, run_cli
+from mcptest.action.pull_files import changed_files_arguments
 from mcptest.action.shards import merge_shards, shard_weights_arguments
 from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
@@ -157,6 +158,8 @@ def _run_suites(inputs: ActionInputs, suites: list[str], baseline: BaselineChoic
     argv = cli_arguments(inputs, suites, report_json, sarif, out) + baseline.arguments(
         inputs.fail_on)
     argv += shard_weights_arguments(inputs.shard_weights, workdir, out)
+    argv += changed_files_arguments(env, inputs.github_token, inputs.distrust_changed_evidence,
+                                    workdir, inputs.output_dir, out)
     log(out, *([f"mcptest: {baseline.note}"] if baseline.note else []),
         f"mcptest {' '.join(argv)}")
     exit_code = run_cli(cli, argv, workdir, env, out)

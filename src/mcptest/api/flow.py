@@ -49,7 +49,7 @@ def run_options(options: Options, env: Mapping[str, str], *,
 
     cap, run_cap = shard_cap(plan, options, env, log or (lambda _: None))
     evidence = evidence_for(options.evidence_base, options.distrust_changed_evidence, env,
-                            Path.cwd())
+                            Path.cwd(), options.evidence_changed_files)
     # the one place the run's judge settings are built; `concurrency` only when given, so the
     # suites' `judge.concurrency` decides otherwise (`pipeline.judge_options`)
     pool = {"concurrency": options.concurrency} if options.concurrency is not None else {}

@@ -80,6 +80,9 @@ class Options(BaseModel):
     distrust_changed_evidence: bool = False
     """A replay from a changed cassette is not a pass, a changed record's cascade is advisory
     (on by itself on a fork's pull request)."""
+    evidence_changed_files: Path | None = None
+    """A file listing the pull request's changed files, used when git cannot tell (the
+    Action's, from the GitHub API; docs/cassettes.md, "What is trusted")."""
     # repeats
     repeat: Annotated[int, Field(ge=1, le=100)] | Annotated[
         str, Field(pattern=r"^adaptive(:([2-9]|[1-9][0-9]|100))?$")] = 1

@@ -67,6 +67,11 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
                        help="a replay from a changed cassette is not a pass and a changed "
                             "record's cascade is advisory (on by itself for a fork's pull "
                             "request)")
+    tapes.add_argument("--evidence-changed-files", type=Path, metavar="PATH",
+                       help="when git cannot tell what changed since the merge-base (no git, "
+                            "a shallow checkout), the pull request's changed files listed in "
+                            "this file: one path a line or JSON, relative to the repository "
+                            "root ($GITHUB_WORKSPACE, else the current directory)")
     talk = p.add_mutually_exclusive_group()
     talk.add_argument("-v", "--verbose", action="store_true",
                       help="one line per finished test on stderr, also on a terminal")

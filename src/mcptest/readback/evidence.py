@@ -5,8 +5,11 @@ A replayed verdict is only as good as its cassette, and a cascade's thresholds o
 its record; both are files a pull request (a fork's too) can edit. `git` names the files that
 differ from the merge-base of HEAD and `base` (committed, staged, unstaged or untracked); a
 verdict resting on one of them says so, and with `distrust` it is not trusted at all. When git
-cannot tell (no repository, a shallow clone without the base), `unknown` says why: every file
-then counts as changed when distrusting, none otherwise (the run warns either way).
+cannot tell (no repository, a shallow clone without the base), a changed-file list given
+(`--evidence-changed-files`: the Action's, from the GitHub API) is used instead, and `source`
+says so; without one, `unknown` says why: every file then counts as changed when distrusting,
+none otherwise (the run warns either way). Git is preferred when it can tell: it also sees what
+the working tree holds beyond the pull request's commits (a file a step before changed).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcptest.errors import ReadBackError
+from mcptest.readback.changed_files import list_root, read_changed_files
 from mcptest.readback.files import read_regular
 
 GIT_TIMEOUT_S = 30.0
@@ -36,6 +40,9 @@ class ChangedEvidence:
     is not a pass, a changed record's cascade is advisory."""
     unknown: str | None = None
     """Why git could not tell (then `changed` is `distrust`)."""
+    source: str | None = None
+    """Where `files` came from when not from git (a changed-file list), and why git could not
+    tell; None: git."""
 
     def changed(self, path: Path) -> bool:
         if self.unknown is not None:
@@ -88,18 +95,24 @@ def fork_pull_request(env: Mapping[str, str]) -> bool:
         return True  # a pull request whose event cannot be read is not taken for our own
 
 
-def evidence_for(base: str | None, distrust: bool, env: Mapping[str, str], cwd: Path
-                 ) -> ChangedEvidence | None:
-    """What `--evidence-base` and `--distrust-changed-evidence` (or the environment: the pull
-    request's base branch, a fork's pull request) make of this run; None: no comparison."""
+def evidence_for(base: str | None, distrust: bool, env: Mapping[str, str], cwd: Path,
+                 listed: Path | None = None) -> ChangedEvidence | None:
+    """What `--evidence-base`, `--distrust-changed-evidence` and `--evidence-changed-files` (or
+    the environment: the pull request's base branch, a fork's pull request) make of this run;
+    None: no comparison. A list that is refused raises `ReadBackError`."""
     distrust = distrust or fork_pull_request(env)
+    given = read_changed_files(listed, list_root(env, cwd)) if listed is not None else None
     implicit = base is None
     if base is None and env.get("GITHUB_BASE_REF"):
         base = f"origin/{env['GITHUB_BASE_REF']}"
-    if base is None:
+    if base is None and given is None:
         return ChangedEvidence("(none)", frozenset(), distrust, unknown=(
             "no base to compare with (--evidence-base)")) if distrust else None
-    found = changed_since(base, cwd, distrust=distrust)
+    found = (changed_since(base, cwd, distrust=distrust) if base is not None else
+             ChangedEvidence("the base branch", frozenset(), distrust, unknown="no base ref"))
+    if found.unknown is not None and given is not None:
+        return ChangedEvidence(found.base, given.files, distrust, source=(
+            f"{given.source} ({given.count} path(s); git could not tell: {found.unknown})"))
     if found.unknown is not None and implicit and not distrust:
         return None  # a shallow checkout of our own pull request: nothing to say
     return found

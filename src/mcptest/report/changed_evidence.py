@@ -37,6 +37,9 @@ def mark_changed_evidence(report: Report, evidence: ChangedEvidence | None) -> R
         said.append(f"could not tell which cassettes and records changed since {evidence.base}: "
                     f"{evidence.unknown}" + ("; every one is treated as changed, so none is "
                                              "trusted" if evidence.distrust else ""))
+    if evidence.source is not None and (resting or evidence.distrust):
+        said.append(f"which cassettes and records changed since {evidence.base} was taken "
+                    f"from {evidence.source}")
     trust = "not trusted here" if evidence.distrust else "review it"
     for file, n in sorted(resting.items()):
         kind = "a calibration record" if file in records else "a model cassette"
