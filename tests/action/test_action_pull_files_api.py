@@ -93,11 +93,12 @@ def test_the_action_lists_only_pull_requests_git_cannot_tell(tmp_path: Path) -> 
         assert changed_files_arguments(push, TOKEN, True, tmp_path, "out", out) == []
         asked = len(gh.requests)
 
-        # our own pull request: a failure is a log line, not a warning (nothing fails for it)
+        # our own pull request is not listed (nothing rests on it) unless the input distrusts
         own = env_for(tmp_path, gh, pull_request_event(PR, head_sha=HEAD_SHA))
-        quiet = io.StringIO()
-        assert changed_files_arguments(own, TOKEN, False, tmp_path, "out", quiet) == []
-        assert "::warning" not in quiet.getvalue() and "GitHub's limit" in quiet.getvalue()
+        assert changed_files_arguments(own, TOKEN, False, tmp_path, "out", out) == []
+        assert len(gh.requests) == asked
+        assert changed_files_arguments(own, TOKEN, True, tmp_path, "out", out) == []
+        assert len(gh.requests) == asked + 1
 
         # git can tell: it is preferred, and the API is not asked
         def git(*args: str) -> None:
@@ -111,6 +112,7 @@ def test_the_action_lists_only_pull_requests_git_cannot_tell(tmp_path: Path) -> 
         assert changed_files_arguments(env, TOKEN, False, tmp_path, "out", out) == []
         assert len(gh.requests) == before
     assert asked == 1  # the pull request, read once: 3,000 files are not listed at all
+    assert out.getvalue().count("::warning") == 2
 
 
 def test_the_list_the_action_hands_to_the_cli(tmp_path: Path,

@@ -4,17 +4,19 @@
 The Action's image has no git and `actions/checkout` is shallow by default, so there git cannot
 say which model cassettes and calibration records a pull request changed, and a fork's pull
 request would count every one as changed. Then, on a `pull_request` or `pull_request_target`
-event with a token, the Action lists `GET /repos/{o}/{r}/pulls/{n}/files` (100 a page, renamed
-files under both names) into `changed-files.json` beside the report and passes it with
-`--evidence-changed-files`. Git is asked first and preferred when it can tell.
+event with a token, when the run distrusts changed evidence (a fork's pull request, or the
+`distrust-changed-evidence` input), the Action lists `GET /repos/{o}/{r}/pulls/{n}/files` (100
+a page, renamed files under both names) into `changed-files.json` beside the report and passes
+it with `--evidence-changed-files`. Git is asked first and preferred when it can tell. Our own
+pull request is not listed: there "cannot tell" costs nothing (the run names no file, fails no
+replay), and the Action asks GitHub for nothing it does not need.
 
 The list is the pull request's three-dot diff, which is what "changed since the merge-base"
 means, but only while the pull request still has the head this run checked out: the pull
 request is read before and after the listing, and a head other than the event's, a count that
 differs from its `changed_files`, or GitHub's limit of 3,000 files reached is "cannot tell". So
 is every failure (no permission, a timeout, a body that is not the answer): the run then goes on
-as without a list, with a warning naming why when the run distrusts changed evidence (a log
-line otherwise: nothing fails for it).
+as without a list, with a warning naming why.
 """
 
 from __future__ import annotations
@@ -117,12 +119,14 @@ def _pull_request(env: Mapping[str, str]) -> tuple[int, str, str] | None:
 
 def changed_files_arguments(env: Mapping[str, str], token: str, distrust: bool, workdir: Path,
                             output_dir: str, out: TextIO) -> list[str]:
-    """`--evidence-changed-files PATH` when git cannot tell and the API listed the pull
-    request's files; [] otherwise (said in the log, as a warning when it matters)."""
+    """`--evidence-changed-files PATH` when the run distrusts changed evidence (a fork's pull
+    request, or the input), git cannot tell and the API listed the pull request's files; []
+    otherwise (a failure said as a warning)."""
     shown = str(Path(output_dir) / LIST_FILE)
     (workdir / shown).unlink(missing_ok=True)  # never last run's, nor a committed link
     pull = _pull_request(env)
-    if pull is None or not token or not env.get("GITHUB_REPOSITORY"):
+    if pull is None or not token or not env.get("GITHUB_REPOSITORY") or not (
+            distrust or fork_pull_request(env)):
         return []
     number, head_sha, base_ref = pull
     git = changed_since(f"origin/{env.get('GITHUB_BASE_REF') or base_ref}", workdir)
@@ -133,13 +137,10 @@ def changed_files_arguments(env: Mapping[str, str], token: str, distrust: bool, 
                           env["GITHUB_REPOSITORY"], deadline_s=DEADLINE_S) as gh:
             paths = listed_files(gh, number, head_sha)
     except PullFilesError as e:
-        why = (f"git could not tell which cassettes and records this pull request changed, nor "
-               f"could the GitHub API ({e})")
-        if distrust or fork_pull_request(env):
-            out.write(command("warning", f"{why}: every one counts as changed, so no replay "
-                                         "passes", title="mcptest: changed evidence") + "\n")
-        else:
-            log(out, f"mcptest: {why}")
+        out.write(command("warning", "git could not tell which cassettes and records this pull "
+                          f"request changed, nor could the GitHub API ({e}): every one counts "
+                          "as changed, so no replay passes", title="mcptest: changed evidence")
+                  + "\n")
         return []
     with open(workdir / shown, "x", encoding="utf-8") as f:
         json.dump({"source": f"the GitHub API's changed-file list of pull request #{number}",
