@@ -134,3 +134,56 @@ def test_a_forks_changed_cassette_and_record_are_named_and_not_trusted(
         assert f"evidence this pull request changed: {file} ({kind}; 1 verdict(s) rest on " \
                "it; not trusted here)" in comment, comment
     assert done.returncode == 1, done.stdout + done.stderr
+
+
+TWO = HEAD + """judge: {model: judge-x}
+tools:
+""" + "".join(f"""  - name: greets {who} politely
+    server: ex
+    tool: greet
+    args: {{name: {who}}}
+    expect:
+      - target: "result.content[0].text"
+        matcher: {{llm-judge: {{rubric: "The greeting is polite.", threshold: 0.5}}}}
+""" for who in ("Ada", "Bob"))
+
+
+def test_without_git_the_changed_file_list_says_which_cassette_changed(
+        tmp_path: Path, js: JudgeServer) -> None:
+    """No repository (as in the Action's image): `--evidence-changed-files` names what the fork
+    changed, relative to $GITHUB_WORKSPACE; a list the CLI refuses is exit 2 at its line."""
+    work = tmp_path / "suites"
+    work.mkdir()
+    (work / "two.yml").write_text(TWO, encoding="utf-8")
+    js.script("judge-x", Verdict(score=0.9, reason="polite"))
+    done = mcptest(work, js.gateway_env(), "run", "two.yml", "--no-cache", "--models", "record")
+    assert done.returncode == 0, done.stdout + done.stderr
+    [bob] = (work / "cassettes" / "two").glob("tool-greets-bob-*.json")
+    listed = tmp_path / "changed.txt"
+    listed.write_text(f"README.md\n{bob.relative_to(tmp_path).as_posix()}\n")
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps(pull_request_event(7, head_repo="someone/fork")))
+    fork = {"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event),
+            "GITHUB_BASE_REF": "main", "GITHUB_WORKSPACE": str(tmp_path)}
+
+    done = mcptest(work, fork, "run", "two.yml", "--models", "replay", "--reporter", "json",
+                   "--output", "report.json", "--evidence-changed-files", str(listed))
+    report: dict[str, Any] = json.loads((work / "report.json").read_text())
+    rows = {t["name"]: t["status"] for t in report["tests"]}
+    assert rows == {"greets Ada politely": "passed", "greets Bob politely": "failed"}, done.stdout
+    assert done.returncode == 1
+    assert any(w.startswith("which cassettes and records changed since origin/main was taken "
+                            "from the changed-file list given (2 path(s); git could not tell")
+               for w in report["warnings"]), report["warnings"]
+
+    listed.write_text("README.md\n/etc/passwd\n")
+    done = mcptest(work, fork, "run", "two.yml", "--models", "replay",
+                   "--evidence-changed-files", str(listed))
+    assert done.returncode == 2
+    assert f"error: {listed}:2:1: an absolute path (give it relative to the repository root)" \
+        in done.stderr
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    done = mcptest(work, fork, "run", "two.yml", "--models", "replay",
+                   "--evidence-changed-files", str(fifo))
+    assert done.returncode == 2 and "not a regular file" in done.stderr
