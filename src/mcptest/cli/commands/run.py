@@ -19,6 +19,7 @@ from mcptest.cli.output import write_reports
 from mcptest.cli.progress import progress_for
 from mcptest.cli.run_arguments import add_run_arguments, reporter_outputs
 from mcptest.exit_codes import ExitCode
+from mcptest.repeats import run_repeated, total_runs, with_baseline_verdicts
 
 if TYPE_CHECKING:
     from mcptest.api.options import Options
@@ -75,8 +76,6 @@ def _run(args: argparse.Namespace, options: Options, env: dict[str, str], *, eva
          baseline: Report | None = None) -> tuple[RunOutcome, bool]:
     """Load, plan and run; (the outcome, whether any test was selected). The suites and the
     plan end with this call, so the reporters reuse their memory (docs/reports.md, "Scale")."""
-    from mcptest.repeats import run_repeated, total_runs, with_baseline_verdicts
-
     plan = plan_for(suite_paths([*args.files, *args.config]), options, env, tools=tools,
                     evals=evals, agents=agents, judged_tools_only=judged_tools_only)
     progress = progress_for(args, plan, total_runs(plan, options.repeats))
