@@ -22,6 +22,7 @@ SHORT: tuple[tuple[str, ...], ...] = (
     ("bench_quick_loop.py",),  # `pytest -m 'not slow' -n 4`: its wall time (docs/architecture.md)
     ("bench_replay.py", "--tests", "10", "--latency", "0.2"),
     ("bench_cascade.py", "--seeds", "1"),
+    ("bench_shift_looks.py", "--splits", "20"),
     ("bench_adaptive_repeats.py",),
 )
 

@@ -5,9 +5,10 @@ The guarantee of `calibrate/cascade.py` holds for items exchangeable with the la
 in a run says whether they are, but the run shows the evidence: each tier's confidences, and the
 share of what reaches it that it settles. Both are compared with what the record kept from the
 labels: the confidences by a two-sample Kolmogorov–Smirnov test, the settled share by Fisher's
-exact test on the 2×2 table (settled, escalated) × (labels, run), both from scipy. The level,
-`SHIFT_LEVEL`, is shared evenly over every test made (Bonferroni), so an unshifted run raises
-the alarm with probability at most `SHIFT_LEVEL`. A tier the run reached fewer than
+exact test on the 2×2 table (settled, escalated) × (labels, run), both from scipy. The level
+of one comparison is shared evenly over every test it makes (Bonferroni); a run makes several,
+at looks that spend `SHIFT_LEVEL` between them (`calibrate/shift_looks.py`), so an unshifted run
+raises the alarm with probability at most `SHIFT_LEVEL`. A tier the run reached fewer than
 `MIN_ITEMS` times is not tested: too few to tell, and the result says so.
 """
 

@@ -12,8 +12,9 @@ held under `--max-cost`, so a cascade that starts can finish; what it did not ne
 from __future__ import annotations
 
 import time
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mcptest.errors import BudgetRefused
 from mcptest.grade.confidence import margin, stands
@@ -33,6 +34,20 @@ if TYPE_CHECKING:
 TierSpec = LlmJudgeSpec | LlmJurySpec
 
 
+class TierWatch(Protocol):
+    """The run's shift check, watching a calibrated cascade as its tiers answer
+    (`judging/shift_recheck.py`)."""
+
+    def turn(self) -> AbstractAsyncContextManager[str | None]:
+        """Entered before a tier other than the last runs (and held while it runs): why it
+        must not run (the run's items were found unlike the labels), else None."""
+        ...
+
+    def saw(self, tier: int, confidence: float, settled: bool) -> None:
+        """Tier `tier` (0-based) answered with this confidence, and settled the item or not."""
+        ...
+
+
 @dataclass(frozen=True)
 class Thresholds:
     """What a cascade runs with, read from its calibration record (`calibrate/gate.py`)."""
@@ -48,6 +63,8 @@ class Thresholds:
     guaranteed: float | None = None
     last_cost: float | None = None
     """The record's mean cost of one verdict of the last tier."""
+    watch: TierWatch | None = None
+    """The run's shift check, told each tier's answer; None: not watched."""
 
     def of(self, k: int) -> float | None:
         return self.values[k] if self.calibrated and k < len(self.values) else None
@@ -134,7 +151,11 @@ async def grade_cascade(planned: PlannedAssertion, spec: LlmJudgeSpec, candidate
                 if k not in running:
                     steps.append(_step(k, tier, ctx, ran=False, reason=_unrun(th, k)))
                     continue
-                r = await grade_tier(planned, tier, candidate, ctx, engine)
+                r, halted = await _tier(planned, tier, candidate, ctx, engine,
+                                        None if k == last else th.watch)
+                if r is None:  # the run's shift check fired: the last tier decides
+                    steps.append(_step(k, tier, ctx, ran=False, reason=f"{HALTED}{halted}"))
+                    continue
                 results.append(r)
                 passed, score, confidence = tier_verdict(r)
                 threshold = th.of(k)
@@ -142,6 +163,8 @@ async def grade_cascade(planned: PlannedAssertion, spec: LlmJudgeSpec, candidate
                     "verdict": None if passed is None else "passed" if passed else "failed",
                     "score": score, "confidence": confidence, "threshold": threshold,
                     "cost_usd": r.cost_usd, "cached": r.cached, "ran": True}
+                if th.watch is not None and passed is not None and confidence is not None:
+                    th.watch.saw(k, confidence, k == last or stands(confidence, threshold))
                 if r.status == "skipped" or k == last or stands(confidence, threshold):
                     why = (r.message or "skipped" if r.status == "skipped" else
                            "the last tier decides" if k == last else
@@ -162,6 +185,23 @@ async def grade_cascade(planned: PlannedAssertion, spec: LlmJudgeSpec, candidate
     steps += [_step(k, tiers[k], ctx, ran=False, reason=f"not needed: tier {decider.tier} decided")
               for k in range(len(steps), len(tiers))]
     return _row(planned, start, steps, decider, results, th)
+
+
+HALTED = "not run: the shift check fired during the run: "
+"""How a tier skipped because the run's shift check fired says so (then the check's reason)."""
+
+
+async def _tier(planned: PlannedAssertion, tier: TierSpec, candidate: Any, ctx: LlmContext,
+                engine: JudgeEngine, watch: TierWatch | None
+                ) -> tuple[AssertionResult | None, str | None]:
+    """One tier's result; under a watch, its turn first, and (None, why) when the run's items
+    were found unlike the labels by then, so that the tier is not asked at all."""
+    if watch is None:
+        return await grade_tier(planned, tier, candidate, ctx, engine), None
+    async with watch.turn() as halted:
+        if halted is not None:
+            return None, halted
+        return await grade_tier(planned, tier, candidate, ctx, engine), None
 
 
 def _row(planned: PlannedAssertion, start: float, steps: list[TierStep], decider: TierStep,

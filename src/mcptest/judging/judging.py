@@ -45,7 +45,8 @@ class Judging:
         self.calibration = CalibrationGating(require=options.require_calibration,
                                              evidence=options.evidence)
         self.shift = ShiftRecheck(self.calibration, self.engine, options.on_shift)
-        """The check, after the run, that each calibrated cascade's guarantee applies to it."""
+        """The check, during and after the run, that each calibrated cascade's guarantee
+        applies to it."""
         if errors := model_errors(plan, options.env):
             raise SuiteErrors(errors)
         calls = plan_calls(plan)
@@ -88,7 +89,8 @@ class Judging:
             candidate = redact_value(candidate, self.options.secrets)
             response = redact_value(response, self.options.secrets)
         call = JudgedCall(test, planned, candidate, self.engine, response,
-                          lambda: thresholds(self.calibration, test, planned))
+                          lambda: self.shift.watched(
+                              test, planned, thresholds(self.calibration, test, planned)))
         result = self.calibration.apply(
             test, planned, await grader_for(planned.assertion.matcher)(call))
         self.shift.note(test, planned, candidate, result)

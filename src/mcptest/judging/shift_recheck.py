@@ -1,23 +1,32 @@
-"""After a run: does each calibrated cascade's guarantee apply to it (docs/cascade.md, "When the
-guarantee does not apply")?
+"""During and after a run: does each calibrated cascade's guarantee apply to it (docs/cascade.md,
+"When the guarantee does not apply")?
 
-Every calibrated cascade verdict is noted as it is graded. When the run is over, each record's
-tiers are compared with what the run showed (`calibrate/shift.py`). Where they differ, the run
-says the guarantee does not apply and, by `--on-shift`, either sends every verdict an earlier
-tier settled to the last tier (`escalate`, the default: the last tier decides, as it would
-alone) or makes every verdict of that cascade advisory (`advisory`); with
-`--require-calibration` they fail. The rows change accordingly and the report's warnings say
-which cascade, why, and what was done.
+Each calibrated cascade is watched as its tiers answer: its record's tiers are compared with
+what the run showed so far at a few looks, and once more at the end (`calibrate/shift_looks.py`,
+`calibrate/shift.py`). Once a look finds them different, by default (`--on-shift escalate`) the
+rest of that cascade's items skip the earlier tiers: each waits its turn for them (as many at
+once as the run's judge concurrency), so an item queued before the look does not pay for a
+cheap tier either. When the run is over, a cascade found different has, by `--on-shift`, every
+verdict an earlier tier settled sent to the last tier (`escalate`: the last tier decides, as it
+would alone) or every verdict made advisory (`advisory`); with `--require-calibration` they
+fail. The rows change accordingly and the report's warnings say which cascade, why, when it was
+found, and what was done.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import anyio
+
 from mcptest.calibrate.gate import CalibrationGating
-from mcptest.calibrate.shift import ShiftCheck, TierSample, check_shift
-from mcptest.grade.escalation import Thresholds, grade_cascade
+from mcptest.calibrate.shift import ShiftCheck, TierSample
+from mcptest.calibrate.shift_looks import ShiftLooks
+from mcptest.grade.escalation import HALTED, Thresholds, grade_cascade
 from mcptest.grade.grader import test_verdict
 from mcptest.grade.jury_seats import LlmContext
 from mcptest.llm.engine import JudgeEngine
@@ -36,13 +45,59 @@ class _Item:
 
 
 @dataclass
+class _Watch:
+    """One calibrated cascade's looks, and the turns of its earlier tiers (a `TierWatch`)."""
+
+    looks: ShiftLooks
+    turns: anyio.CapacityLimiter
+    halts: bool
+    """Once a look fired, the earlier tiers are skipped (`--on-shift escalate`, calibration not
+    required): otherwise the verdicts are kept, to be made advisory or failed at the end."""
+
+    def halted(self) -> str | None:
+        fired = self.looks.fired
+        if not self.halts or fired is None:
+            return None
+        return f"{fired.reason()}; found after {self.looks.fired_after} answers of tier 1"
+
+    @asynccontextmanager
+    async def turn(self) -> AsyncIterator[str | None]:
+        if (why := self.halted()) is not None:
+            yield why  # no need to wait for a turn that will not be taken
+            return
+        async with self.turns:
+            yield self.halted()
+
+    def saw(self, tier: int, confidence: float, settled: bool) -> None:
+        self.looks.saw(tier, confidence, settled)
+
+
+@dataclass
 class ShiftRecheck:
-    """The run's calibrated cascade verdicts, by record file, until the run is over."""
+    """The run's calibrated cascade verdicts and looks, by record file, until the run is over."""
 
     gating: CalibrationGating
     engine: JudgeEngine
     on_shift: OnShift = "escalate"
     items: dict[str, list[_Item]] = field(default_factory=dict)
+    watches: dict[str, _Watch] = field(default_factory=dict)
+
+    def watched(self, test: PlannedTest, planned: PlannedAssertion, th: Thresholds
+                ) -> Thresholds:
+        """A calibrated cascade's thresholds with the watch of its record (one per record
+        file, made at its first verdict); unchanged when the record keeps no confidences."""
+        note = self.gating.note(test, planned) if th.calibrated else None
+        record = self.gating.record(test, planned) if note is not None else None
+        cascade = record.cascade if record is not None else None
+        if note is None or cascade is None or any(t.confidences is None for t in cascade.tiers):
+            return th
+        watch = self.watches.get(note.record)
+        if watch is None:
+            labels = [TierSample(t.confidences or [], t.settled) for t in cascade.tiers]
+            watch = self.watches[note.record] = _Watch(
+                ShiftLooks(labels), anyio.CapacityLimiter(self.engine.options.concurrency),
+                halts=self.on_shift == "escalate" and not self.gating.require)
+        return dataclasses.replace(th, watch=watch)
 
     def note(self, test: PlannedTest, planned: PlannedAssertion, candidate: Any,
              result: AssertionResult) -> None:
@@ -59,32 +114,36 @@ class ShiftRecheck:
         run's warnings (one per record checked that did not apply, or could not be checked)."""
         out: list[str] = []
         for name, items in self.items.items():
-            record = self.gating.record(items[0].test, items[0].planned)
-            cascade = record.cascade if record is not None else None
-            if cascade is None or any(t.confidences is None for t in cascade.tiers):
+            watch = self.watches.get(name)
+            if watch is None:
                 out.append(f"cascade {name}: the record keeps no confidences, so whether the "
                            "run's items look like the labelled ones is not checked; "
                            "re-run `mcptest calibrate` to keep them")
                 continue
-            labels = [TierSample(t.confidences or [], t.settled) for t in cascade.tiers]
-            check = check_shift(labels, _run_samples(items, results, len(cascade.tiers)))
+            check = watch.looks.finish()
             reason = check.reason()
             if reason is None:
                 if check.untested:
                     out.append(f"cascade {name}: tier(s) {check.untested} reached too seldom "
                                "in this run to check that its items look like the labelled ones")
                 continue
-            out.append(f"cascade {name}: {reason}; " + self._what())
+            looks = watch.looks
+            when = (f"found at a look after {looks.fired_after} answers of tier 1" if looks.early
+                    else f"found at the end of the run, after {looks.fired_after} answers of "
+                         "tier 1")
+            out.append(f"cascade {name}: {reason} ({when}); "
+                       + self._what(looks.early and watch.halts))
             for item in items:
                 await self._redo(item, results, reason, check)
         return out
 
-    def _what(self) -> str:
+    def _what(self, early: bool) -> str:
         if self.gating.require:
             return "its verdicts fail (--require-calibration)"
         if self.on_shift == "advisory":
             return "its verdicts are advisory (--on-shift advisory)"
-        return "every verdict an earlier tier settled was sent to the last tier, which decides"
+        return (("the rest of its items went straight to the last tier, and " if early else "")
+                + "every verdict an earlier tier settled was sent to the last tier, which decides")
 
     async def _redo(self, item: _Item, results: dict[str, TestResult], reason: str,
                     check: ShiftCheck) -> None:
@@ -109,6 +168,10 @@ class ShiftRecheck:
             new = redone.model_copy(update={
                 "calibration": old.calibration, "cost_usd": old.cost_usd + redone.cost_usd,
                 "message": f"escalated after the run: {reason}; {redone.message}"})
+        elif escalation is not None and any((s.reason or "").startswith(HALTED)
+                                            for s in escalation.tiers):
+            new = old.model_copy(update={
+                "message": f"escalated during the run: {reason}; {old.message}"})
         new = self._gate(new, reason)
         assertions = [*row.assertions[:pos], new, *row.assertions[pos + 1:]]
         verdict = test_verdict(item.test, assertions)
@@ -137,25 +200,3 @@ class ShiftRecheck:
                 "calibration": shifted.model_copy(update={"verdict": result.status,
                                                           "advisory": True})})
         return result.model_copy(update={"calibration": shifted})
-
-
-def _run_samples(items: list[_Item], results: dict[str, TestResult], tiers: int
-                 ) -> list[TierSample | None]:
-    """What each tier showed in the run: its confidence on every item that reached it with a
-    verdict, and how many of those it settled."""
-    confidences: list[list[float]] = [[] for _ in range(tiers)]
-    settled = [0] * tiers
-    for item in items:
-        row = results.get(item.test.id)
-        a = next((x for x in row.assertions if x.index == item.planned.index), None) if row \
-            else None
-        e = a.judge.escalation if a is not None and a.judge is not None else None
-        if e is None:
-            continue
-        for step in e.tiers:
-            k = step.tier - 1
-            if not step.ran or step.verdict is None or step.confidence is None or k >= tiers:
-                continue
-            confidences[k].append(step.confidence)
-            settled[k] += bool(step.decided)
-    return [TierSample(c, s) for c, s in zip(confidences, settled, strict=True)]
