@@ -1,7 +1,8 @@
 """Trust or escalate, priced: the cheap judge alone, the jury alone and the escalation cascade
 on the same scripted answers, side by side (docs/cascade.md, "What it buys").
 
-Run: `.venv/bin/python bench/bench_cascade.py [--seeds N]`. 500 labelled answers with a hidden
+Run: `.venv/bin/python bench/bench_cascade.py [--seeds N]`. Each split draws a fresh pool of 500
+labelled answers with a hidden
 difficulty (tests/support/cascade_sim.py): a cheap judge right on easy answers and a coin toss on
 the hardest, its score near the line when it is unsure; three jurors right 93% of the time on easy
 answers and 85% on the hardest. All of it on the loopback judge server, priced like gpt-4o-mini
@@ -10,14 +11,19 @@ and three large models. For each seed the answers are split in half: `mcptest ca
 250-case table through the example server's `greet` tool, which echoes the answer) three times:
 with the cheap judge, with the jury, with the cascade. Every number comes from the run's JSON
 report: cost per verdict (`summary.cost_usd` / rows) and agreement with the labels.
+
+`--sweep [REPS]` instead calibrates the cheap tier alone, in process, on 40 to 1,000 labels of
+judges erring about 8% (tests/support/label_sweep.py), with the fixed sequence's start before
+issue 35 and today's, and prints the share of calibrations trusting the judge, what it settles,
+and how often the guarantee held (docs/cascade.md, "How a threshold is chosen").
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -85,9 +91,7 @@ def _graded(report: dict, human: dict[str, bool]) -> tuple[float, float, list[in
 def one_split(seed: int, data: list, js: object, folder: Path, env: dict[str, str]) -> dict:
     from support.cascade_sim import CHEAP, JURORS, PRICES
 
-    order = list(range(len(data)))
-    random.Random(seed).shuffle(order)
-    cal, held = [data[i] for i in order[:250]], [data[i] for i in order[250:]]
+    cal, held = data[:250], data[250:]  # a fresh pool, drawn in random order
     (folder / "labels.jsonl").write_text("".join(
         json.dumps({"id": it.id, "candidate": f"Hello, {it.candidate}!",
                     "human": "pass" if it.human else "fail"}) + "\n" for it in cal))
@@ -110,21 +114,56 @@ def one_split(seed: int, data: list, js: object, folder: Path, env: dict[str, st
     return out
 
 
+def sweep(reps: int) -> None:
+    """The label-count table of docs/cascade.md, before and after issue 35."""
+    from support.label_sweep import COUNTS, JUDGES
+    from support.label_sweep import sweep as run_sweep
+
+    counts = (*COUNTS, 1000)
+    print(f"{reps} seeded calibrations per count (labels nested: each count adds to the one "
+          f"before); target {TARGET:.0%}, risk {RISK:g}, two tiers\n")
+    for judge in JUDGES.values():
+        old, new = run_sweep(judge, reps, counts, old=True), run_sweep(judge, reps, counts)
+        print(f"{judge.name}: {judge.says}\n")
+        print("| labels | " + " | ".join(str(n) for n in counts) + " |")
+        print("|---|" + "---|" * len(counts))
+        for name, rows in (("before", old), ("after", new)):
+            print(f"| trusted, {name} | " + " | ".join(f"{r.trusted:.0%}" for r in rows) + " |")
+        for name, rows in (("before", old), ("after", new)):
+            print(f"| settles, {name} | " + " | ".join(f"{r.coverage:.0%}" for r in rows) + " |")
+        print("| lost since the count before, after | "
+              + " | ".join("" if r is new[0] else f"{r.lost:.0%}" for r in new) + " |")
+        print("| guarantee kept, after | " + " | ".join(f"{r.kept:.1%}" for r in new) + " |\n")
+        for a, b in itertools.pairwise(new):
+            if b.trusted < a.trusted or b.coverage < a.coverage:
+                raise SystemExit(f"{judge.name}: fewer trusted or less settled with {b.labels} "
+                                 f"labels than with {a.labels}")
+        if min(r.kept for r in new) < 1 - RISK:
+            raise SystemExit(f"{judge.name}: the guarantee held in fewer than {1 - RISK:.0%}")
+
+
 def main() -> None:
     from support.cascade_sim import items
     from support.judge_server import JudgeServer, Verdict
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--seeds", type=int, default=5, help="splits to run (default 5)")
-    seeds = parser.parse_args().seeds
-    data = items()
+    parser.add_argument("--sweep", type=int, nargs="?", const=2000, metavar="REPS",
+                        help="the label-count table instead (default 2000 calibrations a count)")
+    args = parser.parse_args()
+    if args.sweep:
+        sweep(args.sweep)
+        return
+    seeds = args.seeds
     results = []
     with JudgeServer() as js, tempfile.TemporaryDirectory() as tmp:
-        for it in data:
-            for model, score in it.scores.items():
-                js.script(model, Verdict(score=score, reason="scripted"), candidate=it.candidate)
         env = {**os.environ, **js.gateway_env(), "MCPTEST_PYTHON": sys.executable}
         for seed in range(seeds):
+            data = items(seed=100 + seed)  # a fresh pool per split; the last script wins
+            for it in data:
+                for model, score in it.scores.items():
+                    js.script(model, Verdict(score=score, reason="scripted"),
+                              candidate=it.candidate)
             results.append(one_split(seed, data, js, Path(tmp), env))
             r = results[-1]
             print(f"seed {seed}: " + " · ".join(
@@ -132,7 +171,7 @@ def main() -> None:
                 for k in ("cheap", "jury", "cascade"))
                 + f" · tier 1 settled {r['cascade'][2][0]}/250"
                 + f" · guaranteed {r['guaranteed']:.1%}", flush=True)
-    print(f"\n{len(results)} split(s) of 500 scripted answers, 250 graded per run; target "
+    print(f"\n{len(results)} split(s), each a fresh pool of 500 scripted answers, 250 graded per run; target "
           f"agreement {TARGET:.0%}, risk {RISK:g}\n")
     print("| judge | cost per verdict | agreement with the labels | tier 1 settled |")
     print("|---|---|---|---|")

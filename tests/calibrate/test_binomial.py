@@ -10,7 +10,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy.stats import beta, binom
 
-from mcptest.calibrate.binomial import binom_cdf, labels_needed, min_labels, rejects, upper_bound
+from mcptest.calibrate.binomial import (
+    binom_cdf,
+    labels_needed,
+    least_labels,
+    min_labels,
+    rejects,
+    upper_bound,
+)
 
 counts = st.integers(min_value=1, max_value=1000).flatmap(
     lambda n: st.tuples(st.integers(min_value=0, max_value=n), st.just(n)))
@@ -81,3 +88,17 @@ def test_labels_needed_grows_with_the_error_rate() -> None:
     assert clean < some < more
     assert rejects(math.floor(more * 0.07), more, 0.1, 0.05)
     assert labels_needed(0.1, 0.1, 0.05) is None and labels_needed(0.2, 0.1, 0.05) is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=0, max_value=30), st.sampled_from([0.05, 0.1, 0.2]),
+       st.sampled_from([0.01, 0.1 / 3, 0.1]), st.integers(min_value=0, max_value=200),
+       st.one_of(st.none(), st.integers(min_value=1, max_value=2000)))
+def test_least_labels_is_where_the_test_first_passes(errors: int, alpha: float, delta: float,
+                                                     above: int, near: int | None) -> None:
+    """Whatever the guess: the test rejects on that count and not on one fewer (above `above`),
+    by scipy's tail."""
+    n = least_labels(errors, alpha, delta, above=above, near=near)
+    assert n > above and float(binom.cdf(errors, n, alpha)) <= delta * (1 + 1e-9)
+    assert n - 1 <= above or float(binom.cdf(errors, n - 1, alpha)) > delta * (1 - 1e-9)
+    assert least_labels(0, alpha, delta) == min_labels(alpha, delta)

@@ -3,15 +3,12 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from support.cascade_sim import CHEAP, JURORS, THRESHOLD, Item, items
+from support.cascade_sim import SPECS, one_split
 
 from mcptest.calibrate.binomial import upper_bound
 from mcptest.calibrate.cascade import (
     TierOutput,
-    TierSpec,
     TooFewLabels,
     calibrate_cascade,
     check_labels,
@@ -20,15 +17,6 @@ from mcptest.calibrate.cascade import (
     start,
 )
 from mcptest.grade.confidence import margin, stands
-
-SPECS = [TierSpec("llm-judge", [CHEAP]), TierSpec("llm-jury", list(JURORS))]
-
-
-def outputs(item: Item) -> list[TierOutput]:
-    s = item.scores[CHEAP]
-    fraction = sum(item.scores[j] >= THRESHOLD for j in JURORS) / len(JURORS)
-    return [TierOutput(s >= THRESHOLD, margin(s, THRESHOLD), 0.0001),
-            TierOutput(fraction >= 0.5, margin(fraction, 0.5), 0.006)]
 
 
 def test_margin_is_the_share_of_the_room_on_its_side() -> None:
@@ -104,36 +92,17 @@ def test_a_tier_without_threshold_is_not_paid_for() -> None:
 
 
 def test_fifty_splits_keep_the_target() -> None:
-    """The simulation of docs/cascade.md on its recorded outputs: calibrated on half of 500
-    labelled items, the cascade agrees with the labels of the other half at least as often as
-    the target in at least (1 − risk) of 50 seeded splits, for less than the jury alone."""
-    data = items()
+    """The simulation of docs/cascade.md, each split on a fresh pool of 500 labelled items:
+    calibrated on one half, the cascade agrees with the labels of the other half at least as
+    often as the target in at least (1 − risk) of 50 seeded splits, for less than the jury
+    alone."""
     target, risk = 0.9, 0.1
-    kept = trusted_kept = 0
-    cost = jury_cost = 0.0
-    for seed in range(50):
-        order = list(range(len(data)))
-        random.Random(seed).shuffle(order)
-        cal, held = order[:250], order[250:]
-        record, _ = calibrate_cascade([data[i].human for i in cal],
-                                      [[outputs(data[i])[t] for i in cal] for t in range(2)],
-                                      SPECS, target, risk)
-        lam = record.tiers[0].threshold
-        agreed = settled = settled_agreed = 0
-        for i in held:
-            cheap, jury = outputs(data[i])
-            cost += cheap.cost_usd if lam is not None else 0.0
-            jury_cost += jury.cost_usd
-            if stands(cheap.confidence, lam):
-                verdict = cheap.passed
-                settled += 1
-                settled_agreed += verdict == data[i].human
-            else:
-                verdict = jury.passed
-                cost += jury.cost_usd
-            agreed += verdict == data[i].human
-        kept += agreed / len(held) >= target
-        trusted_kept += settled == 0 or settled_agreed / settled >= target
+    splits = [one_split(100 + seed, target, risk) for seed in range(50)]
+    kept = sum(s.agreement >= target for s in splits)
+    trusted_kept = sum(s.settled == 0 or s.settled_agreed >= target * s.settled for s in splits)
     assert kept >= (1 - risk) * 50
     assert trusted_kept >= (1 - risk) * 50  # the paper's guarantee, for the trusted tier
-    assert cost < 0.5 * jury_cost
+    assert sum(s.cost for s in splits) < 0.5 * sum(s.jury_cost for s in splits)
+    # fresh pools: the cheap judge is right as often as it is drawn to be (84.75%), not as
+    # often as one pool happened to make it (89.2% in the pool the splits once shared)
+    assert sum(s.cheap_right for s in splits) / 50 == pytest.approx(0.8475, abs=0.01)

@@ -2,12 +2,14 @@
 
 500 labelled items; a cheap judge and a three-juror jury scripted on the loopback judge server
 with known accuracy and confidence (support/cascade_sim.py). Every tier is run on every item once,
-as `mcptest calibrate` runs them (the real tier grader, over HTTP, priced). Then 50 seeded splits:
-calibrate on 250 items (the procedure `mcptest calibrate` uses), apply the thresholds to the
-other 250, and
-count how often the cascade's agreement with the labels reaches the target, and what it cost
-against the jury alone. One split is also graded for real, through the run's cascade grader and
-the record read back by the gate, to show that the replay is what a run does.
+as `mcptest calibrate` runs them (the real tier grader, over HTTP, priced): what they answer is
+what `tier_outputs` computes from the scripted scores, at the measured cost per verdict. Then 50
+seeded splits, each on a fresh pool of 500 items (one pool resplit 50 times made the simulation
+as lucky or unlucky as that pool): calibrate on 250 items (the procedure `mcptest calibrate`
+uses), apply the thresholds to the other 250, and count how often the cascade's agreement with
+the labels reaches the target, and what it cost against the jury alone. One split is also graded
+for real, through the run's cascade grader and the record read back by the gate, to show that the
+replay is what a run does.
 """
 
 from __future__ import annotations
@@ -18,10 +20,19 @@ from collections.abc import Iterator
 
 import anyio
 import pytest
-from support.cascade_sim import CHEAP, JURORS, PRICES, THRESHOLD, Item, items
+from support.cascade_sim import (
+    CHEAP,
+    JURORS,
+    PRICES,
+    THRESHOLD,
+    Item,
+    items,
+    one_split,
+    tier_outputs,
+)
 from support.judge_server import JudgeServer, Verdict
 
-from mcptest.calibrate.cascade import TierOutput, TierSpec, calibrate_cascade
+from mcptest.calibrate.cascade import TierOutput
 from mcptest.calibrate.cascade_gate import thresholds
 from mcptest.calibrate.cascade_measure import build_cascade_record, judge_tiers
 from mcptest.calibrate.gate import CalibrationGating
@@ -40,7 +51,6 @@ from mcptest.suite.models import LlmJudgeMatcher
 pytestmark = pytest.mark.slow  # 2,400 judge requests over loopback HTTP
 
 TARGET, RISK, SPLITS = 0.9, 0.1, 50
-SPECS = [TierSpec("llm-judge", [CHEAP]), TierSpec("llm-jury", list(JURORS))]
 
 
 def suite_text() -> str:
@@ -133,39 +143,37 @@ def test_the_scripted_judges_are_what_the_simulation_says(
     assert 0.85 < cheap_agree < TARGET < jury_agree  # the cheap judge alone misses the target
     assert all(o.cost_usd > 0 for out in outputs for o in out)
     assert sum(o.cost_usd for o in jury) > 10 * sum(o.cost_usd for o in cheap)
+    # what calibrate got over HTTP is what the fresh pools of the splits are computed as
+    direct = [tier_outputs(it) for it in data]
+    assert [(o.passed, o.confidence) for o in cheap] == [(d[0].passed, d[0].confidence)
+                                                        for d in direct]
+    assert [(o.passed, o.confidence) for o in jury] == [(d[1].passed, d[1].confidence)
+                                                       for d in direct]
 
 
-def test_fifty_splits(outputs: list[list[TierOutput]], data: list[Item]) -> None:
+def test_fifty_splits(outputs: list[list[TierOutput]]) -> None:
     """The numbers docs/cascade.md ("What it buys") quotes are printed (pytest -rP shows them)."""
-    kept, cheap_kept, cascade_cost, jury_cost = 0, 0, 0.0, 0.0
-    agreement, coverage, guaranteed = [], [], []
-    for seed in range(SPLITS):
-        order = list(range(len(data)))
-        random.Random(seed).shuffle(order)
-        cal, held = order[:250], order[250:]
-        cascade, _ = calibrate_cascade([data[i].human for i in cal],
-                                       [[out[i] for i in cal] for out in outputs], SPECS,
-                                       TARGET, RISK)
-        lam = cascade.tiers[0].threshold
-        decided, cost = replay(outputs, held, lam)
-        agreed = sum(v == data[i].human for (_, v), i in zip(decided, held, strict=True))
-        agreement.append(agreed / len(held))
-        kept += agreement[-1] >= TARGET
-        settled = [(v, data[i].human) for (t, v), i in zip(decided, held, strict=True) if t == 1]
-        cheap_kept += sum(v == h for v, h in settled) >= TARGET * len(settled)
-        cascade_cost += cost
-        jury_cost += sum(outputs[1][i].cost_usd for i in held)
-        coverage.append(len(settled) / len(held))
-        guaranteed.append(cascade.guaranteed_agreement)
-    print(f"{SPLITS} splits: held-out agreement >= {TARGET:.0%} in {kept} "
-          f"(lowest {min(agreement):.1%}, mean {sum(agreement) / SPLITS:.1%}); the cheap judge "
-          f"settled {sum(coverage) / SPLITS:.0%} and kept {TARGET:.0%} on them in {cheap_kept}; "
+    costs = [sum(o.cost_usd for o in out) / len(out) for out in outputs]  # measured over HTTP
+    splits = [one_split(100 + seed, TARGET, RISK, costs) for seed in range(SPLITS)]
+    agreement = [s.agreement for s in splits]
+    kept = sum(a >= TARGET for a in agreement)
+    cheap_kept = sum(s.settled_agreed >= TARGET * s.settled for s in splits)
+    coverage = [s.settled / 250 for s in splits]
+    guaranteed = [s.guaranteed for s in splits]
+    cascade_cost, jury_cost = sum(s.cost for s in splits), sum(s.jury_cost for s in splits)
+    right = [s.cheap_right for s in splits]
+    print(f"{SPLITS} splits, each a fresh pool (the cheap judge right on {min(right):.1%} to "
+          f"{max(right):.1%}, mean {sum(right) / SPLITS:.1%}): held-out agreement >= "
+          f"{TARGET:.0%} in {kept} (lowest {min(agreement):.1%}, mean "
+          f"{sum(agreement) / SPLITS:.1%}); the cheap judge settled {sum(coverage) / SPLITS:.0%} "
+          f"(none in {coverage.count(0.0)}) and kept {TARGET:.0%} on them in {cheap_kept}; "
           f"cost ${cascade_cost:.4f} against ${jury_cost:.4f} for the jury alone "
           f"({cascade_cost / jury_cost:.0%}); guaranteed {min(guaranteed):.1%} to "
           f"{max(guaranteed):.1%} (mean {sum(guaranteed) / SPLITS:.1%})")
     assert kept >= (1 - RISK) * SPLITS
     assert cascade_cost < 0.5 * jury_cost  # the cascade against the jury alone
     assert sum(coverage) / SPLITS > 0.5  # the cheap judge settles most items
+    assert sum(right) / SPLITS == pytest.approx(0.8475, abs=0.01)  # as drawn, not one pool's luck
 
 
 def test_a_run_does_what_the_replay_says(js: JudgeServer, outputs: list[list[TierOutput]],

@@ -82,3 +82,25 @@ def labels_needed(error_rate: float, alpha: float, delta: float, limit: int = 10
             return n
         n = max(n + 1, math.ceil(n * 1.05))
     return None
+
+
+def least_labels(errors: int, alpha: float, delta: float, above: int = 0,
+                 near: int | None = None) -> int:
+    """The fewest items, more than `above`, on which `errors` errors still show an error rate
+    ≤ `alpha` at level `delta` (the test passes on every count from there on: the tail falls as
+    the count grows). `near` is a guess of it, which saves work when it is close."""
+    low, high = above, max(above + 1, math.ceil((errors + 1) / alpha) if near is None else near)
+    step = 1
+    while not rejects(errors, high, alpha, delta):  # up from the guess
+        low, high, step = high, high + step, step * 2
+    step = 1
+    while high - step > low and rejects(errors, high - step, alpha, delta):  # down from it
+        high, step = high - step, step * 2
+    low = max(low, high - step)
+    while high - low > 1:  # the answer is in (low, high]
+        mid = (low + high) // 2
+        if rejects(errors, mid, alpha, delta):
+            high = mid
+        else:
+            low = mid
+    return high

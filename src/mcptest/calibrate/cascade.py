@@ -1,21 +1,27 @@
 """Choosing each tier's threshold by fixed-sequence testing (Jung et al., ICLR 2025, "Trust or
 Escalate"), and the agreement the chosen thresholds guarantee (docs/cascade.md).
 
-For one tier, on the labels that reach it: every confidence it showed is a candidate threshold,
-tested from the most confident down. At a threshold λ the tier settles the n(λ) labels with
-confidence ≥ λ, of which k(λ) disagree with the humans; the exact binomial test rejects "its
-error rate above λ is more than α" when P(Binomial(n(λ), α) ≤ k(λ)) ≤ δ. Testing stops at the
-first threshold it cannot reject; the last one rejected is the tier's threshold. Because the
-thresholds are tested in one fixed order and stop at the first failure, the chance that any
-accepted threshold errs more than α is at most δ (fixed-sequence testing): the tier's agreement
-on what it settles is at least 1 − α with probability at least 1 − δ.
+For one tier, on the labels that reach it, ranked from the most confident down: the threshold
+that settles the tier's n surest labels is tested for each count n of `counts_tested`. There the
+tier settles n labels (more on a tie), of which k disagree with the humans; the exact binomial
+test rejects "its error rate at or above this threshold is more than α" when
+P(Binomial(n, α) ≤ k) ≤ δ. Testing stops at the first count it cannot reject; the last one
+rejected is the tier's threshold. Because the counts are tested in one order fixed before any
+verdict is looked at and stop at the first failure, the chance that any accepted threshold errs
+more than α is at most δ (fixed-sequence testing): the tier's agreement on what it settles is at
+least 1 − α with probability at least 1 − δ.
 
-Where the sequence starts matters: a first test on a handful of labels fails on one confident
-mistake and ends the sequence before it began. It starts at the first threshold with enough
-labels above it that a tier erring half as often as allowed would pass (`start`; with fewer
-labels than that, at the fewest any test could pass on), a count that depends on α, δ and how
-many labels reached the tier, never on which of them the tier got right, so the order stays
-fixed in advance (the paper's code starts at 30 labels for the same reason).
+Which counts are tested decides what the tier can be trusted with, never whether the promise holds.
+They are the steps, the counts at which one more disagreement can pass (all right on the first, at
+most one wrong on the second, …), from `start` on, then each count to the last. The start is the
+highest step within a third of the labels and no higher than a tier erring at α/2 needs: a first
+test on a handful of labels ends the sequence on one confident mistake, and one on nearly all of
+them on the unsure mistakes below (the start once jumped from the first step to 97 labels as soon
+as 97 reached the tier, so a tier trusted with 80 labels was not with 100). Between two steps a
+test allows no more disagreements on more labels, so it could only end the sequence early; after
+the last step every count is tested. With more labels the start moves up a step at a time, staying
+a third of them or less, and each step allows one more disagreement: adding labels does not remove
+the savings fewer allowed (docs/cascade.md, "How a threshold is chosen", shows it by simulation).
 
 The next tier is calibrated on the labels the earlier ones did not settle; the last tier decides
 the rest, so its agreement on them is bounded rather than chosen. δ is split evenly over every
@@ -28,7 +34,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from mcptest.calibrate.binomial import labels_needed, min_labels, rejects, upper_bound
+from mcptest.calibrate.binomial import (
+    labels_needed,
+    least_labels,
+    min_labels,
+    rejects,
+    upper_bound,
+)
 from mcptest.calibrate.cascade_record import CascadeCalibration, TierCalibration
 from mcptest.errors import UsageError
 from mcptest.grade.confidence import stands
@@ -61,37 +73,68 @@ class TooFewLabels(UsageError):
     """Fewer labels than even a judge that never disagrees would need for the guarantee."""
 
 
-def fixed_sequence(points: Sequence[tuple[float, bool]], alpha: float, delta: float
-                   ) -> Threshold | None:
+def fixed_sequence(points: Sequence[tuple[float, bool]], alpha: float, delta: float,
+                   counts: Sequence[int] | None = None) -> Threshold | None:
     """The lowest confidence threshold reached by testing down from the top, each test
     rejecting an error rate above `alpha` at level `delta`; None when the first test fails.
-    `points` are (confidence, agreed with the humans) of the labels this tier is calibrated on."""
-    need = start(alpha, delta, len(points))
+    `points` are (confidence, agreed with the humans) of the labels this tier is calibrated on;
+    `counts` the counts of labels tested, in order (`counts_tested` unless given)."""
+    order = counts_tested(alpha, delta, len(points)) if counts is None else counts
     ranked = sorted(points, key=lambda p: -p[0])
     found: Threshold | None = None
     settled = errors = 0
-    i = 0
-    while i < len(ranked):
+    cleared = -1  # the errors of the last test that rejected: with no new error it rejects again
+    i = step = 0
+    while i < len(ranked) and step < len(order):
         value = ranked[i][0]
         while i < len(ranked) and ranked[i][0] == value:
             settled += 1
             errors += not ranked[i][1]
             i += 1
-        if settled < need:
-            continue  # no test could pass yet: the sequence has not started
-        if not rejects(errors, settled, alpha, delta):
+        if settled < order[step]:
+            continue  # not a count tested
+        while step < len(order) and order[step] <= settled:
+            step += 1  # a tie may carry the settled count past several
+        # P(Binomial(n, α) ≤ k) falls as n grows: the same errors on more labels pass again
+        if errors != cleared and not rejects(errors, settled, alpha, delta):
             break
+        cleared = errors
         found = Threshold(value, settled, errors)
     return found
 
 
+def _steps(alpha: float, delta: float, limit: int) -> list[int]:
+    """The counts up to `limit` at which one more disagreement can pass: all right on the
+    first, at most one wrong on the second, …"""
+    steps = [min_labels(alpha, delta)]
+    while steps[-1] <= limit:
+        gap = steps[-1] - steps[-2] if len(steps) > 1 else steps[-1] // 2  # they shrink slowly
+        steps.append(least_labels(len(steps), alpha, delta, above=steps[-1],
+                                  near=steps[-1] + gap))
+    return steps[:-1]
+
+
 def start(alpha: float, delta: float, available: int) -> int:
-    """Labels above the first threshold tested: enough for a tier erring at α/2 to pass when
-    that many reached it; with fewer, the fewest any test could pass on (the tier's most
-    confident verdicts must then all be right)."""
+    """Labels above the first threshold tested, from counts alone: the highest step (a count at
+    which one more disagreement can pass) that is at most a third of the `available` labels and
+    at most what a tier erring at α/2 needs; with fewer labels, the first step (the fewest any
+    test could pass on: the tier's most confident verdicts must then all be right)."""
     floor = min_labels(alpha, delta)
-    half = labels_needed(alpha / 2, alpha, delta) or floor
-    return half if half <= available else floor
+    reach = min(available // 3, labels_needed(alpha / 2, alpha, delta) or floor)
+    return max([floor, *_steps(alpha, delta, reach)])
+
+
+def counts_tested(alpha: float, delta: float, available: int) -> list[int]:
+    """The counts of labels the tier is tested on, in order, fixed by the count alone: `start`,
+    every step above it, then every count after the last step. A test between two steps allows
+    no more disagreements than the step before it, on more labels: it could end the sequence on
+    a disagreement the next step allows, so it is not made. After the last step no step comes,
+    so every count is tested (the threshold settles as many labels as pass)."""
+    first = start(alpha, delta, available)
+    if available < first:
+        return []
+    steps = [n for n in _steps(alpha, delta, available) if n >= first]
+    return [*steps, *range(steps[-1] + 1, available + 1)]
 
 
 def labels_for_guarantee(target: float, risk: float, tiers: int) -> int:
