@@ -13,7 +13,8 @@ from pydantic import BaseModel, ConfigDict
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # built on first use: most runs read no record (docs/architecture.md, "Costs")
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class TierCalibration(_Model):

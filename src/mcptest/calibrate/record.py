@@ -31,7 +31,8 @@ RECORD_VERSION = 1
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # built on first use: most runs read no record (docs/architecture.md, "Costs")
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class JudgeIdentity(_Model):

@@ -87,7 +87,7 @@ class Recording:
 
 
 class _Entry(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     kind: Literal["judge", "chat"]
     model: str
@@ -99,7 +99,7 @@ class _Entry(BaseModel):
 
 
 class _File(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     mcptest_cassette: Literal[1]
     test: str
