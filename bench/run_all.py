@@ -24,6 +24,7 @@ SHORT: tuple[tuple[str, ...], ...] = (
     ("bench_cascade.py", "--seeds", "1"),
     ("bench_shift_looks.py", "--splits", "20"),
     ("bench_adaptive_repeats.py",),
+    ("bench_jurors.py",),  # ~17 s of CPU: the table of docs/jury.md, "Jurors that err together"
 )
 
 
