@@ -5,6 +5,8 @@ the fast version of bench/bench_jurors.py)."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 import pytest
 from support.juror_sim import first_misleading, simulate
@@ -18,7 +20,18 @@ from mcptest.calibrate.correlation import (
 from mcptest.grade.juror_independence import (
     MIN_JURIES,
     design_effect,
+    run_effective_jurors,
     vote_dependence,
+    with_effective_jurors,
+)
+from mcptest.report.models import (
+    AssertionResult,
+    CalibrationNote,
+    JudgeDetail,
+    JudgeVote,
+    JuryAnalytics,
+    Location,
+    TestResult,
 )
 
 
@@ -56,9 +69,71 @@ def test_too_few_juries_say_so_rather_than_print_a_number() -> None:
         f"1 jury of these jurors in the run, {MIN_JURIES} needed")
 
 
+def test_jurors_that_never_voted_are_left_out() -> None:
+    juries = [{"a": float(i % 2), "b": float(i % 3 == 0), "deferred": None} for i in range(12)]
+    e = vote_dependence(juries)
+    assert e.jurors == 2 and e.value is not None and e.items == 12
+    alone = vote_dependence([{"a": 1.0, "deferred": None}] * 12)
+    assert (alone.jurors, alone.value) == (2, None)
+    assert alone.note == "fewer than two of these jurors gave a pass/fail vote in the run"
+
+
 def test_votes_that_never_varied_say_so() -> None:
     e = vote_dependence([{"a": 1.0, "b": 1.0}] * 20)
     assert e.value is None and e.note == "their votes never varied over 20 juries"
+
+
+def _jury(kind: Literal["llm-jury", "eval"], votes: dict[str, list[bool]]) -> JudgeDetail:
+    n = sum(len(v) for v in votes.values())
+    return JudgeDetail(
+        kind=kind,
+        votes=[JudgeVote(model=m, score=0.9 if p else 0.1, passed=p, repetition=r)
+               for m, said in votes.items() for r, p in enumerate(said)],
+        jury=JuryAnalytics(agreement=None, agreement_raw=None, units=0, same_family=False,
+                           decisive=n, passed_jurors=0, passed_fraction=None, quorum=0.5,
+                           verdict="passed"))
+
+
+def _row(i: int, judge: JudgeDetail, *, eval_row: bool = False,
+         note: CalibrationNote | None = None) -> TestResult:
+    where = Location(file="s.yml", line=1)
+    assertions = [] if eval_row else [AssertionResult(
+        index=0, target="t", matcher="llm-jury", status="passed", judge=judge,
+        calibration=note)]
+    return TestResult(id=f"s::{i}", name=f"t{i}", suite_file="s.yml", location=where,
+                      status="passed", assertions=assertions, judge=judge if eval_row else None)
+
+
+def test_every_jury_of_the_run_gets_its_jurors_figure() -> None:
+    """Twelve rows of a jury where a and b always vote alike and c votes on its own; an eval
+    asking one model three times whose three gradings always agree; and a jury whose record
+    says what its jurors' errors are worth."""
+    rows = [_row(i, _jury("llm-jury", {"a": [i % 3 != 0], "b": [i % 3 != 0],
+                                       "c": [i % 2 == 1]})) for i in range(12)]
+    rows += [_row(20 + i, _jury("eval", {"m": [i % 2 == 0] * 3}), eval_row=True)
+             for i in range(12)]
+    note = CalibrationNote(state="calibrated", advisory=False, record="r.json", labels=60,
+                           effective_jurors=2.16)
+    rows += [_row(40, _jury("llm-jury", {"x": [True], "y": [True], "z": [False]}), note=note)]
+    out = with_effective_jurors(rows)
+    juries = [(t.assertions[0].judge if t.assertions else t.judge) for t in out]
+    figures = [j.jury.effective_jurors for j in juries if j is not None and j.jury is not None]
+    assert len(figures) == 25
+    assert {(f.basis, f.jurors, f.value, f.items) for f in figures[:12]} == {
+        ("votes", 3, 1.8, 12)}
+    assert {(f.basis, f.jurors, f.value) for f in figures[12:24]} == {("votes", 3, 1.0)}
+    labels = figures[24]
+    assert (labels.basis, labels.jurors, labels.value, labels.items) == ("labels", 3, 2.16, 60)
+    assert labels.mean_correlation == pytest.approx((3 / 2.16 - 1) / 2, abs=1e-6)
+    stale = rows[-1].model_copy(update={"assertions": [rows[-1].assertions[0].model_copy(
+        update={"calibration": note.model_copy(update={"state": "stale"})})]})
+    (again,) = with_effective_jurors([stale])
+    judged = again.assertions[0].judge
+    assert judged is not None and judged.jury is not None
+    e = judged.jury.effective_jurors
+    assert e is not None and e.basis == "votes" and e.value is None  # a stale record is not used
+    jurors, worth = run_effective_jurors(out)
+    assert jurors == 3 and worth == pytest.approx((12 * 1.8 + 12 * 1.0 + 2.16) / 25, abs=1e-3)
 
 
 def _pair(rho: float) -> ErrorCorrelation:

@@ -45,11 +45,16 @@ def design_effect(jurors: int, correlations: Sequence[float]) -> float | None:
 
 def vote_dependence(juries: Sequence[SeatVotes]) -> EffectiveJurors:
     """The effective jurors of one set of jurors from their votes over `juries` (each naming
-    the same jurors): Pearson's r of each pair over the juries both voted on (numpy), where
-    there are `MIN_JURIES` of them and both jurors' votes varied."""
+    the same jurors; those that never voted, deferred or lost everywhere, are left out):
+    Pearson's r of each pair over the juries both voted on (numpy), where there are
+    `MIN_JURIES` of them and both jurors' votes varied."""
     import numpy as np  # only a run with juries pays for it
 
-    names = sorted({name for jury in juries for name in jury})
+    names = sorted({name for jury in juries for name, v in jury.items() if v is not None})
+    if len(names) < 2:
+        return EffectiveJurors(jurors=len({name for jury in juries for name in jury}),
+                               basis="votes", note="fewer than two of these jurors gave a "
+                                                   "pass/fail vote in the run")
     table = np.array([[np.nan if (v := jury.get(n)) is None else v for jury in juries]
                       for n in names], dtype=float)
     rhos: list[float] = []
@@ -61,7 +66,7 @@ def vote_dependence(juries: Sequence[SeatVotes]) -> EffectiveJurors:
         if len(x) >= MIN_JURIES and np.ptp(x) > 0 and np.ptp(y) > 0:
             rhos.append(float(np.corrcoef(x, y)[0, 1]))
     value = design_effect(len(names), rhos)
-    note = None
+    note: str | None = None
     if value is None:
         counted = f"{most} {'jury' if most == 1 else 'juries'}"
         note = (f"{counted} of these jurors in the run, {MIN_JURIES} needed" if most < MIN_JURIES
@@ -87,10 +92,13 @@ def _from_labels(jurors: int, note: CalibrationNote | None) -> EffectiveJurors |
 
 
 def seat_votes(judge: JudgeDetail) -> SeatVotes:
-    """Each juror's share of pass votes on this jury (a stand-in votes for the seat it fills)."""
+    """Each juror's share of pass votes on this jury. An `llm-jury` seat is a model (its
+    `repetitions:` are one ballot; a stand-in votes for the seat it fills); an eval's jury or
+    panel has a seat per grading, a model and a repetition, as the run-level α counts them."""
     said: dict[str, list[bool]] = {}
     for v in judge.votes:
-        seat = said.setdefault(v.replacement_for or v.model, [])
+        name = v.replacement_for or v.model
+        seat = said.setdefault(name if judge.kind == "llm-jury" else f"{name} #{v.repetition}", [])
         if v.passed is not None:
             seat.append(v.passed)
     return {name: (sum(x) / len(x) if x else None) for name, x in said.items()}
