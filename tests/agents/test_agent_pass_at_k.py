@@ -48,9 +48,12 @@ def test_pass_rate_and_pass_at_k_of_repeated_agents(tmp_path: Path, js: JudgeSer
     # 2 of 5 right, k from the suite; 1 of 4 right, the default k (1 and the repeat count)
     js.script("gpt-4o", [RIGHT, WRONG, WRONG, RIGHT, WRONG])
     js.script("gpt-4o-b", [WRONG, RIGHT, WRONG, WRONG])
+    # the gates hold the estimate (the default lower bound would need far more runs)
+    on = "\n    min_pass_rate_on: estimate"
     path = write_suite(tmp_path, agent("sums", "gpt-4o", "repeat: 5\n    min_pass_rate: 0.4\n"
-                                       "    pass_at_k: [3, 1, 2]")
-                       + agent("sums again", "gpt-4o-b", "repeat: 4\n    min_pass_rate: 0.25"))
+                                       "    pass_at_k: [3, 1, 2]" + on)
+                       + agent("sums again", "gpt-4o-b", "repeat: 4\n    min_pass_rate: 0.25"
+                               + on))
     done = cli(judge_env(js), tmp_path, "run", str(path), "--reporter", "json", "--output",
                "r.json", "--reporter", "md", "--output", "r.md", "--reporter", "pretty")
     assert done.returncode == 0, done.stdout + done.stderr  # flaky, but at min_pass_rate
@@ -67,14 +70,17 @@ def test_pass_rate_and_pass_at_k_of_repeated_agents(tmp_path: Path, js: JudgeSer
     assert second["repeat"]["pass_at_k"] == [{"k": 1, "value": 0.25}, {"k": 4, "value": 1.0}]
 
     # the pass rate with its Wilson 95% interval (2 of 5: [0.12, 0.77]; 1 of 4: [0.05, 0.70])
-    assert ("passed 2/5 · pass rate 0.40 [0.12, 0.77] · pass@1 0.40 · pass@2 0.70 · "
-            "pass@3 0.90") in done.stdout
-    assert "passed 1/4 · pass rate 0.25 [0.05, 0.70] · pass@1 0.25 · pass@4 1.00" in done.stdout
+    assert ("passed 2/5 · pass rate 0.40 [0.12, 0.77] · gate: estimate 0.40 ≥ min_pass_rate "
+            "0.40 (asked for): met · pass@1 0.40 · pass@2 0.70 · pass@3 0.90") in done.stdout
+    assert ("passed 1/4 · pass rate 0.25 [0.05, 0.70] · gate: estimate 0.25 ≥ min_pass_rate "
+            "0.25 (asked for): met · pass@1 0.25 · pass@4 1.00") in done.stdout
     md = (tmp_path / "r.md").read_text()
-    assert ("| test | runs | scored | passed | pass rate [95% CI] | pass@1 | pass@2 | pass@3 | "
-            "pass@4 |") in md
-    assert "| sums | 5 | 5 | 2 | 0.40 [0.12, 0.77] | 0.40 | 0.70 | 0.90 |  |" in md
-    assert "| sums again | 4 | 4 | 1 | 0.25 [0.05, 0.70] | 0.25 |  |  | 1.00 |" in md
+    assert ("| test | runs | scored | passed | pass rate [95% CI] | gate | pass@1 | pass@2 | "
+            "pass@3 | pass@4 |") in md
+    assert ("| sums | 5 | 5 | 2 | 0.40 [0.12, 0.77] | estimate 0.40 ≥ min_pass_rate 0.40 (asked "
+            "for): met | 0.40 | 0.70 | 0.90 |  |") in md
+    assert ("| sums again | 4 | 4 | 1 | 0.25 [0.05, 0.70] | estimate 0.25 ≥ min_pass_rate 0.25 "
+            "(asked for): met | 0.25 |  |  | 1.00 |") in md
 
 
 def test_a_k_above_the_repeat_count_is_a_load_error(tmp_path: Path) -> None:

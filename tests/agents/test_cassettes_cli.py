@@ -152,6 +152,7 @@ agents:
     prompt: "What is 2 + 3?"
     repeat: 3
     min_pass_rate: 0.5
+    min_pass_rate_on: estimate
     expect: [{{target: final, matcher: {{contains: "= 5"}}}}]
 """, encoding="utf-8")
     with JudgeServer() as js:

@@ -45,12 +45,13 @@ def test_a_clear_pass_runs_once(tmp_path: Path) -> None:
 
 
 def test_an_open_row_stops_as_soon_as_its_answer_is_known(tmp_path: Path) -> None:
-    """min_pass_rate 0.5: a first failure leaves it open; five passes of at most ten then meet
-    it whatever the rest would say, so it stops at six runs (curtailed)."""
+    """min_pass_rate 0.5 on the estimate: a first failure leaves it open; five passes of at
+    most ten then meet it whatever the rest would say, so it stops at six runs (curtailed)."""
     with JudgeServer() as js:
         js.script("judge-x", [FAIL, PASS, PASS, PASS, PASS, PASS, FAIL, FAIL, FAIL, FAIL])
         r, data = mcptest(js, tmp_path, greet_suite(
-            tmp_path, "\n    repeat: adaptive\n    min_pass_rate: 0.5"))
+            tmp_path, "\n    repeat: adaptive\n    min_pass_rate: 0.5\n"
+                      "    min_pass_rate_on: estimate"))
         assert js.count("judge-x") == 6
     assert r.returncode == 0, r.stderr
     t = data["tests"][0]

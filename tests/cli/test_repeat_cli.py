@@ -44,12 +44,14 @@ def test_alternating_judge_is_flaky_with_its_pass_rate(tmp_path: Path) -> None:
 def test_min_pass_rate_and_per_test_repeat(tmp_path: Path) -> None:
     with JudgeServer() as js:
         js.script("judge-x", [PASS, FAIL, PASS])
-        r, data = mcptest(js, tmp_path, greet_suite(tmp_path, "\n    repeat: 3\n    min_pass_rate: 0.6"),
+        r, data = mcptest(js, tmp_path, greet_suite(
+            tmp_path, "\n    repeat: 3\n    min_pass_rate: 0.6\n    min_pass_rate_on: estimate"),
                           "--no-cache")
         assert js.count("judge-x") == 3
     assert r.returncode == 0, r.stderr  # 2 of 3 ≥ 0.6: tolerated, still reported flaky
     t = data["tests"][0]
     assert (t["status"], t["repeat"]["met"], t["repeat"]["min_pass_rate"]) == ("flaky", True, 0.6)
+    assert (t["repeat"]["gated_on"], t["repeat"]["gated_value"]) == ("estimate", 0.666667)
 
 
 def test_repetitions_after_the_first_bypass_the_cache_unless_asked(tmp_path: Path) -> None:

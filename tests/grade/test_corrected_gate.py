@@ -1,12 +1,13 @@
-"""`min_pass_rate_on: corrected_lower_bound` (docs/statistics.md): a repeated judged row is held
-against the lower end of its judge's pass rate corrected for the judge's errors; without a
-calibration record, against the Wilson interval's lower end as `lower_bound` is."""
+"""The default gate (docs/baseline.md, "The gate holds the interval"): a repeated judged row whose
+judge a calibration record measured is held against the lower end of its judge's pass rate
+corrected for the judge's errors; without a record, against the Wilson interval's lower end;
+`corrected_lower_bound` is an older spelling of the default, `estimate` holds the rate."""
 
 from __future__ import annotations
 
 import pytest
 
-from mcptest.grade.repeated_row import merge_repetitions
+from mcptest.grade.repeated_row import GateOn, merge_repetitions
 from mcptest.report.models import (
     AssertionResult,
     CalibrationNote,
@@ -41,22 +42,43 @@ def test_the_corrected_lower_bound_decides(passes: int, floor: float) -> None:
     assert want is not None and want.low > floor
     met = merge_repetitions(_reps(runs, NOTE), floor, gate_on="corrected_lower_bound")
     assert met.repeat is not None and met.repeat.met
+    assert (met.repeat.gated_on, met.repeat.gated_value) == \
+        ("corrected_lower_bound", round(want.low, 6))
     # the corrected interval is wider than Wilson's (it carries the labels' uncertainty too):
-    # a floor between the two lower ends passes on Wilson's and fails on the corrected one
-    between = (want.low + wilson(passes, 10)[0]) / 2  # type: ignore[index]
-    wilson_row = merge_repetitions(_reps(runs, NOTE), between, gate_on="lower_bound")
-    corrected_row = merge_repetitions(_reps(runs, NOTE), between,
-                                      gate_on="corrected_lower_bound")
-    assert wilson_row.repeat is not None and wilson_row.repeat.met
-    assert corrected_row.repeat is not None and not corrected_row.repeat.met
-    assert corrected_row.status == "failed" or corrected_row.status == "flaky"
-    assert "corrected lower bound" in (corrected_row.message or "")
+    # a floor between the two lower ends would pass on Wilson's; the default holds the corrected
+    wilson_low = wilson(passes, 10)
+    assert wilson_low is not None and want.low < wilson_low[0]
+    between = (want.low + wilson_low[0]) / 2
+    for spelling in ("lower_bound", "corrected_lower_bound"):
+        row = merge_repetitions(_reps(runs, NOTE), between, gate_on=spelling)
+        assert row.repeat is not None and not row.repeat.met
+        assert row.status in ("failed", "flaky")
+        assert f"judge-corrected 95% lower bound {want.low:.2f} < min_pass_rate " \
+            f"{between:.2f}: not met" in (row.message or "")
+    assert merge_repetitions(_reps(runs, NOTE), between).repeat == \
+        merge_repetitions(_reps(runs, NOTE), between, gate_on="lower_bound").repeat
+    point = merge_repetitions(_reps(runs, NOTE), between, gate_on="estimate")
+    assert point.repeat is not None and point.repeat.met
+    assert (point.repeat.gated_on, point.repeat.gated_value) == ("estimate", passes / 10)
 
 
-def test_without_a_record_it_is_the_wilson_lower_bound() -> None:
+@pytest.mark.parametrize("spelling", ["lower_bound", "corrected_lower_bound"])
+def test_without_a_record_it_is_the_wilson_lower_bound(spelling: GateOn) -> None:
     runs = [True] * 10
     low = wilson(10, 10)
     assert low is not None
     for floor, met in ((low[0] - 0.01, True), (low[0] + 0.01, False)):
-        row = merge_repetitions(_reps(runs, None), floor, gate_on="corrected_lower_bound")
+        row = merge_repetitions(_reps(runs, None), floor, gate_on=spelling)
         assert row.repeat is not None and row.repeat.met is met
+        assert (row.repeat.gated_on, row.repeat.gated_value) == ("lower_bound", round(low[0], 6))
+
+
+def test_a_floor_of_one_is_decided_by_the_count() -> None:
+    """No interval reaches 1: every scored run must pass, and the report says the count
+    decided."""
+    for passes, met in ((10, True), (9, False)):
+        runs = [True] * passes + [False] * (10 - passes)
+        row = merge_repetitions(_reps(runs, NOTE), 1.0)
+        assert row.repeat is not None and row.repeat.met is met
+        assert row.repeat.gated_on == "estimate" and row.repeat.min_pass_rate_on == "lower_bound"
+    assert "every scored run must pass" in (row.message or "")

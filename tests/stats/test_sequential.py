@@ -9,8 +9,11 @@ import random
 import pytest
 from support.repeat_simulation import simulate
 
+from mcptest.stats.intervals import wilson
 from mcptest.stats.sequential import (
+    Settled,
     confidence_sequence,
+    fixed_need,
     log_mixture_ratio,
     needs_repeats,
     settle,
@@ -80,3 +83,31 @@ def test_adaptive_repeats_decide_as_ten_fixed_ones_with_at_most_half_the_runs(
     o = simulate(rows=1000, fixed=10, threshold=threshold)
     assert o.agree / o.rows >= 0.95, o
     assert o.adaptive_runs <= o.fixed_runs / 2, o
+
+
+def test_the_fixed_count_on_the_lower_bound_needs_more_passes() -> None:
+    """The default gate holds Wilson's lower end (docs/baseline.md): 9 of 10 show 0.5, no count
+    of 10 shows 0.8 (16 of 16 do), and a threshold of 1 stays the count."""
+    assert [fixed_need(0.5, 10, True), fixed_need(0.8, 10, True), fixed_need(0.8, 16, True),
+            fixed_need(1.0, 10, True), fixed_need(0.8, 10)] == [9, 11, 16, 10, 8]
+    assert settle(5, 6, 0.5, 10) == Settled("met", "curtailed")
+    assert settle(5, 6, 0.5, 10, on_lower_bound=True) == Settled(None, None)
+    assert settle(1, 1, 0.8, 10, on_lower_bound=True) == Settled("not-met", "curtailed")
+
+
+def test_a_row_stopped_on_the_lower_bound_meets_its_merged_gate_exactly_when_it_stopped_met(
+        ) -> None:
+    """Whatever stopped an adaptive row (sequence, curtailment, its MAX-th run), the gate of the
+    runs it took (Wilson's lower end of them) says the same: it never stops "met" and then
+    fails."""
+    for most in (3, 5, 10, 16, 20):
+        for threshold in [i / 10 for i in range(1, 10)]:
+            for runs in range(1, most + 1):
+                for passes in range(runs + 1):
+                    v = settle(passes, runs, threshold, most, on_lower_bound=True)
+                    if v.decision is None:
+                        continue
+                    low = wilson(passes, runs)
+                    assert low is not None
+                    assert (v.decision == "met") == (low[0] >= threshold - 1e-12), \
+                        (most, threshold, runs, passes, v)

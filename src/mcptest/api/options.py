@@ -88,9 +88,11 @@ class Options(BaseModel):
         str, Field(pattern=r"^adaptive(:([2-9]|[1-9][0-9]|100))?$")] = 1
     """N runs of every test, or `adaptive` / `adaptive:MAX` (docs/statistics.md)."""
     min_pass_rate: float = Field(default=1.0, ge=0, le=1)
-    min_pass_rate_on: Literal["estimate", "lower_bound", "corrected_lower_bound"] = "estimate"
-    """Hold `min_pass_rate` against the pass rate, the lower end of its Wilson interval, or
-    the lower end of the judge's corrected rate (docs/statistics.md)."""
+    min_pass_rate_on: Literal["estimate", "lower_bound", "corrected_lower_bound"] = "lower_bound"
+    """Hold `min_pass_rate` against the lower end of the row's interval (the default: the
+    judge-corrected one where a calibration record measured the judge, else Wilson's;
+    `corrected_lower_bound` is its older spelling), or the pass rate itself (`estimate`)
+    (docs/baseline.md, "The gate holds the interval")."""
     cache_repeats: bool = False
     # baseline
     baseline: Path | None = None

@@ -62,10 +62,12 @@ def add_run_compare_arguments(p: argparse.ArgumentParser) -> None:
                    help="share of scored repetitions that must pass (default 1.0)")
     g.add_argument("--min-pass-rate-on",
                    choices=["estimate", "lower_bound", "corrected_lower_bound"],
-                   default="estimate",
-                   help="hold --min-pass-rate against the pass rate (default), the lower end "
-                        "of its Wilson 95%% interval, or the lower end of the judge's rate "
-                        "corrected for its errors (docs/statistics.md)")
+                   default="lower_bound",
+                   help="hold --min-pass-rate against the lower end of the row's 95%% "
+                        "interval (default: the judge-corrected one where a calibration "
+                        "record measured the judge, else Wilson's; corrected_lower_bound is "
+                        "its older spelling) or the pass rate itself (estimate); a rate of 1 "
+                        "is decided by the count (docs/baseline.md)")
     g.add_argument("--cache-repeats", action="store_true",
                    help="let repetitions after the first read the judge cache")
     p.add_argument("--baseline", type=Path, metavar="REPORT",

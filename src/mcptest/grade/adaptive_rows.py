@@ -5,7 +5,8 @@ Every adaptive row runs once. It stays open when that run leaves its answer open
 (`stats.sequential.needs_repeats`: it failed, it differs from the baseline's verdict, or a judged
 score sits near its threshold); an open row runs again, one repetition at a time, until
 `stats.sequential.settle` decides whether its pass rate meets `min_pass_rate` (the confidence
-sequence clears the threshold, or the fixed MAX runs could no longer change the answer), its
+sequence clears the threshold, or the fixed MAX runs could no longer change the answer of the
+row's gate: on Wilson's lower end by default, on the rate with `min_pass_rate_on: estimate`), its
 MAX-th run, or its share of the budget (what was left after the first run, split evenly over
 the open rows) is spent. The row is then merged as a fixed count's would be, over the runs it
 took; a row settled by one run stays a plain row.
@@ -47,6 +48,8 @@ class Adaptive:
         self.ids = {t.id for t in tests}
         self.min_rate = {t.id: t.spec.min_pass_rate if t.spec.min_pass_rate is not None
                          else options.min_pass_rate for t in tests}
+        self.on_bound = {t.id: (t.spec.min_pass_rate_on or options.min_pass_rate_on)
+                         != "estimate" for t in tests}
         self.runs: dict[str, list[TestResult]] = {}
         self.open: set[str] = set()
         self.by: dict[str, str] = {}
@@ -82,7 +85,8 @@ class Adaptive:
         scored = [r for r in self.runs[test_id] if r.status not in _UNSCORED]
         passes = sum(r.status == "passed" for r in scored)
         runs = len(self.runs[test_id])
-        v = settle(passes, len(scored), self.min_rate[test_id], self.most)
+        v = settle(passes, len(scored), self.min_rate[test_id], self.most,
+                   on_lower_bound=self.on_bound[test_id])
         if v.decision is None and runs >= self.most:
             self._close(test_id, "limit")
         elif v.decision is not None:

@@ -4,9 +4,12 @@ The verdict under repeats (docs/baseline.md, "Repeats"): only runs that produced
 count. A deferred run (its judge was never reached), a skipped one and a not-yet-available one
 produced none: they are counted as runs but never as passes, and the row says "k of n scored".
 A row with no scored run is **not measured**. A test whose scored runs all agree keeps that
-status; one whose scored runs disagree is `flaky`, and it fails the run only when its pass rate
-(or, with `min_pass_rate_on: lower_bound`, the lower end of its Wilson 95% interval) is below
-`min_pass_rate` (default 1.0: any failing repetition fails).
+status; one whose scored runs disagree is `flaky`, and it fails the run only when its gate is not
+met. The gate (docs/baseline.md, "The gate holds the interval") holds `min_pass_rate` against the
+lower end of the row's interval by default: the judge-corrected one where a calibration record
+measured its judge, else Wilson's 95% over its scored runs; `min_pass_rate_on: estimate` holds
+the pass rate itself. A `min_pass_rate` of 1 (the default: any failing repetition fails) asks
+every scored run to pass, which no interval can show: the count decides it.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from statistics import fmean, stdev
 from typing import Literal
 
 from mcptest.report.corrections import row_corrections
+from mcptest.report.gate_words import gate_text
 from mcptest.report.models import Interval, PassAtK, RepeatStats, Status, TestResult
 from mcptest.report.scores import row_score
 from mcptest.stats.intervals import wilson
@@ -26,6 +30,8 @@ ADAPTIVE_MOST = 10
 """Runs an adaptive row may take at most when nothing says otherwise (the fixed count it
 stands in for)."""
 GateOn = Literal["estimate", "lower_bound", "corrected_lower_bound"]
+DEFAULT_GATE_ON: GateOn = "lower_bound"
+"""Gates hold the lower end of the row's interval unless asked for the estimate."""
 _UNSCORED = ("deferred", "skipped", "not_yet_available")
 """Statuses of a run that produced no verdict."""
 _UNCOUNTED = ("skipped", "not_yet_available")
@@ -37,8 +43,9 @@ class RepeatOptions:
     repeat: int = 1
     """Repetitions of a test without its own `repeat:`."""
     min_pass_rate: float = DEFAULT_MIN_PASS_RATE
-    min_pass_rate_on: GateOn = "estimate"
-    """Gate on the pass rate itself, or on the lower end of its Wilson 95% interval."""
+    min_pass_rate_on: GateOn = DEFAULT_GATE_ON
+    """Gate on the lower end of the row's interval (the default), or on the pass rate itself
+    (`estimate`)."""
     cache_repeats: bool = False
     """Let repetitions after the first read the judge cache."""
     adaptive: int | None = None
@@ -66,10 +73,29 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     return 1.0 - comb(n - c, k) / comb(n, k)
 
 
+def repeat_gate(counted: list[TestResult], passed: int, scored: int, min_pass_rate: float,
+                gate_on: GateOn) -> tuple[GateOn, float] | None:
+    """What the gate holds against `min_pass_rate`: (`gated_on`, its value). The lower end of
+    the judge-corrected rate where a calibration record measured the row's judge (the lowest of
+    its judges'), else of Wilson's interval; the pass rate itself with `estimate`, or when
+    `min_pass_rate` is 1 (no interval shows a rate of 1: the count decides). None when nothing
+    was scored."""
+    ends = wilson(passed, scored)
+    if ends is None:
+        return None
+    if gate_on == "estimate" or min_pass_rate >= 1.0:
+        return "estimate", passed / scored
+    fixed = row_corrections(counted[0].model_copy(update={"repetitions": counted}))
+    lows = [c.ci95.low for c in fixed]
+    if lows:
+        return "corrected_lower_bound", min(lows)
+    return "lower_bound", ends[0]
+
+
 def repeat_stats(counted: list[TestResult], min_pass_rate: float,
-                 ks: tuple[int, ...] = (), gate_on: GateOn = "estimate") -> RepeatStats:
+                 ks: tuple[int, ...] = (), gate_on: GateOn = DEFAULT_GATE_ON) -> RepeatStats:
     """The figures of a repeated row over its `counted` runs: the pass rate, its interval and
-    pass@k over the scored ones, the score spread over the runs with a score."""
+    pass@k over the scored ones, the gate, the score spread over the runs with a score."""
     scored = [r for r in counted if r.status not in _UNSCORED]
     passed = sum(1 for r in scored if r.status == "passed")
     n = len(scored)
@@ -77,16 +103,15 @@ def repeat_stats(counted: list[TestResult], min_pass_rate: float,
     rate = passed / n if n else None
     ends = wilson(passed, n)
     ci = None if ends is None else Interval(low=round(ends[0], 6), high=round(ends[1], 6))
-    gated = None if ci is None else (ci.low if gate_on != "estimate" else rate)
-    if gate_on == "corrected_lower_bound" and ci is not None:
-        fixed = row_corrections(counted[0].model_copy(update={"repetitions": counted}))
-        gated = min((c.ci95.low for c in fixed), default=ci.low)
+    held = repeat_gate(counted, passed, n, min_pass_rate, gate_on)
+    gated = None if held is None else round(held[1], 6)
     scores = [s for r in counted if (s := row_score(r)) is not None]
     return RepeatStats(
         runs=len(counted), scored=n, passed=passed,
         pass_rate=None if rate is None else round(rate, 6), pass_rate_ci95=ci,
         min_pass_rate=min_pass_rate, min_pass_rate_on=gate_on,
-        met=gated is not None and gated >= min_pass_rate - 1e-12,
+        gated_on=None if held is None else held[0], gated_value=gated,
+        met=held is not None and held[1] >= min_pass_rate - 1e-12,
         score_runs=len(scores),
         score_mean=round(fmean(scores), 6) if scores else None,
         score_min=min(scores) if scores else None, score_max=max(scores) if scores else None,
@@ -101,18 +126,9 @@ def scored_text(stats: RepeatStats) -> str:
     return f"{stats.measured} of {stats.runs} runs scored"
 
 
-def _gate_text(stats: RepeatStats) -> str:
-    rate = "n/a" if stats.pass_rate is None else f"{stats.pass_rate:.0%}"
-    ci = stats.pass_rate_ci95
-    bound = "" if ci is None else f", 95% CI {ci.low:.0%}–{ci.high:.0%}"
-    on = {"estimate": "", "lower_bound": " (gated on the lower bound)",
-          "corrected_lower_bound": " (gated on the corrected lower bound)"}[
-        stats.min_pass_rate_on]
-    return f"pass rate {rate}{bound}, min_pass_rate {stats.min_pass_rate:.0%}{on}"
-
-
 def merge_repetitions(reps: list[TestResult], min_pass_rate: float,
-                      ks: tuple[int, ...] = (), gate_on: GateOn = "estimate") -> TestResult:
+                      ks: tuple[int, ...] = (), gate_on: GateOn = DEFAULT_GATE_ON
+                      ) -> TestResult:
     """The row of a repeated test; the first repetition's detail stays on top for display.
     `ks`: the k of its pass@k (those above the scored runs are left out)."""
     counted = [r for r in reps if r.status not in _UNCOUNTED]
@@ -144,11 +160,12 @@ def merge_repetitions(reps: list[TestResult], min_pass_rate: float,
             "gap": "flaky", "assertions": shown.assertions, "judge": shown.judge,
             "response": shown.response,
             "message": f"flaky: passed {stats.passed} of {stats.measured} scored repetitions"
-                       f"{note} ({_gate_text(stats)})"}
+                       f"{note} ({gate_text(stats)})"}
     elif status == "passed" and not stats.met:
         update |= {"status": "failed", "message": (
             f"passed {stats.passed} of {stats.measured} scored repetitions{note}, but the "
-            f"lower bound does not reach min_pass_rate ({_gate_text(stats)}): repeat it more")}
+            f"lower bound does not reach min_pass_rate ({gate_text(stats)}): repeat it more, "
+            f"or gate on the estimate (min_pass_rate_on: estimate)")}
     elif status != first.status or note:
         base = next(r for r in scored if r.status == status)
         update |= {"gap": base.gap, "assertions": base.assertions, "judge": base.judge,

@@ -35,8 +35,8 @@ class RepeatStats(Model):
     """The pass rate the row must reach (a test's `min_pass_rate:` or `--min-pass-rate`; the
     default 1.0 asks every scored run to pass)."""
     met: bool
-    """The gate under repeats: `pass_rate` (or its interval's lower bound, with
-    `min_pass_rate_on: lower_bound`) ≥ `min_pass_rate`; false when nothing was scored."""
+    """The gate under repeats: `gated_value` ≥ `min_pass_rate`; false when nothing was
+    scored."""
     scored: Count | None = None
     """Runs that produced a verdict (passed, failed or errored): a deferred judge, a skip and
     a not-yet-available matcher give none. null in reports written before it existed."""
@@ -50,10 +50,20 @@ class RepeatStats(Model):
     opened_by_change: bool = False
     """An adaptive row repeated because its first run differed from the baseline's verdict."""
     min_pass_rate_on: Literal["estimate", "lower_bound", "corrected_lower_bound"] = "estimate"
-    """`estimate`: `pass_rate` is held against `min_pass_rate`; `lower_bound`: the lower end
-    of `pass_rate_ci95` is; `corrected_lower_bound`: the lower end of the row's judged rate
-    corrected for its judge's errors (`tests[].corrected`), or of `pass_rate_ci95` where no
-    calibration record measured the judge."""
+    """What the gate was asked to hold (a test's `min_pass_rate_on:` or `--min-pass-rate-on`):
+    `lower_bound` (the default since issue 35) and its older spelling `corrected_lower_bound`:
+    the lower end of the row's interval; `estimate`: the pass rate itself. `estimate` in reports
+    written before issue 26, whose gates held the pass rate."""
+    gated_on: Literal["estimate", "lower_bound", "corrected_lower_bound"] | None = None
+    """What the gate held against `min_pass_rate`: `corrected_lower_bound`, the lower end of
+    the judge-corrected rate's 95% interval (`tests[].corrected`; the lowest of the row's
+    judges), where a calibration record measured the judge; `lower_bound`, the lower end of
+    `pass_rate_ci95`, where none did; `estimate`, `pass_rate` itself: asked for, or with a
+    `min_pass_rate` of 1, which no interval can show (the count decides: every scored run must
+    pass). null when nothing was scored, and in reports written before issue 35."""
+    gated_value: Rate | None = None
+    """The value `gated_on` names, held against `min_pass_rate` (`met` when it reaches it);
+    null when nothing was scored, and in reports written before issue 35."""
     score_runs: Count = 0
     """Runs whose judged score the score figures below are over."""
     score_mean: float | None = None

@@ -2,11 +2,13 @@
 comment (docs/baseline.md, "Repeats"; docs/agents.md, "Repeats and pass@k").
 
 Only scored runs count: a row says "k of n scored" when some runs gave no verdict, and "not
-measured" when none did; the pass rate carries its Wilson 95% interval.
+measured" when none did; the pass rate carries its Wilson 95% interval, and the gate says what it
+held against `min_pass_rate` (`report/gate_words.py`).
 """
 
 from __future__ import annotations
 
+from mcptest.report.gate_words import gate_held
 from mcptest.report.models import RepeatStats, Report
 from mcptest.reporters.escape import md_inline
 
@@ -28,14 +30,13 @@ def counted_text(stats: RepeatStats) -> str:
 
 
 def repeat_text(stats: RepeatStats) -> str:
-    """`passed 2/5 · pass rate 0.40 [0.12, 0.77] · pass@1 0.40 · pass@5 1.00`, the interval
-    being Wilson's 95%; the score's spread says how many runs it is over when not all."""
+    """`passed 2/5 · pass rate 0.40 [0.12, 0.77] · gate: 95% lower bound 0.12 < min_pass_rate
+    0.80: not met · pass@1 0.40 · pass@5 1.00`, the interval being Wilson's 95%; the score's
+    spread says how many runs it is over when not all."""
     parts = [counted_text(stats)]
     if stats.pass_rate is not None:
-        parts.append(f"pass rate {stats.pass_rate:.2f}{_ci(stats)}"
-                     + {"estimate": "", "lower_bound": " (gated on its lower bound)",
-                        "corrected_lower_bound": " (gated on its corrected lower bound)"}[
-                         stats.min_pass_rate_on])
+        parts.append(f"pass rate {stats.pass_rate:.2f}{_ci(stats)}")
+        parts.append(f"gate: {gate_held(stats)}")
     parts += [f"pass@{p.k} {p.value:.2f}" for p in stats.pass_at_k or []]
     if stats.score_mean is not None and stats.score_runs < stats.runs:
         parts.append(f"score mean {stats.score_mean:.2f} over {stats.score_runs} of "
@@ -55,8 +56,8 @@ def repeats_block(report: Report) -> str:
     rows = ["### Repeats", "", *lead,
             "| test | runs | scored | passed | pass rate [95% CI] | "
             + ("judge's rate → corrected [95% CI] | " if corrected else "")
-            + "".join(f"pass@{k} | " for k in ks),
-            "|---|---|---|---|---|" + "---|" * (len(ks) + corrected)]
+            + "gate | " + "".join(f"pass@{k} | " for k in ks),
+            "|---|---|---|---|---|---|" + "---|" * (len(ks) + corrected)]
     for t, stats in shown[:MAX_ROWS]:
         at = {p.k: f"{p.value:.2f}" for p in stats.pass_at_k or []}
         rate = ("not measured" if stats.pass_rate is None
@@ -65,7 +66,7 @@ def repeats_block(report: Report) -> str:
                             f"{c.ci95.high:.2f}]" for c in t.corrected)
         rows.append(f"| {md_inline(t.name, 120)} | {stats.runs} | {stats.measured} | "
                     f"{stats.passed} | {rate} | " + (f"{fixed} | " if corrected else "")
-                    + "".join(f"{at.get(k, '')} | " for k in ks))
+                    + f"{gate_held(stats)} | " + "".join(f"{at.get(k, '')} | " for k in ks))
     if len(shown) > MAX_ROWS:
         rows += ["", f"{len(shown) - MAX_ROWS} more repeated test(s) in the JSON report."]
     return "\n".join(rows) + "\n\n"

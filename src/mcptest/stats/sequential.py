@@ -20,6 +20,8 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+from mcptest.stats.intervals import wilson
+
 PRIOR = 0.5
 """a = b of the beta mixing distribution."""
 
@@ -76,14 +78,28 @@ class Settled:
     by: Literal["sequence", "curtailed", "limit"] | None
 
 
-def settle(passes: int, runs: int, threshold: float, most: int, alpha: float = 0.05
-           ) -> Settled:
+def fixed_need(threshold: float, most: int, on_lower_bound: bool = False) -> int:
+    """The fewest passes of `most` runs that meet `threshold` as a fixed count would: on the
+    rate (passes/most ≥ threshold), or on the lower end of its Wilson 95% interval; `most` + 1
+    when no count can (a lower bound never reaches 1, so a threshold of 1 stays on the rate)."""
+    if not on_lower_bound or threshold >= 1.0:
+        return math.ceil(threshold * most - 1e-9)
+    for k in range(most + 1):
+        ends = wilson(k, most)
+        if ends is not None and ends[0] >= threshold - 1e-12:
+            return k
+    return most + 1
+
+
+def settle(passes: int, runs: int, threshold: float, most: int, alpha: float = 0.05,
+           on_lower_bound: bool = False) -> Settled:
     """Whether a row's pass rate meets `threshold` is known after `passes` of `runs`, with at
     most `most` runs allowed. It is known when the confidence sequence lies wholly on one side
     of the threshold; or when `most` runs could no longer change the fixed-count answer
-    (passes/most ≥ threshold), which stops as soon as the answer is certain (curtailment); or
-    at `most` runs, where the rate decides as a fixed count would."""
-    need = math.ceil(threshold * most - 1e-9)  # passes of `most` that meet the threshold
+    (`fixed_need`: on the rate, or with `on_lower_bound` on its Wilson lower end), which stops
+    as soon as the answer is certain (curtailment); or at `most` runs, where the fixed count
+    decides."""
+    need = fixed_need(threshold, most, on_lower_bound)
     if runs >= most:
         return Settled("met" if passes >= need else "not-met", "limit")
     low, high = confidence_sequence(passes, runs, alpha)

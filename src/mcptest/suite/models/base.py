@@ -38,12 +38,13 @@ class CasePolicy(Strict):
         description="Share of repetitions that must pass (default 1.0, or --min-pass-rate).")
     min_pass_rate_on: Literal["estimate", "lower_bound", "corrected_lower_bound"] | None = Field(
         default=None,
-        description="Hold min_pass_rate against the pass rate itself (`estimate`, the default, "
-                    "or --min-pass-rate-on) or against the lower end of its Wilson 95% "
-                    "interval (`lower_bound`): then a test must show its rate, not just reach "
-                    "it once; `corrected_lower_bound`: the lower end of its judge's pass rate "
-                    "corrected for the judge's errors (docs/statistics.md), `lower_bound` "
-                    "where no calibration record measured the judge.")
+        description="Hold min_pass_rate against the lower end of the row's 95% interval "
+                    "(`lower_bound`, the default, or --min-pass-rate-on): the judge-corrected "
+                    "rate's where a calibration record measured the judge, else Wilson's over "
+                    "the scored runs, so a test must show its rate, not just reach it once "
+                    "(`corrected_lower_bound` is an older spelling of the same); or against "
+                    "the pass rate itself (`estimate`). A min_pass_rate of 1 is decided by the "
+                    "count: every scored run must pass (docs/baseline.md).")
     max_score_drop: float | None = Field(
         default=None, ge=0, le=1,
         description="Against a baseline: fail when the judged score fell by more than this.")
