@@ -158,7 +158,8 @@ def with_effective_jurors(tests: Sequence[TestResult]) -> list[TestResult]:
     if not groups:
         return list(tests)
     figures = {key: vote_dependence(juries) for key, juries in groups.items()}
-    return [_test(t, lambda j, n: _annotate(j, n, figures)) for t in tests]
+    return [_test(t, lambda j, n: _annotate(j, n, figures))
+            if any(_juries(r) for r in (t.repetitions or [t])) else t for t in tests]
 
 
 def run_effective_jurors(tests: Sequence[TestResult]) -> tuple[float | None, float | None]:

@@ -207,8 +207,9 @@ def _finding(test: TestResult, not_ready: set[str]) -> Finding:
         why = f"the verdict '{jury.verdict}' rests on a partial jury: {seats.lost_text(jury)}"
     elif test.status == "passed" and jury is not None:
         agreement = "n/a" if jury.agreement is None else f"{jury.agreement:.2f}"
-        why = (f"jury agreement {agreement} ({jury.confidence or 'n/a'} confidence); the verdict "
-               f"'{jury.verdict}' stands but needs a person to look")
+        worth = f", {seats.effective_text(jury.effective_jurors)}" if jury.effective_jurors else ""
+        why = (f"jury agreement {agreement} ({jury.confidence or 'n/a'} confidence{worth}); the "
+               f"verdict '{jury.verdict}' stands but needs a person to look")
     elif jury is not None and jury.lost and seats.lost_text(jury) not in (why or ""):
         why = f"{why}; {seats.lost_text(jury)}"
     if rule == "mcptest/changed-evidence":

@@ -64,6 +64,8 @@ def _judge_diag(judge: JudgeDetail) -> dict[str, Any]:
     if judge.jury is not None:
         diag.update(agreement=judge.jury.agreement, confidence=judge.jury.confidence,
                     escalate=judge.jury.escalate, verdict=judge.jury.verdict)
+        if judge.jury.effective_jurors is not None:
+            diag["effective_jurors"] = judge.jury.effective_jurors.value
     diag["votes"] = [
         {"model": v.model, "score": v.score, "error": v.error, "reason": v.reason,
          "replacement_for": v.replacement_for, "cached": v.cached}

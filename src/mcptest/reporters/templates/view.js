@@ -95,7 +95,7 @@
     if (j.votes && j.votes.length) { out.push(votesView(j.votes)); }
     if (j.jury) {
       var a = j.jury;
-      out.push(el("p", "jury", ["jury: " + a.verdict + " · " + a.passed_jurors + " of " + a.decisive + " decisive passed (quorum " + num(a.quorum, 2) + ") · agreement " + num(a.agreement, 2) + (a.confidence ? " (" + a.confidence + ")" : "") + (a.escalate ? " · to review" : "")]));
+      out.push(el("p", "jury", ["jury: " + a.verdict + " · " + a.passed_jurors + " of " + a.decisive + " decisive passed (quorum " + num(a.quorum, 2) + ") · agreement " + num(a.agreement, 2) + (a.confidence ? " (" + a.confidence + ")" : "") + (a.effective_jurors ? (a.effective_jurors.value === null ? " · effective jurors of " + a.effective_jurors.jurors + " not estimated" : " · rests on " + num(a.effective_jurors.value, 1) + " effective jurors of " + a.effective_jurors.jurors) : "") + (a.escalate ? " · to review" : "")]));
       (a.lost || []).forEach(function (l) { out.push(el("p", "lost", ["lost seat " + l.model + ": " + l.reason])); });
     }
     if (j.criteria && j.criteria.length) {
