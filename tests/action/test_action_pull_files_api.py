@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import json
 import subprocess
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -134,3 +136,49 @@ def test_the_list_the_action_hands_to_the_cli(tmp_path: Path,
         "files": ["cassettes/a.json", "b.json", "a/b.json"]}
     assert "the GitHub API lists 3 changed path(s) of pull request #7" in out.getvalue()
     assert "No such file or directory: 'git'" in out.getvalue()
+
+
+class _Broken(BaseHTTPRequestHandler):
+    """A GitHub that answers wrongly: `/repos/o/r/pulls/1` not JSON, `/pulls/2` a pull request
+    without its head, `/pulls/3/files` an object, `/pulls/4` never (until the test ends)."""
+
+    protocol_version = "HTTP/1.1"
+    release: threading.Event
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet."""
+
+    def do_GET(self) -> None:
+        number = int(self.path.split("/pulls/")[1].split("/")[0].split("?")[0])
+        if number == 4:
+            self.release.wait(30)
+            return
+        pull = {"head": {"sha": HEAD_SHA}, "changed_files": 1}
+        body = {1: b"<html>rate limited</html>", 2: json.dumps({"changed_files": 1}).encode(),
+                3: json.dumps({"files": []} if "/files" in self.path else pull).encode()}[number]
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def test_answers_that_are_not_the_list_and_a_server_that_never_answers() -> None:
+    release = threading.Event()
+    handler = type("Handler", (_Broken,), {"release": release})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        for number, why in ((1, "GET /pulls/1: JSONDecodeError"),
+                            (2, "GET /pulls/2: not a pull request"),
+                            (3, "GET /pulls/3/files: not a list of files"),
+                            (4, "GET /pulls/4: ReadTimeout")):
+            with PullFilesApi(url, TOKEN, "o/r", deadline_s=30, read_timeout_s=0.5) as client, \
+                    pytest.raises(PullFilesError) as e:
+                listed_files(client, number, HEAD_SHA)
+            assert str(e.value) == why
+    finally:
+        release.set()
+        server.shutdown()
+        server.server_close()
