@@ -171,3 +171,27 @@ def test_without_labels_the_votes_say_it_and_too_few_juries_say_so(
     assert e["value"] is None and e["items"] == 4
     assert "effective jurors of 3 not estimated: 4 juries of these jurors in the run, 10 " \
         "needed" in stdout
+
+
+def test_merged_shards_estimate_it_over_every_shard_s_juries(
+        tmp_path: Path, js: JudgeServer) -> None:
+    """Two shards of the 12 answers each hold too few juries to estimate; `mcptest merge`
+    estimates it over all 12 and gets the unsharded run's 1.8."""
+    _suite(tmp_path, calibrated=False, answers=12)
+    _script_run(js, 12)
+    env = {**js.gateway_env(), "MCPTEST_PYTHON": sys.executable}
+    outs = []
+    for i in (1, 2):
+        out = tmp_path / f"shard{i}.json"
+        cli("run", tmp_path / "jury.yml", "--no-cache", "--shard", f"{i}/2", "--reporter",
+            "json", "--output", out, cwd=tmp_path, env=env)
+        e = _juries(json.loads(out.read_text(encoding="utf-8")))[0]["effective_jurors"]
+        assert e["value"] is None and e["items"] < 10
+        outs.append(out)
+    merged = tmp_path / "merged.json"
+    done = cli("merge", *outs, "--output", merged, "--format", "json", cwd=tmp_path)
+    assert merged.is_file(), done.stderr
+    report = json.loads(merged.read_text(encoding="utf-8"))
+    assert {(j["effective_jurors"]["value"], j["effective_jurors"]["items"])
+            for j in _juries(report)} == {(1.8, 12)}
+    assert report["summary"]["run_agreement_detail"]["effective_jurors"] == 1.8
