@@ -89,7 +89,7 @@ def listed_files(gh: PullFilesApi, number: int, head_sha: str) -> list[str]:
     after, _ = gh.head(number)
     if before != head_sha or after != head_sha:
         raise PullFilesError("the pull request's head moved on from this run's commit "
-                             f"{head_sha[:7]} while it was listed")
+                             f"{head_sha[:7]} (a newer push)")
     if len(entries) != count:
         raise PullFilesError(f"the API listed {len(entries)} files of the {count} the pull "
                              "request says it changes")
