@@ -171,6 +171,7 @@ def test_fifty_splits(outputs: list[list[TierOutput]]) -> None:
           f"({cascade_cost / jury_cost:.0%}); guaranteed {min(guaranteed):.1%} to "
           f"{max(guaranteed):.1%} (mean {sum(guaranteed) / SPLITS:.1%})")
     assert kept >= (1 - RISK) * SPLITS
+    assert cheap_kept >= (1 - RISK) * SPLITS  # the trusted tier, on what it settled
     assert cascade_cost < 0.5 * jury_cost  # the cascade against the jury alone
     assert sum(coverage) / SPLITS > 0.5  # the cheap judge settles most items
     assert sum(right) / SPLITS == pytest.approx(0.8475, abs=0.01)  # as drawn, not one pool's luck
