@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -77,7 +78,10 @@ def _lean(row_type: type[_Row], /, **values: Any) -> _Row:
     given = {}
     for name, value in values.items():
         field = fields[name]
-        default = field.get_default(call_default_factory=True)
+        # not `field.get_default(call_default_factory=True)`: it deep-copies every default
+        # (docs/architecture.md, "Costs"); the row models' factories take no argument
+        factory = cast("Callable[[], Any] | None", field.default_factory)
+        default = factory() if factory is not None else field.default
         if type(value) is not type(default) or value != default:
             given[name] = value
     return row_type(**given)
