@@ -228,10 +228,18 @@ def test_page_runs_as_written(page: str, tmp_path: Path, judge: JudgeServer) -> 
 
 def test_a_broken_command_fails_the_page(tmp_path: Path, judge: JudgeServer) -> None:
     """The test can fail: a documented command broken in a temporary copy of README.md (a flag
-    that does not exist) fails that page, naming the block and the command."""
+    that does not exist) fails that page, naming the block and the command. The copy keeps
+    README.md's suite file and the block that runs it, from the suite's annotation to that
+    block's closing fence (the whole page runs in test_page_runs_as_written; running it all
+    again here, its image build included, would only repeat that)."""
     copy = tmp_path / "repo"
     copy.mkdir()
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    every = blocks(REPO / "README.md")
+    suite = next(b for b in every if b.notes.get("file") == "suite.yml")
+    runs = next(b for b in every if "mcptest validate suite.yml" in b.text)
+    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines(keepends=True)
+    end = next(n for n in range(runs.line, len(lines)) if lines[n].startswith("```"))
+    text = "".join(lines[suite.line - 2:end + 1])  # from the annotation above the suite's fence
     broken = text.replace("mcptest validate suite.yml", "mcptest validate --strictly suite.yml")
     assert broken != text
     page = copy / "README.md"

@@ -3,9 +3,11 @@ line runs as written, from a copy of the repository, in a fresh environment of i
 venv, or a pipx home and a uv tool folder in the test's tmp, never the machine's), after the
 block's own `python -m build --wheel`; then the README's next block (`mcptest --version`,
 `init` and `run --skip-tag todo` on the example server) runs with the `mcptest` that line
-installed. pipx and uv come from the package index into a venv of the test's own.
+installed. pipx and uv come into a venv of the test's own. Every install takes its wheels from the
+session's wheelhouse with no index (tests/packaging/conftest.py): one download per session.
 
-Slow: every line resolves and installs mcptest's dependencies (about two minutes each with pip).
+Slow: every line resolves and installs mcptest's dependencies. One xdist group: the module's
+clone (with its wheel build) and tools venv are made once, on one worker.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from support.doc_blocks import REPO, Block, blocks, commands
+from support.wheelhouse import offline_env
 
 VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 WHEEL = f"dist/mcptest-{VERSION}-py3-none-any.whl"
@@ -56,15 +59,16 @@ def _run(command: str, cwd: Path, env: dict[str, str],
     return done
 
 
-def _base_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items()
-            if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")
-            and not k.startswith(("MCPTEST_", "PYTEST_", "PIPX_", "UV_"))
-            and not k.endswith(("_API_KEY", "_BASE_URL", "_API_BASE"))}
+def _base_env(wheelhouse: Path) -> dict[str, str]:
+    return {**{k: v for k, v in os.environ.items()
+               if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")
+               and not k.startswith(("MCPTEST_", "PYTEST_", "PIPX_", "UV_"))
+               and not k.endswith(("_API_KEY", "_BASE_URL", "_API_BASE"))},
+            **offline_env(wheelhouse)}
 
 
 @pytest.fixture(scope="module")
-def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def clone(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> Path:
     """The repository's files (what git knows) with the README's wheel built in `dist/`."""
     dest = tmp_path_factory.mktemp("install") / "clone"
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
@@ -75,7 +79,7 @@ def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copy2(REPO / name, dest / name)
     build = next(line for b in _install_blocks() for line in commands(b.text)
                  if line.startswith("python -m build"))
-    env = _base_env()
+    env = _base_env(wheelhouse)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"  # `build`: dev extra
     _run(build, dest, env)
     assert (dest / WHEEL).is_file(), f"README.md names {WHEEL}, the build wrote " \
@@ -84,11 +88,11 @@ def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def tools(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def tools(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> Path:
     """bin/ of a venv of the test's own holding pipx and uv."""
     venv = tmp_path_factory.mktemp("tools") / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    _run(f"{venv / 'bin' / 'python'} -m pip install -q pipx uv", venv, _base_env())
+    _run(f"{venv / 'bin' / 'python'} -m pip install -q pipx uv", venv, _base_env(wheelhouse))
     return venv / "bin"
 
 
@@ -105,11 +109,12 @@ def test_the_readme_names_every_install_path() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("install-paths")
 @pytest.mark.parametrize("line", INSTALLS)
 def test_an_install_line_gives_a_working_mcptest(
-    line: str, clone: Path, tools: Path, tmp_path: Path,
+    line: str, clone: Path, tools: Path, tmp_path: Path, wheelhouse: Path,
 ) -> None:
-    env = _base_env()
+    env = _base_env(wheelhouse)
     home = tmp_path / "home"
     bindir = tmp_path / "bin"  # where pipx and uv put `mcptest`; a venv's bin for pip
     bindir.mkdir()

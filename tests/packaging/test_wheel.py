@@ -2,7 +2,8 @@
 installed into a fresh venv, and `make demo`'s suites run with that install (docs/releasing.md),
 by the CLI and as pytest items (docs/python.md).
 
-Slow (one build, one venv with the runtime closure from pip's cache): about a minute.
+Slow (one build, one venv with the runtime closure from the session's wheelhouse, no index:
+tests/packaging/conftest.py). One xdist group: the module's build and venv are made once.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from support.wheelhouse import offline_env
 
 ROOT = Path(__file__).resolve().parents[2]
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
@@ -25,7 +27,7 @@ DATA = ("mcptest/schemas/v1.json", "mcptest/schemas/report-v1.json", "mcptest/py
 JUDGE_KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
               "MISTRAL_API_KEY", "MCPTEST_JUDGE_API_KEY", "MCPTEST_JUDGE_BASE_URL")
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 
 def _run(argv: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
@@ -35,11 +37,13 @@ def _run(argv: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def installed(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> Path:
     """bin/ of a fresh venv holding only the built wheel and its dependencies."""
     work = tmp_path_factory.mktemp("wheel")
     dist = work / "dist"
-    _run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(dist), str(ROOT)])
+    env = {**os.environ, **offline_env(wheelhouse)}
+    _run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(dist), str(ROOT)],
+         env=env)
     (wheel,) = dist.glob("mcptest-*.whl")
     (sdist,) = dist.glob("mcptest-*.tar.gz")
     assert wheel.name.startswith(f"mcptest-{VERSION}-")
@@ -55,7 +59,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     venv = work / "venv"
     _run([sys.executable, "-m", "venv", str(venv)])
     _run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
-          "--disable-pip-version-check", "-c", str(ROOT / "constraints.txt"), str(wheel)])
+          "--disable-pip-version-check", "-c", str(ROOT / "constraints.txt"), str(wheel)],
+         env=env)
     return venv / "bin"
 
 
@@ -99,12 +104,13 @@ def _example_items(env: dict[str, str]) -> dict[str, list[str]]:
             for t in plan.tests}
 
 
-def test_pytest_runs_the_examples_as_items(installed: Path, tmp_path: Path) -> None:
+def test_pytest_runs_the_examples_as_items(installed: Path, tmp_path: Path,
+                                           wheelhouse: Path) -> None:
     """`pip install` of the wheel and pytest, then `pytest examples/`: the wheel's `pytest11`
     entry point loads the plugin, which makes every example test an item; tests whose judge
     has no key are skipped, the rest pass; `-k`, `-m` and `--junitxml` work on them."""
     _run([str(installed / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-          f"pytest=={pytest.__version__}"])
+          f"pytest=={pytest.__version__}"], env={**os.environ, **offline_env(wheelhouse)})
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     env = {k: v for k, v in os.environ.items()
            if k not in JUDGE_KEYS and not k.startswith(("MCPTEST_", "PYTEST_"))}
