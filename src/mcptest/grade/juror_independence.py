@@ -15,6 +15,7 @@ so it is computed at the end of the run (and again over merged shards and repeti
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 
@@ -46,25 +47,23 @@ def design_effect(jurors: int, correlations: Sequence[float]) -> float | None:
 def vote_dependence(juries: Sequence[SeatVotes]) -> EffectiveJurors:
     """The effective jurors of one set of jurors from their votes over `juries` (each naming
     the same jurors; those that never voted, deferred or lost everywhere, are left out):
-    Pearson's r of each pair over the juries both voted on (numpy), where there are
+    Pearson's r of each pair over the juries both voted on (the standard library's
+    `statistics.correlation`: numpy would cost a judged run ~90 ms of import), where there are
     `MIN_JURIES` of them and both jurors' votes varied."""
-    import numpy as np  # only a run with juries pays for it
-
     names = sorted({name for jury in juries for name, v in jury.items() if v is not None})
     if len(names) < 2:
         return EffectiveJurors(jurors=len({name for jury in juries for name in jury}),
                                basis="votes", note="fewer than two of these jurors gave a "
                                                    "pass/fail vote in the run")
-    table = np.array([[np.nan if (v := jury.get(n)) is None else v for jury in juries]
-                      for n in names], dtype=float)
     rhos: list[float] = []
     most = 0
-    for a, b in combinations(range(len(names)), 2):
-        both = ~np.isnan(table[a]) & ~np.isnan(table[b])
-        x, y = table[a][both], table[b][both]
-        most = max(most, int(both.sum()))
-        if len(x) >= MIN_JURIES and np.ptp(x) > 0 and np.ptp(y) > 0:
-            rhos.append(float(np.corrcoef(x, y)[0, 1]))
+    for a, b in combinations(names, 2):
+        pairs = [(float(va), float(vb)) for jury in juries
+                 if (va := jury.get(a)) is not None and (vb := jury.get(b)) is not None]
+        most = max(most, len(pairs))
+        x, y = [p[0] for p in pairs], [p[1] for p in pairs]
+        if len(pairs) >= MIN_JURIES and len(set(x)) > 1 and len(set(y)) > 1:
+            rhos.append(statistics.correlation(x, y))
     value = design_effect(len(names), rhos)
     note: str | None = None
     if value is None:
