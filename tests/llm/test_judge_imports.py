@@ -70,7 +70,7 @@ def test_fixed_response_evals_through_a_gateway_import_no_litellm_openai_or_mcp(
         tmp_path: Path) -> None:
     """Nor what only other suites use: JSON Schema (schema matchers, output schemas), the
     `regex` engine (suite regexes), jinja2 (the markdown and HTML reporters), scipy and numpy
-    (the cascade's shift check), rapidfuzz, sarif-om, httpx and httpx2 (the fast route is
+    (the cascade's shift check; a panel's vote correlations are plain Python), rapidfuzz, sarif-om, httpx and httpx2 (the fast route is
     httpcore); nor parse litellm's price table for a gateway model (docs/judges.md, "Speed")."""
     suite = tmp_path / "evals.yml"
     suite.write_text("""
@@ -80,6 +80,11 @@ evals:
     response: Deployed billing v2.
     rubric: The answer is a deployment note.
     judge: {model: gw-judge}
+  - name: note on a panel
+    prompt: What was deployed?
+    response: Deployed billing v2.
+    rubric: The answer is a deployment note.
+    judge: {panel: [gw-judge, gw-judge-2], aggregate: majority}
 """, encoding="utf-8")
     code = ("import sys, json; from mcptest.cli.main import main; "
             f"rc = main(['eval', {str(suite)!r}, '--no-cache', '--reporter', 'json', "
@@ -91,8 +96,9 @@ evals:
             "price_table().parsed]))")
     with JudgeServer() as js:
         js.script("gw-judge", Verdict(score=0.9))
+        js.script("gw-judge-2", Verdict(score=0.9))
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              timeout=120, env={"PATH": "/usr/bin:/bin", **js.gateway_env()})
         assert out.returncode == 0, out.stderr
         assert json.loads(out.stdout.strip().splitlines()[-1]) == [0, [], False]
-        assert js.count("gw-judge") == 1
+        assert (js.count("gw-judge"), js.count("gw-judge-2")) == (2, 1)
