@@ -1,5 +1,17 @@
 """Shared pytest configuration: async tests run on asyncio through anyio's plugin; property
-tests have no per-example deadline; `pytester` runs the plugin's pytest sessions.
+tests have no per-example deadline; `pytester` runs the plugin's pytest sessions; under
+pytest-xdist, `xdist_group` marks hold and slow tests start first.
+
+`--dist loadgroup` sends the tests of one `xdist_group` to one worker by a `@group` suffix that
+pytest-xdist (3.8) writes on each test's id; pytest 9.2 keeps the id elsewhere, so the suffix was
+lost and every group was spread over the workers (the doc pages that build the image ran side by
+side; the packaging tests' module fixtures ran once per worker). `_xdist_groups` writes it where
+pytest 9.2 reads it, unless pytest-xdist already did.
+
+Each worker takes the next test as it finishes one, in collection order: a long test collected
+late (the suite fuzz test, in tests/suite) starts when the other worker has little left, which
+then idles until it ends. Collected first, the long tests overlap each other and the run ends on
+short ones (docs/architecture.md, "Tests").
 
 Hypothesis fails an example that takes over 200 ms by default: a timing assertion, which on a
 loaded 2-core runner can fail a test whose property holds. Speed is measured in bench/, so the
@@ -10,12 +22,29 @@ profile drops the deadline; a test that bounds hostile input on purpose still se
 from __future__ import annotations
 
 import pytest
+from _pytest.nodeid import coerce_node_id
 from hypothesis import settings
 
 pytest_plugins = ["pytester"]  # tests/pytest_plugin runs pytest sessions in-process
 
 settings.register_profile("mcptest", deadline=None)
 settings.load_profile("mcptest")
+
+
+def _xdist_groups(items: list[pytest.Item]) -> None:
+    for item in items:
+        groups = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                         for m in item.iter_markers("xdist_group")})
+        suffix = f"@{'_'.join(groups)}"
+        if groups and not item.nodeid.endswith(suffix):
+            item._id = coerce_node_id(item.nodeid + suffix)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's own hook
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if getattr(config.option, "loadgroup", False):  # a worker of `--dist loadgroup`
+        _xdist_groups(items)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow first
 
 
 @pytest.fixture
