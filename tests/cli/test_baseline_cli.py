@@ -1,17 +1,19 @@
 """`mcptest run --baseline` and `mcptest diff` as a user runs them: the example server, real
-reports, a behaviour change the server reads from its environment, and an edited suite."""
+reports, a behaviour change the server reads from its environment, and an edited suite. The
+commands run in the test's process (support/cli_inproc.py) with the environment a subprocess
+would be given: PATH, HOME and FLAG alone."""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import cmarkgfm
 import pytest
 from cmarkgfm.cmark import Options
+from support.cli_inproc import Ran, cli
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 REPO = Path(__file__).resolve().parents[2]
@@ -63,11 +65,10 @@ NEW = HEAD + """
 """
 
 
-def mcptest(*args: str | Path, flag: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+def mcptest(*args: str | Path, flag: str, cwd: Path = REPO) -> Ran:
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/"),
            "FLAG": flag}
-    return subprocess.run([sys.executable, "-m", "mcptest", *map(str, args)], capture_output=True,
-                          text=True, env=env, timeout=180, cwd=cwd)
+    return cli(*args, cwd=cwd, env=env, inherit=False)
 
 
 def write(tmp_path: Path, name: str, body: str) -> Path:

@@ -1,4 +1,8 @@
-"""`mcptest run` end to end, as a user runs it: a subprocess, real example servers, real files."""
+"""`mcptest run` end to end: real example servers, real files, exit codes, stdout and stderr.
+
+The commands run in the test's process (support/cli_inproc.py: the environment, working
+directory and streams a subprocess would get). Where the process is the point it is a real one:
+SIGTERM during a run, and the modules a deterministic run imports (a fresh interpreter)."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.cli_inproc import Ran, cli
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
@@ -28,12 +33,10 @@ servers:
     return path
 
 
-def mcptest(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None,
-            timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcptest", *map(str, args)],
-        capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout,
-    )
+def mcptest(*args: str | Path, cwd: Path | None = None,
+            env: dict[str, str] | None = None) -> Ran:
+    """`mcptest ARGS` in the test's process, without provider keys, plus `env`."""
+    return cli(*args, cwd=cwd, env=env)
 
 
 def report(path: Path) -> dict:

@@ -60,11 +60,14 @@ def _text(stream: io.TextIOWrapper) -> str:
     return buffer.getvalue().decode("utf-8", errors="replace")
 
 
-def cli(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> Ran:
-    """`mcptest ARGS` through `mcptest.cli.main.main`, without provider keys, plus `env`."""
+def cli(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None,
+        inherit: bool = True) -> Ran:
+    """`mcptest ARGS` through `mcptest.cli.main.main`, without provider keys, plus `env`; with
+    `inherit=False` the environment is `env` alone (a subprocess given `env=`)."""
     argv = [str(a) for a in args]
     out, err = _stream(), _stream()
-    with _process({**keyless(os.environ), **(env or {})}, cwd), \
+    environ = {**keyless(os.environ), **(env or {})} if inherit else dict(env or {})
+    with _process(environ, cwd), \
             contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(argv)
