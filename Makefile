@@ -7,7 +7,7 @@ PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 # more workers cost CPU; docs/architecture.md, "Tests"). `make test WORKERS=0` runs serially.
 WORKERS ?= auto
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test pytest lint bench clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "mcptest needs Python 3.11 or newer; set PYTHON=python3.11 (or newer)")'
@@ -26,11 +26,11 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.installed
 	@BIN=$(BIN) bash examples/demo.sh
 
-test: $(VENV)/.dev-installed
+test: lint pytest
+
+# the tests alone (`make test` after lint); .ci/run runs lint beside the image's end-to-end run
+pytest: $(VENV)/.dev-installed
 	@bash .ci/prepare-tools.sh
-	$(BIN)/ruff check .
-	$(BIN)/lint-imports
-	$(BIN)/mypy
 	$(BIN)/pytest -n $(WORKERS) --dist loadgroup
 
 lint: $(VENV)/.dev-installed
