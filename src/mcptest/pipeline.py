@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from traceback import format_exc
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import anyio
 
@@ -48,7 +48,9 @@ went away must not hold up the reports)."""
 
 
 INJECT_FAULT_ENV = "MCPTEST_INJECT_FAULT"
-"""Set to 1 to make a run fail with an internal error after its first test (tests only)."""
+"""Tests only: `1` makes a run fail with an internal error after its first test, `merge` when
+its repetitions are merged (`InjectedFault`)."""
+FAULT_PLACES: dict[str, Literal["test", "merge"]] = {"1": "test", "merge": "merge"}
 
 
 class InjectedFault(McpTestError, RuntimeError):
@@ -70,8 +72,9 @@ class RunOptions:
     log: Callable[[str], None] = lambda _: None
     """One line for the operator (the header, server errors, signals)."""
     handle_signals: bool = True
-    inject_fault: bool = False
-    """Raise `InjectedFault` when the first test finishes (tests only)."""
+    inject_fault: Literal["test", "merge"] | None = None
+    """Tests only: raise `InjectedFault` when the first test finishes, or when repetitions are
+    merged (`INJECT_FAULT_ENV`)."""
     cassettes: Cassettes | None = None
     """`--models`: the model cassettes every repetition of the run shares (docs/cassettes.md)."""
     servers: ServerPool | None = None
@@ -95,6 +98,18 @@ class RunOutcome:
     """Values the reporters must redact (server tokens, judge keys)."""
     traceback: str | None = None
     """Of an internal error, for `MCPTEST_DEBUG=1`."""
+
+
+def internal_error_after(outcome: RunOutcome, doing: str, error: Exception) -> RunOutcome:
+    """`outcome`'s report, marked with a bug of ours met while `doing` something after it
+    (exit 70): the rows that ran are still reported, never read as a test verdict."""
+    from mcptest.exit_codes import ExitCode
+
+    summary = outcome.report.summary.model_copy(update={
+        "exit_code": int(ExitCode.INTERNAL_ERROR),
+        "internal_error": f"{doing}: {type(error).__name__}: {error}"})
+    return replace(outcome, report=outcome.report.model_copy(update={"summary": summary}),
+                   traceback=format_exc())
 
 
 def _now() -> str:
@@ -273,7 +288,7 @@ async def _go(runner: Runner, judging: Judging | None) -> None:
 
 
 def _progress(options: RunOptions) -> Callable[[TestResult], None] | None:
-    if not options.inject_fault:
+    if options.inject_fault != "test":
         return options.progress
 
     def faulty(result: TestResult) -> None:

@@ -22,7 +22,14 @@ from mcptest.grade.repeated_row import ADAPTIVE_MOST, GateOn, RepeatOptions, mer
 from mcptest.judging.judging import agreements
 from mcptest.judging.plan_projection import project
 from mcptest.llm.budget import BudgetLedger
-from mcptest.pipeline import RunOptions, RunOutcome, arun_plan, with_cassettes
+from mcptest.pipeline import (
+    InjectedFault,
+    RunOptions,
+    RunOutcome,
+    arun_plan,
+    internal_error_after,
+    with_cassettes,
+)
 from mcptest.plan import Plan, PlannedTest
 from mcptest.report.build import JudgeTotals, build_report
 from mcptest.report.models import Report, TestResult
@@ -101,6 +108,16 @@ async def arun_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) 
     first = await arun_plan(plan, options)
     if most == 1:
         return with_cassettes(first, options)
+    try:
+        merged = await _repetitions(plan, options, repeat, first, most)
+    except Exception as e:  # a bug of ours after the first repetition: still report that one
+        return with_cassettes(internal_error_after(first, "repeating the run", e), options)
+    return with_cassettes(merged, options)
+
+
+async def _repetitions(plan: Plan, options: RunOptions, repeat: RepeatOptions,
+                       first: RunOutcome, most: int) -> RunOutcome:
+    """Repetitions 2..`most` after `first`, merged into one outcome."""
     outcomes = [first]
     adaptive = Adaptive([t for t in plan.tests if _adaptive(t, repeat)], repeat,
                         options.judge.max_cost, first.report)
@@ -119,10 +136,12 @@ async def arun_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) 
         options.log(f"mcptest: repetition {k} of {most} ({len(sub.tests)} test(s))")
         outcomes.append(await arun_plan(sub, opts))
         adaptive.after(outcomes[-1].report)
-    return with_cassettes(RunOutcome(
+    if options.inject_fault == "merge":
+        raise InjectedFault("injected fault while merging the repetitions")
+    return RunOutcome(
         _merged(plan, [o.report for o in outcomes], repeat, options.judge.max_cost, adaptive),
         frozenset().union(*(o.secrets for o in outcomes)),
-        next((o.traceback for o in outcomes if o.traceback), None)), options)
+        next((o.traceback for o in outcomes if o.traceback), None))
 
 
 def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,

@@ -87,6 +87,33 @@ def test_an_internal_error_exits_70_and_the_report_says_70(tmp_path: Path) -> No
     assert json.loads(out_json.read_text(encoding="utf-8"))["summary"]["internal_error"] is None
 
 
+def test_an_internal_error_while_repeating_still_reports_the_first_repetition(
+        tmp_path: Path) -> None:
+    """A bug of ours after the first repetition (here: merging them) is exit 70, never a
+    verdict, and the first repetition's rows are still written, in every format asked."""
+    path = tmp_path / "s.yml"
+    path.write_text(HEAD + "".join(f"""  - name: greet {n}
+    server: ex
+    tool: greet
+    args: {{name: {n}}}
+    expect: [{{target: "result.content[0].text", matcher: {{contains: {n}}}}}]
+""" for n in ("Ada", "Bob")), encoding="utf-8")
+    out_json, junit = tmp_path / "out" / "run.json", tmp_path / "out" / "junit.xml"
+    run = cli("run", path, "--repeat", "2", "--reporter", "json", "--output", out_json,
+              "--reporter", "junit", "--output", junit, env={"MCPTEST_INJECT_FAULT": "merge"})
+    assert run.returncode == ExitCode.INTERNAL_ERROR, run.stderr
+    assert "internal error: repeating the run: InjectedFault" in run.stderr
+    assert "Traceback" not in run.stderr
+    report = json.loads(out_json.read_text(encoding="utf-8"))
+    assert report["summary"]["exit_code"] == 70
+    assert report["summary"]["internal_error"].startswith("repeating the run: InjectedFault")
+    assert [t["status"] for t in report["tests"]] == ["passed", "passed"]
+    assert junit.is_file()
+    clean = cli("run", path, "--repeat", "2", "--reporter", "json", "--output", out_json)
+    assert clean.returncode == 0, clean.stderr
+    assert json.loads(out_json.read_text(encoding="utf-8"))["summary"]["internal_error"] is None
+
+
 def test_custom_judges_are_refused_before_they_run_when_their_cost_cannot_fit(
         tmp_path: Path) -> None:
     """The probe of the issue: two custom judges of $1.00 each under a $0.50 cap. Neither runs

@@ -44,7 +44,7 @@ def run_options(options: Options, env: Mapping[str, str], *,
     `plan`: the run's, which a sharded run's cap is sliced by (`shard_cap`)."""
     from mcptest.llm.cassette import Cassettes
     from mcptest.llm.contracts import JudgeOptions
-    from mcptest.pipeline import INJECT_FAULT_ENV, RunOptions
+    from mcptest.pipeline import FAULT_PLACES, INJECT_FAULT_ENV, RunOptions
     from mcptest.readback.evidence import evidence_for
 
     cap, run_cap = shard_cap(plan, options, env, log or (lambda _: None))
@@ -65,7 +65,7 @@ def run_options(options: Options, env: Mapping[str, str], *,
         cassettes=Cassettes(options.models, options.cassette_dir, evidence)
         if options.models else None,
         progress=progress, log=log or (lambda _: None), handle_signals=handle_signals,
-        inject_fault=env.get(INJECT_FAULT_ENV) == "1", ledger=ledger)
+        inject_fault=FAULT_PLACES.get(env.get(INJECT_FAULT_ENV, "")), ledger=ledger)
 
 
 def shard_cap(plan: Plan | None, options: Options, env: Mapping[str, str],
