@@ -23,8 +23,9 @@ Status = Literal[
 ]
 """`deferred`: a judge could not be reached (no key); not measured: it does not fail the run
 unless --require-judge (or --fail-on not-measured), and never counts as a pass.
-`flaky`: the repetitions of a repeated test disagreed; `repeat.met` says whether its pass rate
-reached `min_pass_rate` (docs/baseline.md)."""
+`flaky`: the repetitions of a repeated test disagreed; `repeat.met` says whether its gate
+was met (by default the lower end of its pass rate's interval reached `min_pass_rate`;
+docs/baseline.md)."""
 
 
 class Model(BaseModel):

@@ -59,7 +59,8 @@ def deferred_judges(tests: list[TestResult]) -> int:
 
 
 def flaky_failed(tests: list[TestResult]) -> bool:
-    """A flaky row fails the run when its pass rate is below its `min_pass_rate`."""
+    """A flaky row fails the run when its gate was not met (`repeat.met`: by default the lower
+    end of its pass rate's interval is below its `min_pass_rate`)."""
     return any(t.status == "flaky" and (t.repeat is None or not t.repeat.met) for t in tests)
 
 

@@ -2,7 +2,7 @@
 
 Status mapping: passed → `ok`; deferred → `ok` with a diagnostic note (it does not fail the run,
 but it is not a pass either);
-flaky → `ok` when its pass rate met `min_pass_rate`, else `not ok`, with its pass count;
+flaky → `ok` when its gate was met (`repeat.met`), else `not ok`, with its pass count;
 failed/error → `not ok`; skipped → `ok … # SKIP reason`; not_yet_available → `not ok … # TODO
 reason` (never a pass, never a failure). YAML values are JSON scalars and flow collections, which
 YAML 1.2 reads as they are, so untrusted text cannot open a new key or end the block.
