@@ -160,3 +160,23 @@ def test_a_labelled_judge_is_held_on_its_corrected_lower_bound(tmp_path: Path) -
     assert point.returncode == ExitCode.OK, point.stdout
     assert (p["status"], p["repeat"]["met"], p["repeat"]["gated_on"]) == \
         ("passed", True, "estimate")
+
+
+def test_an_adaptive_row_stops_on_the_same_gate(tmp_path: Path) -> None:
+    """A first failure opens the row. On the estimate five passes of at most ten already meet
+    0.5 (six runs, curtailed: tests/cli/test_adaptive_repeat_cli.py); on the default lower end
+    of ten runs it takes 9 passes of 10 (lower end 0.60), so the row runs all ten and its merged
+    gate agrees with what stopped it."""
+    suite = greet_suite(tmp_path, "\n    repeat: adaptive\n    min_pass_rate: 0.5")
+    low = wilson(9, 10)
+    assert low is not None
+    with JudgeServer() as js:
+        js.script("judge-x", [FAIL] + [PASS] * 9)
+        r, data, _ = _run(tmp_path, suite, env=js.gateway_env())
+        assert js.count("judge-x") == 10
+    [t] = data["tests"]
+    assert r.returncode == ExitCode.OK, r.stdout
+    stats = t["repeat"]
+    assert (t["status"], stats["runs"], stats["passed"], stats["decided_by"], stats["met"]) == \
+        ("flaky", 10, 9, "limit", True)
+    assert (stats["gated_on"], stats["gated_value"]) == ("lower_bound", round(low[0], 6))
