@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.cli_inproc import Ran, cli
 from support.cli_run import greet_suite
 from support.judge_server import JudgeServer, Verdict
 
@@ -19,13 +20,13 @@ PASS, FAIL = Verdict(0.9, reason="polite"), Verdict(0.1, reason="rude")
 
 
 def mcptest(js: JudgeServer, tmp_path: Path, *args: str | Path, out: str = "out.json"
-            ) -> tuple[subprocess.CompletedProcess[str], dict]:
+            ) -> tuple[Ran, dict]:
+    """`mcptest run ARGS` in the test's process (support/cli_inproc.py), with the environment a
+    subprocess would be given: PATH, HOME and the judge server's."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/"),
            **js.gateway_env()}
-    r = subprocess.run([sys.executable, "-m", "mcptest", "run", *map(str, args), "--no-cache",
-                        "--reporter", "json", "--output", out, "--reporter", "md", "--output",
-                        "out.md", "--reporter", "pretty"],
-                       capture_output=True, text=True, env=env, timeout=240, cwd=tmp_path)
+    r = cli("run", *args, "--no-cache", "--reporter", "json", "--output", out, "--reporter", "md",
+            "--output", "out.md", "--reporter", "pretty", env=env, inherit=False, cwd=tmp_path)
     assert (tmp_path / out).exists(), r.stderr
     return r, json.loads((tmp_path / out).read_text(encoding="utf-8"))
 

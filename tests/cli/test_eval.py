@@ -1,4 +1,5 @@
-"""`mcptest eval` and `mcptest eval --explain` as a user runs them (subprocesses, real files)."""
+"""`mcptest eval` and `mcptest eval --explain` as a user runs them (real files, the environment a
+subprocess would be given; in the test's process: support/cli_inproc.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from evals.test_seed_examples import script_agents
+from support.cli_inproc import Ran, cli
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
@@ -30,9 +32,8 @@ def wrapper(tmp_path: Path) -> tuple[Path, Path]:
     return script, marker
 
 
-def mcptest(*args: str | Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mcptest", *map(str, args)], capture_output=True,
-                          text=True, env=env, timeout=240, cwd=REPO)
+def mcptest(*args: str | Path, env: dict[str, str]) -> Ran:
+    return cli(*args, env=env, inherit=False, cwd=REPO)
 
 
 def env_for(js: JudgeServer, python: Path, **extra: str) -> dict[str, str]:

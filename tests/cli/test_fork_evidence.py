@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 import yaml
-from support.cli_run import HEAD, KEYLESS
+from support.cli_inproc import Ran, cli
+from support.cli_run import HEAD
 from support.github_events import pull_request_event
 from support.judge_server import JudgeServer, Verdict
 
@@ -50,10 +51,9 @@ def git(cwd: Path, *args: str) -> str:
                           cwd=cwd, check=True, capture_output=True, text=True).stdout
 
 
-def mcptest(cwd: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mcptest", *args], cwd=cwd,
-                          env={**KEYLESS, "MCPTEST_PYTHON": sys.executable, **env},
-                          capture_output=True, text=True, timeout=180)
+def mcptest(cwd: Path, env: dict[str, str], *args: str) -> Ran:
+    """`mcptest ARGS` in the test's process (support/cli_inproc.py), without provider keys."""
+    return cli(*args, cwd=cwd, env={"MCPTEST_PYTHON": sys.executable, **env})
 
 
 def script_labels(js: JudgeServer, root: Path) -> None:

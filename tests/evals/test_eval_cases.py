@@ -4,13 +4,12 @@ fills the prompt, the response and the rubric text; `eval --explain` counts case
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from evals.conftest import JUDGE, judge_env
+from support.cli_inproc import Ran, cli
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
@@ -37,9 +36,9 @@ agents:
 """
 
 
-def mcptest(tmp_path: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mcptest", *args], cwd=tmp_path, text=True,
-                          capture_output=True, timeout=120, env={**os.environ, **env})
+def mcptest(tmp_path: Path, env: dict[str, str], *args: str) -> Ran:
+    """`mcptest ARGS` in the test's process (support/cli_inproc.py), without provider keys."""
+    return cli(*args, cwd=tmp_path, env=env)
 
 
 def test_eval_and_agent_cases_fill_prompt_response_and_rubric(tmp_path: Path) -> None:
