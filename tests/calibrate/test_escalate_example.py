@@ -4,15 +4,14 @@ server, the loopback judge behind a gateway, `mcptest calibrate` and `mcptest ru
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import yaml
+from support.cli_inproc import Ran, cli
 from support.judge_server import JudgeServer, Verdict
 
 REPO = Path(__file__).resolve().parents[2]
@@ -40,10 +39,9 @@ def example(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def mcptest(cwd: Path, js: JudgeServer, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, **js.gateway_env(), "MCPTEST_PYTHON": sys.executable}
-    return subprocess.run([sys.executable, "-m", "mcptest", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
+def mcptest(cwd: Path, js: JudgeServer, *args: str) -> Ran:
+    """`mcptest ARGS` in the test's process (support/cli_inproc.py), without provider keys."""
+    return cli(*args, cwd=cwd, env={**js.gateway_env(), "MCPTEST_PYTHON": sys.executable})
 
 
 def script_labels(js: JudgeServer, root: Path) -> None:

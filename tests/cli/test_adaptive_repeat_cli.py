@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -79,7 +77,5 @@ def test_a_change_against_the_baseline_that_is_flakiness_says_so(tmp_path: Path)
 
 
 def test_a_bad_adaptive_count_is_a_usage_error(tmp_path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "mcptest", "run", greet_suite(tmp_path),
-                        "--repeat", "adaptive:1"], capture_output=True, text=True,
-                       cwd=tmp_path, timeout=60)
+    r = cli("run", greet_suite(tmp_path), "--repeat", "adaptive:1", cwd=tmp_path)
     assert r.returncode == 2 and "must be between 2 and 100" in r.stderr

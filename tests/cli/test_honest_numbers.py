@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support.cli_inproc import Ran, cli
 from support.cli_run import POLITE_JUDGE, greet_suite
 from support.judge_server import JudgeServer, Verdict
 
@@ -23,15 +22,14 @@ ABSTAIN = Verdict(score=None, abstain=True, reason="cannot tell")
 
 
 def run(tmp_path: Path, *args: str | Path, env: dict[str, str] | None = None,
-        command: str = "run") -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
-    """`mcptest COMMAND ARGS` with no provider key, the JSON report read back."""
+        command: str = "run") -> tuple[Ran, dict[str, Any]]:
+    """`mcptest COMMAND ARGS` with no provider key, the JSON report read back; in the test's
+    process (support/cli_inproc.py) with the environment a subprocess would be given."""
     base = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/")}
     out = tmp_path / "out.json"
-    r = subprocess.run([sys.executable, "-m", "mcptest", command, *map(str, args),
-                        "--no-cache", "--reporter", "pretty", "--reporter", "json", "--output",
-                        out, "--reporter", "md", "--output", tmp_path / "out.md"],
-                       capture_output=True, text=True, env={**base, **(env or {})},
-                       timeout=240, cwd=tmp_path)
+    r = cli(command, *args, "--no-cache", "--reporter", "pretty", "--reporter", "json",
+            "--output", out, "--reporter", "md", "--output", tmp_path / "out.md",
+            env={**base, **(env or {})}, inherit=False, cwd=tmp_path)
     assert out.exists(), r.stderr
     return r, json.loads(out.read_text(encoding="utf-8"))
 
@@ -78,9 +76,8 @@ def test_an_eval_whose_judge_was_never_reached_is_not_measured_not_5_of_5(
     baseline["summary"]["counts"].update(passed=1, deferred=0)
     (tmp_path / "base.json").write_text(json.dumps(baseline), encoding="utf-8")
     (tmp_path / "new.json").write_text(json.dumps(data), encoding="utf-8")
-    diff = subprocess.run([sys.executable, "-m", "mcptest", "diff", "base.json", "new.json",
-                           "--fail-on", "regressed,not-measured"], capture_output=True,
-                          text=True, cwd=tmp_path, timeout=120)
+    diff = cli("diff", "base.json", "new.json", "--fail-on", "regressed,not-measured",
+               cwd=tmp_path)
     assert "not measured (no run produced a verdict) (1): refusal is polite" in diff.stdout
     assert diff.returncode == ExitCode.TESTS_FAILED, diff.stdout + diff.stderr
 
