@@ -35,6 +35,7 @@ from mcptest.report.changed_evidence import mark_changed_evidence
 from mcptest.report.models import CassetteSummary, Report, ShardInfo, TestResult
 from mcptest.report.redact import redact_text
 from mcptest.run.runner import Runner, RunState
+from mcptest.run.tapes import playing
 from mcptest.suite.advice import load_warnings
 from mcptest.telemetry.hooks import Tracing, wanted
 
@@ -159,7 +160,8 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     try:
         interrupted = await _run(plan, options, judging, state, tracing)
         if judging is not None and interrupted is None:
-            shift = await judging.shift.finish(state.results)
+            shift = await judging.shift.finish(
+                state.results, lambda t: playing(options.cassettes, t))
     except Exception as e:  # a bug of ours: still report what the run had
         cause = _first_cause(e)
         fault, interrupted, trace = f"{type(cause).__name__}: {cause}", None, format_exc()

@@ -85,9 +85,8 @@ def test_a_shifted_run_escalates_and_says_why(example: Path, js: JudgeServer) ->
 def test_a_shift_found_at_a_look_spares_the_rest_the_cheap_tier(example: Path,
                                                                  js: JudgeServer) -> None:
     """64 shifted answers: the first look, after 30 answers of the small judge, finds the
-    shift; the answers after it go straight to the jury (only those already in their small
-    judge's turn, at most the run's concurrency of 8, still ask it), and only the verdicts the
-    small judge settled before are graded again."""
+    shift; the answers after it go straight to the jury (they wait for the look: none asks the
+    small judge), and only the verdicts the small judge settled before are graded again."""
     script_labels(js, example)
     assert mcptest(example, js, *CALIBRATE).returncode == 0
     js.script(CHEAP, Verdict(score=0.75), candidate="Deployed zeta")
@@ -97,7 +96,7 @@ def test_a_shift_found_at_a_look_spares_the_rest_the_cheap_tier(example: Path,
     code, report, md = _run(example, js, _shifted_suite(example, 64))
     assert code == 0, report["warnings"]
     cheap = js.count(CHEAP)
-    assert 30 <= cheap <= 30 + 8, cheap  # 64 without the look
+    assert cheap == 30, cheap  # 64 without the look
     assert js.count() == cheap + 64 * len(JURORS)  # the jury once per answer, never twice
     said = [w for w in report["warnings"] if w.startswith("cascade release-note.cascade.json")]
     assert len(said) == 1 and "found at a look after 30 answers of tier 1" in said[0], said

@@ -6,7 +6,10 @@ tiers, whose verdicts are then graded again by the last tier. Here the run's tie
 as the tiers answer, and the comparison of `calibrate/shift.py` is made at looks: after
 `FIRST_LOOK`, twice that, four times that, … answers of the first tier, and once more at the
 end. Once a look finds a difference, the rest of the run's items of that cascade skip the
-earlier tiers (`judging/shift_recheck.py`).
+earlier tiers (`judging/shift_recheck.py`). `saw` looks when the first tier's answers reach a
+checkpoint (items graded one after another, as the simulation does); the run's watch instead
+`add`s answers and makes each `look` once every item before the checkpoint is graded, so what a
+look sees does not depend on the order answers finish in.
 
 Several looks at growing data raise the chance of a false alarm; the overall level stays
 `SHIFT_LEVEL` by spending it over the looks (an alpha-spending rule, Lan & DeMets 1983, with
@@ -59,14 +62,31 @@ class ShiftLooks:
         one did (at this look or an earlier one)."""
         if self.fired is not None or not 0 <= tier < len(self.labels):
             return self.fired
-        self.confidences[tier].append(confidence)
-        self.settled[tier] += settled
-        seen = len(self.confidences[0])
-        if tier == 0 and seen == self.first << self.looks:
+        self.add(tier, confidence, settled)
+        if tier == 0 and len(self.confidences[0]) == self.next_look:
+            self.look()
+        return self.fired
+
+    @property
+    def next_look(self) -> int:
+        """How many items the next interim look covers (30, 60, 120, …)."""
+        return self.first << self.looks
+
+    def add(self, tier: int, confidence: float, settled: bool) -> None:
+        """One answer of tier `tier` (0-based) into the samples, with no look (the run's watch
+        makes its looks itself, when the items before a checkpoint are all graded)."""
+        if self.fired is None and 0 <= tier < len(self.labels):
+            self.confidences[tier].append(confidence)
+            self.settled[tier] += settled
+
+    def look(self) -> ShiftCheck | None:
+        """The next interim look, at what the samples hold now; the check that fired, if one
+        did (at this look or an earlier one)."""
+        if self.fired is None:
             self.looks += 1
             each = self.level / 2 ** (self.looks + 1)
             self.spent += each
-            self._look(each, seen)
+            self._look(each, len(self.confidences[0]))
         return self.fired
 
     def finish(self) -> ShiftCheck:

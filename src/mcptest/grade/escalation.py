@@ -38,6 +38,11 @@ class TierWatch(Protocol):
     """The run's shift check, watching a calibrated cascade as its tiers answer
     (`judging/shift_recheck.py`)."""
 
+    def admit(self) -> AbstractAsyncContextManager[None]:
+        """Held while one item is graded through the cascade: entered first, in the order the
+        items reach it, it waits while a look must first be made on the items before."""
+        ...
+
     def turn(self) -> AbstractAsyncContextManager[str | None]:
         """Entered before a tier other than the last runs (and held while it runs): why it
         must not run (the run's items were found unlike the labels), else None."""
@@ -137,6 +142,14 @@ async def grade_cascade(planned: PlannedAssertion, spec: LlmJudgeSpec, candidate
                         ctx: LlmContext, engine: JudgeEngine, th: Thresholds
                         ) -> AssertionResult:
     """Grade one `llm-judge` with `escalate:`; never raises for judge trouble."""
+    if th.watch is None:
+        return await _cascade(planned, spec, candidate, ctx, engine, th)
+    async with th.watch.admit():
+        return await _cascade(planned, spec, candidate, ctx, engine, th)
+
+
+async def _cascade(planned: PlannedAssertion, spec: LlmJudgeSpec, candidate: Any,
+                   ctx: LlmContext, engine: JudgeEngine, th: Thresholds) -> AssertionResult:
     start = time.perf_counter()
     tiers = tiers_of(spec)
     last = len(tiers) - 1

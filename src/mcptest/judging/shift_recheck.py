@@ -4,9 +4,12 @@
 Each calibrated cascade is watched as its tiers answer: its record's tiers are compared with
 what the run showed so far at a few looks, and once more at the end (`calibrate/shift_looks.py`,
 `calibrate/shift.py`). Once a look finds them different, by default (`--on-shift escalate`) the
-rest of that cascade's items skip the earlier tiers: each waits its turn for them (as many at
-once as the run's judge concurrency), so an item queued before the look does not pay for a
-cheap tier either. When the run is over, a cascade found different has, by `--on-shift`, every
+rest of that cascade's items skip the earlier tiers. The items take places in the order they
+reach the cascade, and one at or past a look's checkpoint waits until the items before it are
+graded and the look is made on their answers: the looks, and which items ask the earlier tiers,
+do not depend on the order answers finish in (a replay from model cassettes asks what the
+recording asked; docs/decisions.md). Within that, the earlier tiers run as many at once as the
+run's judge concurrency. When the run is over, a cascade found different has, by `--on-shift`, every
 verdict an earlier tier settled sent to the last tier (`escalate`: the last tier decides, as it
 would alone) or every verdict made advisory (`advisory`); with `--require-calibration` they
 fail. The rows change accordingly and the report's warnings say which cascade, why, when it was
@@ -16,8 +19,8 @@ found, and what was done.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -53,6 +56,39 @@ class _Watch:
     halts: bool
     """Once a look fired, the earlier tiers are skipped (`--on-shift escalate`, calibration not
     required): otherwise the verdicts are kept, to be made advisory or failed at the end."""
+    places: int = 0
+    """Items given a place, in the order they reached the cascade."""
+    done: list[int] = field(default_factory=list)
+    """The places of the items graded to their end (or cancelled)."""
+    below: int = 0
+    """How many of those are before the next look's checkpoint."""
+    looked: anyio.Event = field(default_factory=anyio.Event)
+    """Set when the next interim look has been made (then replaced)."""
+
+    @asynccontextmanager
+    async def admit(self) -> AsyncIterator[None]:
+        """Held while one item is graded through the cascade. An item at or past the next
+        look's checkpoint (30, 60, 120, … items) waits until every item before it is graded
+        and the look is made on their answers, so the looks see the same answers and the
+        same items ask the earlier tiers however the answers finish (a replay from model
+        cassettes asks what the recording asked)."""
+        place = self.places  # taken before any await: the order items reach the cascade
+        self.places += 1
+        try:
+            while self.looks.fired is None and place >= self.looks.next_look:
+                await self.looked.wait()
+            yield
+        finally:
+            self._finished(place)
+
+    def _finished(self, place: int) -> None:
+        self.done.append(place)
+        self.below += place < self.looks.next_look
+        while self.looks.fired is None and self.below == self.looks.next_look:
+            self.looks.look()
+            self.below = sum(p < self.looks.next_look for p in self.done)
+            self.looked.set()
+            self.looked = anyio.Event()
 
     def halted(self) -> str | None:
         fired = self.looks.fired
@@ -69,7 +105,7 @@ class _Watch:
             yield self.halted()
 
     def saw(self, tier: int, confidence: float, settled: bool) -> None:
-        self.looks.saw(tier, confidence, settled)
+        self.looks.add(tier, confidence, settled)  # the looks are made by `_finished`
 
 
 @dataclass
@@ -109,9 +145,13 @@ class ShiftRecheck:
             return
         self.items.setdefault(c.record, []).append(_Item(test, planned, candidate))
 
-    async def finish(self, results: dict[str, TestResult]) -> list[str]:
-        """Check every record against the run; change the rows of a shifted one. Returns the
-        run's warnings (one per record checked that did not apply, or could not be checked)."""
+    async def finish(self, results: dict[str, TestResult],
+                     tape: Callable[[PlannedTest], AbstractContextManager[None]] | None = None
+                     ) -> list[str]:
+        """Check every record against the run; change the rows of a shifted one (each graded
+        again under its row's model cassette, `tape`, so a replay answers it as recorded).
+        Returns the run's warnings (one per record checked that did not apply, or could not be
+        checked)."""
         out: list[str] = []
         for name, items in self.items.items():
             watch = self.watches.get(name)
@@ -134,7 +174,8 @@ class ShiftRecheck:
             out.append(f"cascade {name}: {reason} ({when}); "
                        + self._what(looks.early and watch.halts))
             for item in items:
-                await self._redo(item, results, reason, check)
+                with tape(item.test) if tape is not None else nullcontext():
+                    await self._redo(item, results, reason, check)
         return out
 
     def _what(self, early: bool) -> str:
