@@ -18,7 +18,12 @@ import anyio
 
 from mcptest.grade.adaptive_rows import Adaptive
 from mcptest.grade.juror_independence import with_effective_jurors
-from mcptest.grade.repeated_row import ADAPTIVE_MOST, GateOn, RepeatOptions, merge_repetitions
+from mcptest.grade.repeated_row import (
+    GateOn,
+    RepeatOptions,
+    adaptive_most,
+    merge_repetitions,
+)
 from mcptest.judging.judging import agreements
 from mcptest.judging.plan_projection import project
 from mcptest.llm.budget import BudgetLedger
@@ -46,7 +51,7 @@ def _times(t: PlannedTest, options: RepeatOptions) -> int:
     if t.kind == "selection":  # it samples `k` times per prompt instead (docs/selection.md)
         return 1
     if _adaptive(t, options):
-        return options.adaptive or ADAPTIVE_MOST
+        return adaptive_most(options.adaptive, _min_rate(t, options), _gate_on(t, options))
     assert t.spec.repeat != "adaptive"
     return t.spec.repeat or options.repeat
 

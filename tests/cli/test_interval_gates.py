@@ -180,3 +180,31 @@ def test_an_adaptive_row_stops_on_the_same_gate(tmp_path: Path) -> None:
     assert (t["status"], stats["runs"], stats["passed"], stats["decided_by"], stats["met"]) == \
         ("flaky", 10, 9, "limit", True)
     assert (stats["gated_on"], stats["gated_value"]) == ("lower_bound", round(low[0], 6))
+
+
+def test_an_adaptive_row_takes_the_runs_its_gate_needs(tmp_path: Path) -> None:
+    """At a floor of 0.8 on the lower end, ten runs can never meet it after a failure (9 of 10:
+    0.60), so with no MAX given the row may take the fewest runs at which one failure and every
+    later pass still meet it (24 of 25: Wilson's lower end 0.80), and it passes there; a MAX
+    given on the command line is kept: at 12 no count can meet 0.8, so the first failure
+    decides."""
+    suite = greet_suite(tmp_path, "\n    repeat: adaptive\n    min_pass_rate: 0.8")
+    need = next(n for n in range(10, 101) if (w := wilson(n - 1, n)) and w[0] >= 0.8)
+    assert need == 25  # the gate's own arithmetic, not the code under test
+    with JudgeServer() as js:
+        js.script("judge-x", [FAIL] + [PASS] * (need - 1))
+        r, data, _ = _run(tmp_path, suite, env=js.gateway_env())
+        assert js.count("judge-x") == need
+        js.script("judge-x", [FAIL] + [PASS] * 11)
+        capped, capped_data, _ = _run(tmp_path, suite, "--repeat", "adaptive:12",
+                                      env=js.gateway_env())
+        assert js.count("judge-x") == need + 1  # no count of 12 can meet it: decided at once
+    [t] = data["tests"]
+    assert r.returncode == ExitCode.OK, r.stdout
+    assert (t["status"], t["repeat"]["runs"], t["repeat"]["passed"], t["repeat"]["met"]) == \
+        ("flaky", need, need - 1, True)
+    assert data["summary"]["adaptive"]["most"] == need
+    [c] = capped_data["tests"]
+    assert capped.returncode == ExitCode.TESTS_FAILED, capped.stdout
+    assert (c["status"], c["repeat"], capped_data["summary"]["adaptive"]["most"]) == \
+        ("failed", None, 12)

@@ -25,7 +25,7 @@ from pydantic_core import PydanticCustomError
 
 from mcptest.compare.classify import DEFAULT_ALPHA, CompareOptions, FailOn
 from mcptest.errors import UsageError
-from mcptest.grade.repeated_row import ADAPTIVE_MOST, RepeatOptions
+from mcptest.grade.repeated_row import RepeatOptions
 from mcptest.plan import parse_shard
 
 CLI = "cli"
@@ -170,7 +170,7 @@ class Options(BaseModel):
         adaptive = None
         if isinstance(self.repeat, str):
             _, _, most = self.repeat.partition(":")
-            adaptive = int(most) if most else ADAPTIVE_MOST
+            adaptive = int(most) if most else 0  # each row's own default (adaptive_most)
         return RepeatOptions(repeat=self.repeat if isinstance(self.repeat, int) else 1,
                              min_pass_rate=self.min_pass_rate,
                              min_pass_rate_on=self.min_pass_rate_on,

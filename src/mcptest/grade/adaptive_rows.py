@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections import Counter
 
 from mcptest.grade.repeated_row import (
-    ADAPTIVE_MOST,
     GateOn,
     RepeatOptions,
+    adaptive_most,
     merge_repetitions,
 )
 from mcptest.plan import PlannedTest
@@ -44,12 +44,13 @@ class Adaptive:
 
     def __init__(self, tests: list[PlannedTest], options: RepeatOptions,
                  max_cost: float | None, first: Report) -> None:
-        self.most = options.adaptive or ADAPTIVE_MOST
         self.ids = {t.id for t in tests}
         self.min_rate = {t.id: t.spec.min_pass_rate if t.spec.min_pass_rate is not None
                          else options.min_pass_rate for t in tests}
-        self.on_bound = {t.id: (t.spec.min_pass_rate_on or options.min_pass_rate_on)
-                         != "estimate" for t in tests}
+        gate_on = {t.id: t.spec.min_pass_rate_on or options.min_pass_rate_on for t in tests}
+        self.on_bound = {i: on != "estimate" for i, on in gate_on.items()}
+        self.most = {i: adaptive_most(options.adaptive, self.min_rate[i], on)
+                     for i, on in gate_on.items()}
         self.runs: dict[str, list[TestResult]] = {}
         self.open: set[str] = set()
         self.by: dict[str, str] = {}
@@ -85,9 +86,10 @@ class Adaptive:
         scored = [r for r in self.runs[test_id] if r.status not in _UNSCORED]
         passes = sum(r.status == "passed" for r in scored)
         runs = len(self.runs[test_id])
-        v = settle(passes, len(scored), self.min_rate[test_id], self.most,
+        most = self.most[test_id]
+        v = settle(passes, len(scored), self.min_rate[test_id], most,
                    on_lower_bound=self.on_bound[test_id])
-        if v.decision is None and runs >= self.most:
+        if v.decision is None and runs >= most:
             self._close(test_id, "limit")
         elif v.decision is not None:
             self._close(test_id, str(v.by))
@@ -124,7 +126,8 @@ class Adaptive:
         repeated = [t for t in mine if t.repeat is not None]
         runs = sum(t.repeat.runs if t.repeat is not None else 1 for t in mine)
         return AdaptiveSummary(
-            rows=len(mine), most=self.most, one_run=len(mine) - len(repeated),
+            rows=len(mine), most=max(self.most[t.id] for t in mine),
+            one_run=len(mine) - len(repeated),
             decided=dict(Counter(t.repeat.decided_by or "limit" for t in repeated
                                  if t.repeat is not None)),
             runs=runs,
