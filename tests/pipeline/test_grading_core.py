@@ -61,14 +61,20 @@ def test_a_judge_nested_in_all_or_any_is_a_positioned_load_error(tmp_path: Path)
         ], lines
 
 
-def test_an_internal_error_exits_70_and_the_report_says_70(tmp_path: Path) -> None:
+def _greetings(tmp_path: Path, *names: str) -> Path:
+    """A suite of one `greet` test per name, each expecting the name back."""
     path = tmp_path / "s.yml"
     path.write_text(HEAD + "".join(f"""  - name: greet {n}
     server: ex
     tool: greet
     args: {{name: {n}}}
     expect: [{{target: "result.content[0].text", matcher: {{contains: {n}}}}}]
-""" for n in ("Ada", "Bob", "Cy")), encoding="utf-8")
+""" for n in names), encoding="utf-8")
+    return path
+
+
+def test_an_internal_error_exits_70_and_the_report_says_70(tmp_path: Path) -> None:
+    path = _greetings(tmp_path, "Ada", "Bob", "Cy")
     out_json = tmp_path / "out" / "run.json"
     junit = tmp_path / "out" / "junit.xml"
     run = cli("run", path, "--reporter", "json", "--output", out_json,
@@ -91,13 +97,7 @@ def test_an_internal_error_while_repeating_still_reports_the_first_repetition(
         tmp_path: Path) -> None:
     """A bug of ours after the first repetition (here: merging them) is exit 70, never a
     verdict, and the first repetition's rows are still written, in every format asked."""
-    path = tmp_path / "s.yml"
-    path.write_text(HEAD + "".join(f"""  - name: greet {n}
-    server: ex
-    tool: greet
-    args: {{name: {n}}}
-    expect: [{{target: "result.content[0].text", matcher: {{contains: {n}}}}}]
-""" for n in ("Ada", "Bob")), encoding="utf-8")
+    path = _greetings(tmp_path, "Ada", "Bob")
     out_json, junit = tmp_path / "out" / "run.json", tmp_path / "out" / "junit.xml"
     run = cli("run", path, "--repeat", "2", "--reporter", "json", "--output", out_json,
               "--reporter", "junit", "--output", junit, env={"MCPTEST_INJECT_FAULT": "merge"})
