@@ -30,7 +30,7 @@ from mcptest.llm.cassette import Cassettes
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.known_secrets import known_secrets
 from mcptest.plan import Plan
-from mcptest.report.build import JudgeTotals, build_report
+from mcptest.report.build import JudgeTotals, build_report, with_internal_error
 from mcptest.report.changed_evidence import mark_changed_evidence
 from mcptest.report.models import CassetteSummary, Report, ShardInfo, TestResult
 from mcptest.report.redact import redact_text
@@ -102,15 +102,9 @@ class RunOutcome:
 
 
 def internal_error_after(outcome: RunOutcome, doing: str, error: Exception) -> RunOutcome:
-    """`outcome`'s report, marked with a bug of ours met while `doing` something after it
-    (exit 70): the rows that ran are still reported, never read as a test verdict."""
-    from mcptest.exit_codes import ExitCode
-
-    summary = outcome.report.summary.model_copy(update={
-        "exit_code": int(ExitCode.INTERNAL_ERROR),
-        "internal_error": f"{doing}: {type(error).__name__}: {error}"})
-    return replace(outcome, report=outcome.report.model_copy(update={"summary": summary}),
-                   traceback=format_exc())
+    """`outcome`, marked with a bug of ours met while `doing` something after it (exit 70)."""
+    return replace(outcome, traceback=format_exc(), report=with_internal_error(
+        outcome.report, f"{doing}: {type(error).__name__}: {error}"))
 
 
 def _now() -> str:

@@ -109,19 +109,13 @@ def apply_baseline(report: Report, old: Report | None, options: Options) -> Repo
                                    source=str(options.baseline),
                                    note=options.baseline_note or None)
         except Exception as e:  # a bug comparing must not cost the run's reports (exit 70)
-            return _comparison_failed(report, e)
+            from mcptest.report.build import with_internal_error
+
+            return with_internal_error(
+                report, f"comparing with the baseline: {type(e).__name__}: {e}")
     if options.comparison.fail_on_not_measured:
         report = with_fail_on_not_measured(report)
     return report
-
-
-def _comparison_failed(report: Report, error: Exception) -> Report:
-    from mcptest.exit_codes import ExitCode
-
-    summary = report.summary.model_copy(update={
-        "exit_code": int(ExitCode.INTERNAL_ERROR),
-        "internal_error": f"comparing with the baseline: {type(error).__name__}: {error}"})
-    return report.model_copy(update={"summary": summary})
 
 
 async def arun_report(plan: Plan, options: Options, env: Mapping[str, str], *,

@@ -122,6 +122,14 @@ def gated_exit_code(code: int, comparison: Comparison) -> int:
     return code
 
 
+def with_internal_error(report: Report, message: str) -> Report:
+    """`report` marked with a bug of ours met after its rows were graded (exit 70): the rows
+    are still reported, never read as a test verdict."""
+    summary = report.summary.model_copy(update={
+        "exit_code": int(ExitCode.INTERNAL_ERROR), "internal_error": message})
+    return report.model_copy(update={"summary": summary})
+
+
 def recomputed(report: Report) -> Report:
     """A report read back, its summary counted again from its rows: counts, gaps, deferred and
     uncalibrated judges, and the exit code (the file's own are never taken on faith)."""
