@@ -83,27 +83,9 @@ class Disagreement(_Model):
     by: str | None = None
 
 
-class TierDrift(_Model):
-    """One tier of an `escalate:` cascade judged again, against the verdicts its tier of the
-    record holds (`cascade.tiers[].verdicts`)."""
+class _VerdictFlips(_Model):
+    """Verdicts judged again on the labels, against the verdicts the record holds."""
 
-    tier: int
-    """1-based, cheapest first."""
-    labels: int
-    flips: int
-    flip_rate: float
-    to_pass: int
-    p_value: float
-    stale: bool
-    """This tier drifted (McNemar below the level shared over the cascade, or too many flips)."""
-    reason: str
-
-
-class DriftCheck(_Model):
-    """`mcptest calibrate --check-drift`: the labels judged again, against `verdicts`
-    (docs/calibration.md, "Drift")."""
-
-    checked_at: str
     labels: int
     """Labels with a verdict both times (the pairs compared)."""
     flips: int
@@ -114,8 +96,24 @@ class DriftCheck(_Model):
     p_value: float
     """Exact McNemar test (two-sided binomial on the flips) of no change in the pass rate."""
     stale: bool
-    """Drifted: the record's verdicts are advisory until it is calibrated again."""
+    """Drifted (McNemar below its level, or too many flips): the record's verdicts are advisory
+    until it is calibrated again."""
     reason: str
+
+
+class TierDrift(_VerdictFlips):
+    """One tier of an `escalate:` cascade judged again, against the verdicts its tier of the
+    record holds (`cascade.tiers[].verdicts`); its level is shared over the cascade's tests."""
+
+    tier: int
+    """1-based, cheapest first."""
+
+
+class DriftCheck(_VerdictFlips):
+    """`mcptest calibrate --check-drift`: the labels judged again, against `verdicts`
+    (docs/calibration.md, "Drift")."""
+
+    checked_at: str
     versions_changed: list[str] = Field(default_factory=list)
     """Models whose provider now names another version than the record's, as `model: old → new`
     (a hint: the verdicts decide whether the record is stale)."""
