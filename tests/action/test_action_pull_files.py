@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from support.action_env import PR, TOKEN, Runner
 from support.cli_inproc import cli
-from support.cli_run import HEAD
+from support.cli_run import POLITE_PAIR
 from support.github_events import pull_request_event
 from support.github_server import GitHubServer
 from support.judge_server import JudgeServer, Verdict
@@ -27,16 +27,7 @@ from mcptest.action.main import run_action
 
 pytestmark = pytest.mark.slow  # the example server and the CLI as a process
 HEAD_SHA = "e" * 40
-SUITE = HEAD + """judge: {model: judge-x}
-tools:
-""" + "".join(f"""  - name: greets {who} politely
-    server: ex
-    tool: greet
-    args: {{name: {who}}}
-    expect:
-      - target: "result.content[0].text"
-        matcher: {{llm-judge: {{rubric: "The greeting is polite.", threshold: 0.5}}}}
-""" for who in ("Ada", "Bob"))
+SUITE = POLITE_PAIR
 
 
 @pytest.fixture(scope="module")

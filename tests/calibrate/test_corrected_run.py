@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.judge_errors import worked_labels
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.stats.judge_correction import JudgeErrors, correct_rate
@@ -47,17 +48,7 @@ def test_the_run_reports_the_judges_rate_and_the_corrected_one(tmp_path: Path) -
     shutil.copytree(REPO / "examples" / "server", tmp_path / "server")
     suite = tmp_path / "calibration" / "mcptest.yml"
     with JudgeServer() as js:
-        lines = []
-        wrong = {1, 2, 31, 32, 33, 34}  # 2 false fails of 30 passes, 4 false passes of 20 fails
-        for i in range(50):
-            human = "pass" if i < 30 else "fail"
-            judge_passes = (human == "pass") == (i not in wrong)
-            js.script("release-judge", Verdict(score=0.9 if judge_passes else 0.2),
-                      candidate=f"#L{i:02d}#")
-            lines.append(json.dumps({"id": f"L{i:02d}", "candidate": f"note #L{i:02d}#",
-                                     "human": human}))
-        labels = tmp_path / "labels.jsonl"
-        labels.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        labels = worked_labels(js, tmp_path)
         env = js.gateway_env()
         cal = _mcptest("calibrate", suite, "--labels", labels, "--no-cache", "--plan-rows",
                        "1000", env=env)

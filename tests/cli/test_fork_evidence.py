@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 from support.cli_inproc import Ran, cli
-from support.cli_run import HEAD
+from support.cli_run import HEAD, POLITE_PAIR
 from support.github_events import pull_request_event
 from support.judge_server import JudgeServer, Verdict
 
@@ -136,16 +136,7 @@ def test_a_forks_changed_cassette_and_record_are_named_and_not_trusted(
     assert done.returncode == 1, done.stdout + done.stderr
 
 
-TWO = HEAD + """judge: {model: judge-x}
-tools:
-""" + "".join(f"""  - name: greets {who} politely
-    server: ex
-    tool: greet
-    args: {{name: {who}}}
-    expect:
-      - target: "result.content[0].text"
-        matcher: {{llm-judge: {{rubric: "The greeting is polite.", threshold: 0.5}}}}
-""" for who in ("Ada", "Bob"))
+TWO = POLITE_PAIR
 
 
 def test_without_git_the_changed_file_list_says_which_cassette_changed(

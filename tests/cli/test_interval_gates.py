@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from support.cli_inproc import Ran, cli
 from support.cli_run import REPO, greet_suite
+from support.judge_errors import worked_labels
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
@@ -128,17 +129,7 @@ def test_a_labelled_judge_is_held_on_its_corrected_lower_bound(tmp_path: Path) -
     assert want is not None and low is not None and want.low < 0.5 < low[0]
     with JudgeServer() as js:
         env = {**js.gateway_env(), "MCPTEST_PYTHON": sys.executable}
-        wrong = {1, 2, 31, 32, 33, 34}  # 2 false fails of 30 passes, 4 false passes of 20 fails
-        lines = []
-        for i in range(50):
-            human = "pass" if i < 30 else "fail"
-            judge_passes = (human == "pass") == (i not in wrong)
-            js.script("release-judge", Verdict(score=0.9 if judge_passes else 0.2),
-                      candidate=f"#L{i:02d}#")
-            lines.append(json.dumps({"id": f"L{i:02d}", "candidate": f"note #L{i:02d}#",
-                                     "human": human}))
-        labels = tmp_path / "labels.jsonl"
-        labels.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        labels = worked_labels(js, tmp_path)
         cal = cli("calibrate", suite, "--labels", labels, "--no-cache", env=env)
         assert cal.returncode == 0, cal.stdout + cal.stderr
         js.script("release-judge", Verdict(score=0.9), candidate=SERVER_OUTPUT)

@@ -40,6 +40,18 @@ tools:
     return "mcptest.yml"
 
 
+POLITE_PAIR = HEAD + """judge: {model: judge-x}
+tools:
+""" + "".join(f"""  - name: greets {who} politely
+    server: ex
+    tool: greet
+    args: {{name: {who}}}
+    expect:
+      - target: "result.content[0].text"
+        matcher: {POLITE_JUDGE}
+""" for who in ("Ada", "Bob"))
+"""Two judged greet tests (Ada, Bob) on the example server, one judge each."""
+
 MIXED = """variables:
   who: {from_env: WHO, default: Ada}
 """ + HEAD + """tools:
