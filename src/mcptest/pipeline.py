@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from traceback import format_exc
@@ -25,11 +24,8 @@ from mcptest.errors import McpTestError
 from mcptest.grade.juror_independence import with_effective_jurors
 from mcptest.grade.rows import test_result
 from mcptest.judging.judging import Judging, pool_limits
-from mcptest.llm.budget import BudgetLedger
-from mcptest.llm.cassette import Cassettes
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.known_secrets import known_secrets
-from mcptest.plan import Plan
 from mcptest.report.build import JudgeTotals, build_report, with_internal_error
 from mcptest.report.changed_evidence import mark_changed_evidence
 from mcptest.report.models import CassetteSummary, Report, ShardInfo, TestResult
@@ -40,6 +36,11 @@ from mcptest.suite.advice import load_warnings
 from mcptest.telemetry.hooks import Tracing, wanted
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from mcptest.llm.budget import BudgetLedger
+    from mcptest.llm.cassette import Cassettes
+    from mcptest.plan import Plan
     from mcptest.run.server_pool import ServerPool
     from mcptest.telemetry.otel import OtelTracing
 

@@ -7,7 +7,6 @@ must run, and so that `--explain`-style projections (judge calls, servers to sta
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -26,6 +25,8 @@ from mcptest.suite.models import (
 )
 
 if TYPE_CHECKING:
+
+    from collections.abc import Mapping, Sequence
 
     from mcptest.suite.load import LoadedSuite
 

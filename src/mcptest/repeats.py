@@ -13,6 +13,7 @@ An interrupted, budget-stopped or failed repetition ends the repeats; the report
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -37,7 +38,9 @@ from mcptest.pipeline import (
 )
 from mcptest.plan import Plan, PlannedTest
 from mcptest.report.build import JudgeTotals, build_report
-from mcptest.report.models import Report, TestResult
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report, TestResult
 
 
 def _adaptive(t: PlannedTest, options: RepeatOptions) -> bool:

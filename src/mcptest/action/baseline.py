@@ -21,13 +21,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.action.baseline_api import BaselineApiError, GitHubBaselineApi
 from mcptest.errors import ReadBackError, UsageError
 from mcptest.report.io import read_report
-from mcptest.report.models import Report
 from mcptest.reporters.escape import md_inline
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report
 
 MAX_WALK = 20
 """Commits of the base branch looked at, the merge-base first."""

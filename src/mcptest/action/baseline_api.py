@@ -16,8 +16,7 @@ from __future__ import annotations
 import tempfile
 import zipfile
 import zlib
-from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import httpx
 
@@ -25,7 +24,11 @@ from mcptest.action.github_rest import READ_TIMEOUT_S, GitHubRest
 from mcptest.errors import ReadBackError, ReportError
 from mcptest.readback.files import BLOCK
 from mcptest.report.io import MAX_REPORT_BYTES, report_from_blocks
-from mcptest.report.models import Report
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from mcptest.report.models import Report
 
 MAX_ZIP_BYTES = 64 << 20
 """A bigger artifact is refused (a report of 10,000 tests zips to a few MB)."""

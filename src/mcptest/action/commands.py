@@ -8,14 +8,17 @@ we put into a command of our own is escaped the way actions/toolkit escapes it.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Literal, TextIO
+from typing import TYPE_CHECKING, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict
 
-from mcptest.report.models import Report, TestResult
 from mcptest.reporters.escape import terminal
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from mcptest.report.models import Report, TestResult
 
 Level = Literal["error", "warning", "notice"]
 

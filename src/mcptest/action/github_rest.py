@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import httpx
 
 from mcptest.errors import ReportError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 MAX_API_BYTES = 16 << 20
 READ_TIMEOUT_S = 30.0

@@ -7,10 +7,12 @@ stderr), so it is printed inside a stop-commands block; only the group title is 
 
 from __future__ import annotations
 
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from mcptest.action.commands import command, stop_commands
-from mcptest.report.models import Report, TestResult
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report, TestResult
 
 _MARK = {"passed": "✓", "failed": "✗", "error": "!", "deferred": "~"}
 

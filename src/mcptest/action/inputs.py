@@ -7,14 +7,16 @@ The runner keeps hyphens in the variable names (`INPUT_MAX-COST`) and does not e
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.api.options import parse_fail_on
 from mcptest.errors import UsageError
 from mcptest.reporters import FORMATS
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 CommentMode = Literal["update", "recreate", "off"]
 Mode = Literal["run", "merge"]

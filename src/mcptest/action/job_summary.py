@@ -10,10 +10,13 @@ from __future__ import annotations
 import html
 import importlib.util
 import re
+from typing import TYPE_CHECKING
 
 from mcptest.exit_codes import ExitCode
-from mcptest.report.models import Report
 from mcptest.reporters import REPORTERS, get_reporter
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report
 
 _EXIT_MEANING: dict[int, str] = {
     ExitCode.USAGE_ERROR: "the suite or the Action's inputs are invalid; nothing ran",

@@ -6,8 +6,10 @@ first (docs/lint.md, docs/action.md).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from mcptest.report.models import Report
+if TYPE_CHECKING:
+    from mcptest.report.models import Report
 
 LINT_JSON = "mcptest-lint.json"
 LINT_SARIF = "mcptest-lint.sarif"

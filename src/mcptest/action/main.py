@@ -13,9 +13,8 @@ from __future__ import annotations
 import glob
 import os
 import sys
-from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from mcptest.action.baseline import BaselineChoice, resolve_baseline
 from mcptest.action.commands import annotations_for, command, log
@@ -35,8 +34,12 @@ from mcptest.action.pull_files import changed_files_arguments
 from mcptest.action.shards import merge_shards, shard_weights_arguments
 from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
-from mcptest.report.models import Report
 from mcptest.reporters import FORMATS
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from mcptest.report.models import Report
 
 #: How the child process starts the CLI (no console script needed, same interpreter).
 CLI_BOOT = "import sys; from mcptest.cli.main import main; sys.exit(main(sys.argv[1:]))"

@@ -8,10 +8,13 @@ step summary over 1 MiB, so ours is cut to fit beside whatever earlier steps lef
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from mcptest.report.models import Report
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from mcptest.report.models import Report
 
 #: GitHub's limit for one step's summary file.
 SUMMARY_LIMIT_BYTES = 1024 * 1024

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import codecs
 import subprocess
-from collections.abc import Mapping, Sequence
 from io import BufferedReader
-from pathlib import Path
-from typing import TextIO, cast
+from typing import TYPE_CHECKING, TextIO, cast
 
 from mcptest.action.commands import command, stop_commands
 from mcptest.errors import ReportError
 from mcptest.report.io import read_report
-from mcptest.report.models import Report
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from pathlib import Path
+
+    from mcptest.report.models import Report
 
 _WITHHELD_FROM_CLI = ("INPUT_GITHUB-TOKEN",)
 

@@ -22,15 +22,17 @@ as without a list, with a warning naming why.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from mcptest.action.commands import command, log
 from mcptest.action.github_rest import GitHubRest
 from mcptest.errors import ReportError
 from mcptest.readback.evidence import MAX_EVENT_BYTES, changed_since, fork_pull_request
 from mcptest.readback.files import read_regular
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 MAX_FILES = 3000
 """GitHub lists at most this many files of a pull request: a list that reaches it may be cut."""

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import glob
 from collections.abc import Callable
-from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from mcptest.action.commands import command, log
 from mcptest.action.job_summary import escape_cell, reporter_available
 from mcptest.action.process import load_report
 from mcptest.exit_codes import ExitCode
-from mcptest.report.models import Report
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from mcptest.report.models import Report
 
 #: Runs the CLI with these arguments (output to the log, and to `keep` when given).
 RunCli = Callable[..., int]

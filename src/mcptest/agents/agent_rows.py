@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from mcptest.agents.loop import run_agent
-from mcptest.agents.transcript import Transcript
 from mcptest.grade.diagnose import gap_category
 from mcptest.grade.grader import LlmGrading, grade_test, test_verdict
 from mcptest.grade.rows import test_result
 from mcptest.llm.chat import AgentModel
-from mcptest.llm.engine import JudgeEngine
-from mcptest.report.models import TestResult
 from mcptest.suite.models import AgentTest, EvalSpec
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from mcptest.agents.transcript import Transcript
+    from mcptest.llm.engine import JudgeEngine
     from mcptest.plan import PlannedTest
+    from mcptest.report.models import TestResult
     from mcptest.run.session import ServerConnection
 
 

@@ -12,7 +12,6 @@ anything.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from contextlib import AbstractContextManager, AsyncExitStack, nullcontext
 from typing import TYPE_CHECKING
 
@@ -21,13 +20,15 @@ import anyio
 from mcptest.agents.eval_rows import live_servers, nothing_to_grade, run_eval_row
 from mcptest.calibrate.gate import CalibrationGating
 from mcptest.errors import ServerNotReadyError
-from mcptest.grade.grader import LlmGrading
-from mcptest.llm.engine import JudgeEngine
 from mcptest.run.runner import Record, RunState, ServerFailed, ready_server
 from mcptest.run.tapes import playing
 from mcptest.suite.models import EvalSpec, SelectionSpec
 
 if TYPE_CHECKING:  # the MCP client is a costly import: fixed-response evals never pay it
+    from collections.abc import Mapping
+
+    from mcptest.grade.grader import LlmGrading
+    from mcptest.llm.engine import JudgeEngine
     from mcptest.plan import PlannedTest
     from mcptest.plan import PlannedTest as Planned
     from mcptest.run.session import ServerConnection

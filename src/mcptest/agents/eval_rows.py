@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from mcptest.agents.transcript import Transcript
 from mcptest.evals.rubric import resolve_rubric
 from mcptest.evals.verdict import judge_eval
 from mcptest.grade.diagnose import classify_eval
 from mcptest.grade.rows import test_result
-from mcptest.llm.engine import JudgeEngine
-from mcptest.report.models import TestResult
 from mcptest.suite.models import EvalSpec, SelectionSpec
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from mcptest.agents.transcript import Transcript
+    from mcptest.llm.engine import JudgeEngine
     from mcptest.plan import PlannedTest
+    from mcptest.report.models import TestResult
 
 
 def eval_prompt(test: PlannedTest) -> str:

@@ -9,16 +9,17 @@ error message instead of being sent, as a real host would.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from mcptest.agents.tools import function_tools
 from mcptest.agents.transcript import ToolCallRecord, Transcript
-from mcptest.llm.chat import AgentModel, ChatReply
 
 if TYPE_CHECKING:  # the MCP client is a costly import: a run with no server never pays it
+    from collections.abc import Mapping
+
+    from mcptest.llm.chat import AgentModel, ChatReply
     from mcptest.run.session import ServerConnection
 
 TOOL_TIMEOUT = 30.0

@@ -20,15 +20,15 @@ from mcptest.agents.tools import function_tools
 from mcptest.grade.rows import test_result
 from mcptest.grade.selection_grade import SelectionSample, stats_of, verdict, votes_of
 from mcptest.llm.chat import AgentModel, ChatReply
-from mcptest.llm.engine import JudgeEngine
-from mcptest.report.models import TestResult
 from mcptest.suite.models import NO_TOOL, JudgeDefaults, SelectionSpec
 
 SAMPLES_IN_FLIGHT = 64
 """Samples asked at once per selection row (the model client's pool bounds the run's)."""
 
 if TYPE_CHECKING:
+    from mcptest.llm.engine import JudgeEngine
     from mcptest.plan import PlannedTest
+    from mcptest.report.models import TestResult
     from mcptest.run.session import ServerConnection
 
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from mcptest.api.paths import SuitePaths
 from mcptest.errors import UsageError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
     from mcptest.api.options import Options
     from mcptest.report.models import Report, TestResult
 

@@ -5,11 +5,12 @@ Python API (`mcptest.run`, `mcptest.arun`) and the pytest plugin: suite files â†
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
     from mcptest.api.options import Options
     from mcptest.llm.budget import BudgetLedger
     from mcptest.pipeline import RunOptions

@@ -8,9 +8,8 @@ plugin from keywords; a bad value is a `UsageError` naming the option as its cal
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -27,6 +26,9 @@ from mcptest.compare.classify import DEFAULT_ALPHA, CompareOptions, FailOn
 from mcptest.errors import UsageError
 from mcptest.grade.repeated_row import RepeatOptions
 from mcptest.plan import parse_shard
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 CLI = "cli"
 """Validation context key: names in messages are spelled as flags (`--max-cost`)."""

@@ -8,9 +8,12 @@ run's report is the natural input.
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcptest.errors import UsageError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def read_weights(path: Path) -> dict[str, float]:

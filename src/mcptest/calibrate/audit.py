@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from mcptest.calibrate.labels import AuditBlock, Label
-from mcptest.report.models import Report
 from mcptest.stats.ppi import PpiEstimate, ppi_mean
+
+if TYPE_CHECKING:
+    from mcptest.calibrate.labels import AuditBlock, Label
+    from mcptest.report.models import Report
 
 
 @dataclass(frozen=True)

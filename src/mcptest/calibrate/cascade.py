@@ -30,9 +30,8 @@ bound the cascade's guarantee uses (docs/decisions.md, "Cascades").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from mcptest.calibrate.binomial import (
     labels_needed,
@@ -44,6 +43,9 @@ from mcptest.calibrate.binomial import (
 from mcptest.calibrate.cascade_record import CascadeCalibration, TierCalibration
 from mcptest.errors import UsageError
 from mcptest.grade.confidence import stands
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 @dataclass(frozen=True)

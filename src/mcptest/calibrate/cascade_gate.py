@@ -4,9 +4,13 @@ the record calibrated; else none, so only the last tier decides and the verdict 
 
 from __future__ import annotations
 
-from mcptest.calibrate.gate import CalibrationGating
+from typing import TYPE_CHECKING
+
 from mcptest.grade.escalation import Thresholds
-from mcptest.plan import PlannedAssertion, PlannedTest
+
+if TYPE_CHECKING:
+    from mcptest.calibrate.gate import CalibrationGating
+    from mcptest.plan import PlannedAssertion, PlannedTest
 
 
 def thresholds(gating: CalibrationGating, test: PlannedTest, planned: PlannedAssertion

@@ -9,22 +9,26 @@ verdict with the chosen thresholds, its `jurors` each tier alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 import anyio
 
 from mcptest.calibrate.cascade import TierOutput, TierSpec, calibrate_cascade
-from mcptest.calibrate.labels import Label
 from mcptest.calibrate.measure import label_verdicts, shown_candidate
 from mcptest.calibrate.record import CalibrationRecord, Disagreement
 from mcptest.calibrate.stats import figures
-from mcptest.calibrate.target import Target
 from mcptest.grade.escalation import tier_models, tier_verdict, tiers_of
 from mcptest.grade.jury_seats import LlmContext
 from mcptest.grade.llm_matchers import grade_tier
-from mcptest.llm.engine import JudgeEngine
 from mcptest.suite.models import LlmJudgeMatcher, LlmJudgeSpec
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from mcptest.calibrate.labels import Label
+    from mcptest.calibrate.target import Target
+    from mcptest.llm.engine import JudgeEngine
 
 
 def cascade_spec(target: Target) -> LlmJudgeSpec | None:

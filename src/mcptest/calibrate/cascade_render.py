@@ -4,8 +4,10 @@ guarantee, the cascade's guarantee and what it costs against the last tier alone
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from mcptest.calibrate.cascade_record import CascadeCalibration, TierCalibration
+if TYPE_CHECKING:
+    from mcptest.calibrate.cascade_record import CascadeCalibration, TierCalibration
 
 Escape = Callable[[object, int], str]
 

@@ -14,12 +14,15 @@ gives every jury of a run the same figure (from this record, or from the run's v
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
 from mcptest.grade.juror_independence import design_effect
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 CORRELATED_ERRORS = 0.3
 """Error correlation at or above which a pair of jurors is said to err together: where the

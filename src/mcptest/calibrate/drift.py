@@ -17,13 +17,17 @@ cascade's verdict (the record's thresholds applied to the fresh tiers) with `ver
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from mcptest.calibrate.cascade import TierOutput
 from mcptest.calibrate.record import DriftCheck, TierDrift
 from mcptest.grade.confidence import stands
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from mcptest.calibrate.cascade import TierOutput
 
 DRIFT_LEVEL = 0.05
 MAX_FLIP_RATE = 0.10

@@ -9,7 +9,7 @@ fail instead. A calibrated verdict keeps its status and carries the record's fig
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcptest.calibrate.correlation import erring_together
 from mcptest.calibrate.record import CalibrationRecord, JudgeIdentity, RecordError, read_record
@@ -21,8 +21,6 @@ from mcptest.calibrate.target import (
     record_path,
 )
 from mcptest.grade.diagnose import miscalibrated
-from mcptest.plan import PlannedAssertion, PlannedTest
-from mcptest.readback.evidence import ChangedEvidence
 from mcptest.report.corrected_models import JudgeErrorCounts
 from mcptest.report.models import (
     AssertionResult,
@@ -31,7 +29,13 @@ from mcptest.report.models import (
     Status,
     TestResult,
 )
-from mcptest.suite.models import CalibrationGate
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from mcptest.plan import PlannedAssertion, PlannedTest
+    from mcptest.readback.evidence import ChangedEvidence
+    from mcptest.suite.models import CalibrationGate
 
 _REASONS: dict[CalibrationState, str] = {
     "missing": "no calibration record", "unreadable": "the calibration record is unreadable",

@@ -9,8 +9,8 @@ specificity and sensitivity, for a run of `rows` judged tests at a judged pass r
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from mcptest.calibrate.record import CalibrationRecord
 from mcptest.stats.judge_correction import JudgeErrors, rogan_gladen
 from mcptest.stats.label_planner import (
     dorner_capped,
@@ -19,6 +19,9 @@ from mcptest.stats.label_planner import (
     rogan_gladen_half_width,
     rogan_gladen_labels,
 )
+
+if TYPE_CHECKING:
+    from mcptest.calibrate.record import CalibrationRecord
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,7 @@ on its bytes before a line is parsed; two labels with one `id` are refused.
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, ValidationError, field_validator
 
@@ -22,6 +21,9 @@ from mcptest.suite.models import Strict
 from mcptest.suite.positions import Positions, pack, parse_yaml
 from mcptest.suite.validation import suite_errors
 from mcptest.suite.yaml_bounds import MAX_DEPTH, MAX_VALUES
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 MAX_LABELS_BYTES = 16 << 20
 """A labels file larger than this is refused (10,000 labels of 1 KB each fit)."""

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import anyio
 
 from mcptest.calibrate.correlation import effective_jurors, erring_together, error_correlations
-from mcptest.calibrate.labels import Label
 from mcptest.calibrate.record import CalibrationRecord, Disagreement
 from mcptest.calibrate.stats import alpha, alpha_interval, cohen_kappa, figures
 from mcptest.calibrate.target import Target, eval_matrix_model, eval_rubric
@@ -25,9 +23,14 @@ from mcptest.grade.decision import Ballot, decide
 from mcptest.grade.jury_ballots import rule_of
 from mcptest.grade.jury_seats import LlmContext
 from mcptest.grade.llm_matchers import judge_assertion, jury_assertion
-from mcptest.llm.engine import JudgeEngine
-from mcptest.report.models import AssertionResult, JudgeDetail, Status
 from mcptest.suite.models import EvalSpec, LlmJuryMatcher
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from mcptest.calibrate.labels import Label
+    from mcptest.llm.engine import JudgeEngine
+    from mcptest.report.models import AssertionResult, JudgeDetail, Status
 
 _CANDIDATE_CHARS = 200
 

@@ -12,8 +12,7 @@ import hashlib
 import json
 import math
 import os
-from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -26,6 +25,9 @@ from mcptest.readback.files import decode_utf8, read_regular
 from mcptest.readback.json_bounds import JsonLimits, check_json
 from mcptest.report.base import Interval
 from mcptest.suite.models import JudgeDefaults, LlmJudgeMatcher, LlmJudgeSpec, LlmJurySpec
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 RECORD_VERSION = 1
 

@@ -8,12 +8,15 @@ on the terminal stripped of control characters.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from mcptest.calibrate.cascade_render import render_cascade
-from mcptest.calibrate.record import CalibrationRecord
-from mcptest.calibrate.stats import Figures, Rate
-from mcptest.report.base import Interval
 from mcptest.reporters.escape import md_inline, shorten, terminal
+
+if TYPE_CHECKING:
+    from mcptest.calibrate.record import CalibrationRecord
+    from mcptest.calibrate.stats import Figures, Rate
+    from mcptest.report.base import Interval
 
 Escape = Callable[[object, int], str]
 

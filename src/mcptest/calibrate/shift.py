@@ -14,8 +14,11 @@ raises the alarm with probability at most `SHIFT_LEVEL`. A tier the run reached 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 SHIFT_LEVEL = 0.01
 """The chance that a run whose items are like the labels is said to differ (docs/cascade.md)."""

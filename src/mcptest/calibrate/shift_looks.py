@@ -22,10 +22,13 @@ alarm with probability at most `SHIFT_LEVEL`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mcptest.calibrate.shift import SHIFT_LEVEL, ShiftCheck, TierSample, check_shift
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 FIRST_LOOK = 30
 """Answers of the first tier before the first look (the next at 60, 120, …)."""

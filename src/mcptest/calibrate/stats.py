@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
 from mcptest.grade.agreement import krippendorff_alpha_interval
 from mcptest.report.base import Interval
 from mcptest.stats import intervals
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 class Rate(BaseModel):

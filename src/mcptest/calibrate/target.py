@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcptest.calibrate.record import JudgeIdentity, identity_of
 from mcptest.errors import UsageError
 from mcptest.evals.rubric import ResolvedRubric, resolve_rubric
 from mcptest.evals.verdict import seats
-from mcptest.plan import Plan, PlannedAssertion, PlannedTest
 from mcptest.suite.models import CalibrationGate, EvalSpec, LlmJudgeMatcher, LlmJuryMatcher
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from mcptest.plan import Plan, PlannedAssertion, PlannedTest
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcptest.compare.classify import DEFAULT_ALPHA, CompareOptions
 from mcptest.errors import UsageError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def _bounded(parse: Callable[[str], float], low: float, high: float, what: str

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mcptest.errors import (
     ReportError,
@@ -17,6 +17,9 @@ from mcptest.errors import (
     UsageError,
 )
 from mcptest.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 @dataclass

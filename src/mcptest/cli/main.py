@@ -8,10 +8,13 @@ import argparse
 import gc
 import importlib
 import sys
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from mcptest.cli.error_handler import handle_errors
 from mcptest.version import __version__
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 # name → (module, one-line help); each module has `add_parser(sub)` (which sets `handler`) and
 # `run(args) -> int`. Only the module of the command being run is imported: `validate` must not

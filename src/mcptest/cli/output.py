@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcptest.cli.output_paths import write_atomically
 from mcptest.errors import McpTestError
-from mcptest.report.models import Report
 from mcptest.reporters import RenderOptions, get_reporter
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    from mcptest.report.models import Report
 
 
 def render_report(report: Report, fmt: str, *, to_terminal: bool = False) -> str:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.reporters import REPORTERS
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 DEPRECATED_ALIASES: dict[str, str] = {"--format": "--reporter", "--out": "--output",
                                       "--write": "--output"}

@@ -12,10 +12,13 @@ import contextlib
 import os
 import secrets
 import stat
-from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcptest.errors import UsageError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 def _shown(fmt: str, path: Path) -> str:

@@ -9,17 +9,19 @@ lines on a terminal too. The run's own lines (header, server errors, signals) co
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
-from typing import Literal, TextIO
+from typing import TYPE_CHECKING, Literal, TextIO
 
-from mcptest.plan import Plan
-from mcptest.report.models import TestResult
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Mapping
+
+    from mcptest.plan import Plan
+    from mcptest.report.models import TestResult
 
 Mode = Literal["line", "lines", "quiet"]
 _CLEAR = "\r\x1b[2K"

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcptest.api.paths import DEFAULT_FILES, suite_paths
 from mcptest.cli.output_flags import add_reporter_outputs
 from mcptest.cli.output_paths import check_outputs
 from mcptest.errors import UsageError
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_suite_arguments(p: argparse.ArgumentParser) -> None:

@@ -10,9 +10,7 @@ verdicts whose question did not change. Each cycle prints one screen: the cycle'
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,6 +20,9 @@ import anyio
 from mcptest.errors import McpTestError, UsageError
 
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Awaitable, Callable, Iterable
+
     from mcptest.api.options import Options
     from mcptest.plan import Plan, PlannedTest
     from mcptest.run.server_pool import ServerPool

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from mcptest.report.models import Report, TestResult
 from mcptest.report.scores import row_score
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report, TestResult
 
 Outcome = Literal["pass", "fail", "flaky", "none"]
 _OUTCOME: dict[str, Outcome] = {

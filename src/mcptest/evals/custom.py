@@ -19,13 +19,16 @@ import json
 import math
 import sys
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from mcptest.evals.context import JudgeContext, JudgeItem
-from mcptest.suite.models import CustomJudgeSpec
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from mcptest.suite.models import CustomJudgeSpec
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,15 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from mcptest.grade import bounded_regex
-from mcptest.report.models import CriterionResult
 from mcptest.suite.models import Aggregation, LikertScale, WhenContains, WhenRegex
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from mcptest.report.models import CriterionResult
 
 _WS = re.compile(r"\s+")
 _QUOTES = (('"', '"'), ("'", "'"), ("“", "”"), ("‘", "’"), ("«", "»"))

@@ -9,14 +9,17 @@ juries"); a tie is inconclusive (failed), as on an `llm-jury`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from mcptest.evals.sample import Sample
 from mcptest.evals.settle import eval_rule, sample_ballots
 from mcptest.grade.decision import Decision, decide
 from mcptest.grade.jury import decision_analytics
 from mcptest.llm.verdict_modes import VerdictMode
-from mcptest.report.models import JuryAnalytics, Status
-from mcptest.suite.models import EvalJudge
+
+if TYPE_CHECKING:
+    from mcptest.evals.sample import Sample
+    from mcptest.report.models import JuryAnalytics, Status
+    from mcptest.suite.models import EvalJudge
 
 
 def label_mode(judge: EvalJudge | None) -> VerdictMode | None:

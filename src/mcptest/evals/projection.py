@@ -7,9 +7,8 @@ walk can ask. A live eval projects all criteria, since its candidate does not ex
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.evals.gates import when_holds
 from mcptest.evals.rubric import ResolvedRubric, resolve_rubric
@@ -21,6 +20,9 @@ from mcptest.suite.models import (
     TreeLeaf,
     TreeNode,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,10 @@ text and render as `Response: "…" -> score 0.75` under a "Calibration examples
 
 from __future__ import annotations
 
-from mcptest.suite.models import Criterion
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcptest.suite.models import Criterion
 
 EVIDENCE_RULE = (
     "Put in `evidence` the exact span of the candidate that justifies your score, copied "

@@ -6,12 +6,15 @@ eval's own `threshold:`, the rubric body's `threshold:`, then 0.7.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mcptest.errors import SuiteError
 from mcptest.evals.presets import PRESET_CRITERIA
 from mcptest.suite.models import Rubric, RubricBody, RubricPreset, RubricRef
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 DEFAULT_THRESHOLD = 0.7
 

@@ -8,18 +8,20 @@ takes several samples; every judge request goes through the shared `JudgeEngine`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 
 from mcptest.evals import prompts
 from mcptest.evals.gates import decide_criteria, evidence_found, when_holds
-from mcptest.evals.rubric import ResolvedRubric
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
-from mcptest.llm.engine import JudgeEngine
-from mcptest.llm.verdict_modes import VerdictMode
 from mcptest.report.models import CriterionResult, TreeStep
 from mcptest.suite.models import Criterion, JudgeDefaults, TreeLeaf, TreeNode
+
+if TYPE_CHECKING:
+    from mcptest.evals.rubric import ResolvedRubric
+    from mcptest.llm.engine import JudgeEngine
+    from mcptest.llm.verdict_modes import VerdictMode
 
 SampleState = Literal["scored", "deferred", "budget", "error", "inconclusive"]
 _UNSCORED: dict[str, Literal["deferred", "skipped"]] = {"deferred": "deferred",

@@ -10,11 +10,15 @@ stop").
 
 from __future__ import annotations
 
-from mcptest.evals.rubric import ResolvedRubric
-from mcptest.evals.sample import Sample
+from typing import TYPE_CHECKING
+
 from mcptest.grade import decision
 from mcptest.grade.decision import Ballot, Decision, JuryRule, SeatState
-from mcptest.suite.models import EvalJudge
+
+if TYPE_CHECKING:
+    from mcptest.evals.rubric import ResolvedRubric
+    from mcptest.evals.sample import Sample
+    from mcptest.suite.models import EvalJudge
 
 _STATE: dict[str, SeatState] = {"scored": "answered", "deferred": "deferred",
                                 "budget": "budget", "error": "error",

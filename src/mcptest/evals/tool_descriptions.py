@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import json
 import statistics
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from mcptest.evals.rubric import ResolvedRubric
 from mcptest.evals.verdict import EvalOutcome, judge_eval
-from mcptest.llm.engine import JudgeEngine
 from mcptest.report.models import CriterionResult, JudgeDetail, Status
-from mcptest.suite.models import JudgeDefaults
+
+if TYPE_CHECKING:
+    from mcptest.evals.rubric import ResolvedRubric
+    from mcptest.llm.engine import JudgeEngine
+    from mcptest.suite.models import JudgeDefaults
 
 PRESET = "preset:tool-description-quality"
 MEAN_WEIGHT, WEAKEST_WEIGHT = 0.6, 0.4

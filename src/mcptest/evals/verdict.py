@@ -13,23 +13,25 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from mcptest.evals.gates import display
 from mcptest.evals.label_verdict import decide_labels, label_mode
-from mcptest.evals.rubric import ResolvedRubric
 from mcptest.evals.sample import Asker, Sample, grade_sample
 from mcptest.evals.settle import eval_rule, next_sample_wave, panel_words, sample_ballots
 from mcptest.grade.aggregate import calls_per_grading, vote
 from mcptest.grade.decision import budget_words, decide, unsettled
 from mcptest.grade.jury import decision_analytics
 from mcptest.grade.sampling import repeated_sampling
-from mcptest.llm.engine import JudgeEngine
 from mcptest.report.models import CriterionResult, JudgeDetail, Status
 from mcptest.report.vote_models import LostSeat, lost_words
 from mcptest.suite.models import EvalJudge, JudgeDefaults
+
+if TYPE_CHECKING:
+    from mcptest.evals.rubric import ResolvedRubric
+    from mcptest.llm.engine import JudgeEngine
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,14 @@ nearest name it does list.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.grade.diagnose import TARGET_MISSING, is_tool_error
-from mcptest.grade.targets import Missing
-from mcptest.report.models import AssertionResult
 from mcptest.suite.messages import did_you_mean
+
+if TYPE_CHECKING:
+    from mcptest.grade.targets import Missing
+    from mcptest.report.models import AssertionResult
 
 NOT_CHECKED = "not checked: the tool answered with an error"
 

@@ -15,6 +15,7 @@ took; a row settled by one run stays a plain row.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from mcptest.grade.repeated_row import (
     GateOn,
@@ -22,10 +23,12 @@ from mcptest.grade.repeated_row import (
     adaptive_most,
     merge_repetitions,
 )
-from mcptest.plan import PlannedTest
 from mcptest.report.measures import AdaptiveSummary
-from mcptest.report.models import Report, TestResult
 from mcptest.stats.sequential import needs_repeats, settle
+
+if TYPE_CHECKING:
+    from mcptest.plan import PlannedTest
+    from mcptest.report.models import Report, TestResult
 
 _UNSCORED = ("deferred", "skipped", "not_yet_available")
 

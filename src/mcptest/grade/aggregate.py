@@ -7,13 +7,17 @@
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from mcptest.llm.contracts import JudgeOutcome
 from mcptest.report.models import JudgeVote
 from mcptest.suite.families import model_family
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from mcptest.llm.contracts import JudgeOutcome
 
 UNSENT = ("judge_error", "deferred", "budget_skipped")
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from mcptest.grade.agreement_nominal import labeled_jury_alpha
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 Rating = float | None
 Confidence = Literal["high", "medium", "low"]

@@ -11,7 +11,10 @@ alpha is identically 0 there.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 def _units(ratings: Sequence[Sequence[str | None]]) -> list[list[str]]:

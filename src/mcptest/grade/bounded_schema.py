@@ -12,10 +12,12 @@ bounds below is refused before a validator is built. Callers run `problem()` off
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.grade import bounded_regex
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 MAX_NODES = 5_000
 """Objects, arrays and values one schema may hold (an MCP form is a flat list of fields)."""

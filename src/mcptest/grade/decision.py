@@ -12,13 +12,16 @@ the outcome, and one agreement statistic (`agreement.decision_agreement`).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from mcptest.grade.aggregate import central, plurality, weighted_quorum
 from mcptest.grade.agreement import Agreement, decision_agreement
-from mcptest.report.models import Status
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from mcptest.report.models import Status
 
 SeatState = Literal["answered", "abstained", "error", "deferred", "budget"]
 Answer = str | float

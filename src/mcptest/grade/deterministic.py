@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from mcptest.grade import bounded_regex
 from mcptest.grade.verdicts import MAX_SHOWN, Verdict, json_equal, shorten_json
@@ -27,6 +24,11 @@ from mcptest.suite.models import (
     matcher_kind,
 )
 from mcptest.suite.models.matcher_kinds import KIND_OF_MODEL, load_grader
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from pydantic import BaseModel
 
 __all__ = ["MAX_SHOWN", "Verdict", "evaluate", "json_equal", "shorten_json"]
 

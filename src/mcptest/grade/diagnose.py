@@ -11,16 +11,18 @@ the reporters (`mcptest.reporters.display_words.GAP_ADVICE`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcptest.report.models import (
-    AssertionResult,
-    CalibrationNote,
-    GapCategory,
-    JudgeDetail,
-    Status,
-)
 from mcptest.suite.models.matcher_kinds import LLM_MATCHER_KINDS
+
+if TYPE_CHECKING:
+    from mcptest.report.models import (
+        AssertionResult,
+        CalibrationNote,
+        GapCategory,
+        JudgeDetail,
+        Status,
+    )
 
 BUDGET_PREFIX = "budget"
 TARGET_MISSING = "target not found: "

@@ -12,7 +12,6 @@ held under `--max-cost`, so a cascade that starts can finish; what it did not ne
 from __future__ import annotations
 
 import time
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -22,13 +21,15 @@ from mcptest.grade.jury_seats import LlmContext
 from mcptest.grade.llm_matchers import grade_tier, judge_assertion
 from mcptest.grade.rows import assertion_result
 from mcptest.llm.contracts import JudgeRequest
-from mcptest.llm.engine import JudgeEngine
 from mcptest.report.judge_models import Escalation, TierStep
 from mcptest.report.models import AssertionResult, JudgeDetail
 from mcptest.suite.models import LlmJudgeMatcher, LlmJudgeSpec, LlmJurySpec
 
 if TYPE_CHECKING:
+    from contextlib import AbstractAsyncContextManager
+
     from mcptest.grade.judged_call import JudgedCall
+    from mcptest.llm.engine import JudgeEngine
     from mcptest.plan import PlannedAssertion
 
 TierSpec = LlmJudgeSpec | LlmJurySpec

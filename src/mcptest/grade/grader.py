@@ -20,11 +20,11 @@ from mcptest.grade.measured import judge_measures, reads_judge
 from mcptest.grade.rows import assertion_result
 from mcptest.grade.targets import Missing, resolve
 from mcptest.grade.weighted import out_of_reach, weighted_scoring, weighted_verdict
-from mcptest.report.models import AssertionResult, Status, WeightedScore
 from mcptest.suite.models import LlmJuryMatcher
 
 if TYPE_CHECKING:
     from mcptest.plan import PlannedAssertion, PlannedTest
+    from mcptest.report.models import AssertionResult, Status, WeightedScore
 
 SKIP_AFTER_SHAPE = "not sent: an earlier deterministic check failed"
 

@@ -3,11 +3,12 @@ one value, so every grader has one signature and a new one needs no change to th
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mcptest.grade.escalation import Thresholds
     from mcptest.llm.engine import JudgeEngine
     from mcptest.plan import PlannedAssertion, PlannedTest

@@ -8,8 +8,7 @@ low-agreement jury with a juror from the generator's own family carries a `bias_
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from mcptest.grade.aggregate import Tally, weighted_quorum
 from mcptest.grade.agreement import (
@@ -19,7 +18,6 @@ from mcptest.grade.agreement import (
     krippendorff_alpha_interval,
     run_agreement,
 )
-from mcptest.grade.decision import Decision
 from mcptest.report.models import JuryAnalytics
 from mcptest.suite.families import (
     model_family,
@@ -27,6 +25,11 @@ from mcptest.suite.families import (
     shared_family_jurors,
     strict_panel_violations,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from mcptest.grade.decision import Decision
 
 __all__ = [
     "confidence_band",

@@ -5,15 +5,18 @@
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from mcptest.grade.aggregate import reduce_repetitions
 from mcptest.grade.decision import Answer, Ballot, JuryRule, SeatState
-from mcptest.llm.contracts import JudgeOutcome
 from mcptest.llm.verdict_modes import VerdictMode
-from mcptest.suite.models import Juror, LlmJurySpec
 from mcptest.suite.models.verdict_kind import numeric_range
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from mcptest.llm.contracts import JudgeOutcome
+    from mcptest.suite.models import Juror, LlmJurySpec
 
 
 class SeatLike(Protocol):

@@ -6,7 +6,6 @@ from the spares, and with `early_stop` asking in waves until the quorum is settl
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -16,12 +15,14 @@ from mcptest.grade.decision import next_wave, settled
 from mcptest.grade.jury_ballots import SeatLike, ballots, rule_of, verdict_mode
 from mcptest.grade.sampling import repeated_sampling
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
-from mcptest.llm.engine import JudgeEngine
 from mcptest.report.vote_models import LostSeat, lost_words
-from mcptest.suite.models import JudgeDefaults, Juror, LlmJurySpec
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from mcptest.llm.engine import JudgeEngine
     from mcptest.plan import PlannedTest
+    from mcptest.suite.models import JudgeDefaults, Juror, LlmJurySpec
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,6 @@ from mcptest.grade.jury_seats import LlmContext, lost_seats, seat_jury, seat_ref
 from mcptest.grade.rows import assertion_result
 from mcptest.grade.verdict_jury import mode_jury
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
-from mcptest.llm.engine import JudgeEngine
 from mcptest.report.models import AssertionResult, JudgeDetail, JudgeVote, Status
 from mcptest.suite.models import (
     LlmJudgeMatcher,
@@ -29,6 +28,7 @@ from mcptest.suite.models import (
 
 if TYPE_CHECKING:
     from mcptest.grade.judged_call import JudgedCall
+    from mcptest.llm.engine import JudgeEngine
     from mcptest.plan import PlannedAssertion
 
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mcptest.report.models import AssertionResult
-
 if TYPE_CHECKING:
     from mcptest.plan import PlannedAssertion
+    from mcptest.report.models import AssertionResult
 
 
 def reads_judge(p: PlannedAssertion) -> bool:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pydantic import BaseModel
@@ -23,7 +22,6 @@ from mcptest.report.models import (
     TestResult,
     WeightedScore,
 )
-from mcptest.report.timeline_models import WireStep
 from mcptest.suite.models import (
     LIST_METHODS,
     ListTest,
@@ -34,7 +32,10 @@ from mcptest.suite.models import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mcptest.plan import PlannedAssertion, PlannedTest
+    from mcptest.report.timeline_models import WireStep
 
 _Row = TypeVar("_Row", bound=BaseModel)
 

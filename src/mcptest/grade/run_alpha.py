@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import TYPE_CHECKING
 
 from mcptest.grade.agreement import (
     Confidence,
@@ -23,6 +23,9 @@ from mcptest.grade.agreement import (
     run_agreement,
 )
 from mcptest.stats.intervals import SEED, quantile
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 _QUIET = 1e-15
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.grade.tools_called import matches
 from mcptest.report.models import Interval, PromptVotes, SelectionStats
 from mcptest.stats.intervals import wilson
-from mcptest.suite.models import SelectionPrompt, SelectionSpec
+
+if TYPE_CHECKING:
+    from mcptest.suite.models import SelectionPrompt, SelectionSpec
 
 SHOWN_LOST = 3
 """Lost prompts a failing row names in its message."""

@@ -7,11 +7,14 @@ reference is not itself a string (a tool's text content often is a JSON document
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.grade.verdicts import Verdict
-from mcptest.suite.models.scoring import SameShapeMatcher
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from mcptest.suite.models.scoring import SameShapeMatcher
 
 MAX_LISTED = 8
 """Differing paths named in one failure message; the rest are counted."""

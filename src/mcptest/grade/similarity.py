@@ -6,10 +6,12 @@ rapidfuzz does the scoring (normalised edit distance and its token variants); a 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.grade.verdicts import Verdict, shorten_json
-from mcptest.suite.models.trajectory import SimilarMatcher
+
+if TYPE_CHECKING:
+    from mcptest.suite.models.trajectory import SimilarMatcher
 
 
 def similarity(method: str, a: str, b: str) -> float:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mcptest.grade.grader import LlmGrading
 from mcptest.grade.rows import assertion_result
-from mcptest.report.models import AssertionResult
 
 if TYPE_CHECKING:
+    from mcptest.grade.grader import LlmGrading
     from mcptest.plan import PlannedAssertion, PlannedTest
+    from mcptest.report.models import AssertionResult
 
 PREFIX = "structural tier: "
 

@@ -26,8 +26,6 @@ from mcptest.grade.jury_ballots import (
 )
 from mcptest.grade.jury_seats import lost_seats, seat_refusal
 from mcptest.grade.rows import assertion_result
-from mcptest.llm.contracts import JudgeOutcome
-from mcptest.llm.verdict_modes import VerdictMode
 from mcptest.report.models import (
     AssertionResult,
     JudgeDetail,
@@ -35,11 +33,13 @@ from mcptest.report.models import (
     JuryAnalytics,
     Status,
 )
-from mcptest.suite.models import LlmJurySpec
 
 if TYPE_CHECKING:
+    from mcptest.llm.contracts import JudgeOutcome
     from mcptest.llm.engine import JudgeEngine
+    from mcptest.llm.verdict_modes import VerdictMode
     from mcptest.plan import PlannedAssertion
+    from mcptest.suite.models import LlmJurySpec
 
 __all__ = ["mode_jury", "verdict_mode"]
 

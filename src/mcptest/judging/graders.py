@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING
 
 from mcptest.grade.judged_call import JudgedCall
 from mcptest.report.models import AssertionResult
 from mcptest.suite.models.matcher_kinds import KIND_OF_MODEL, load_grader
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 JudgedGrader = Callable[[JudgedCall], Awaitable[AssertionResult]]
 """A judged kind's grader: one `JudgedCall` in, the assertion's result out."""

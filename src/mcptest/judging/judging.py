@@ -9,7 +9,7 @@ background.
 from __future__ import annotations
 
 import statistics
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.calibrate.cascade_gate import thresholds
 from mcptest.calibrate.gate import CalibrationGating
@@ -23,15 +23,17 @@ from mcptest.judging.graders import grader_for
 from mcptest.judging.model_checks import model_errors
 from mcptest.judging.plan_projection import has_agent_rows, needs_litellm, plan_calls, project_calls
 from mcptest.judging.shift_recheck import ShiftRecheck
-from mcptest.llm.budget import BudgetLedger
-from mcptest.llm.cassette import Cassettes
-from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.engine import JudgeEngine
-from mcptest.plan import Plan, PlannedAssertion, PlannedTest
 from mcptest.report.build import JudgeTotals
 from mcptest.report.models import AssertionResult, Interval, RunAgreement, TestResult
 from mcptest.report.redact import redact_value
 from mcptest.suite.models import JudgeDefaults
+
+if TYPE_CHECKING:
+    from mcptest.llm.budget import BudgetLedger
+    from mcptest.llm.cassette import Cassettes
+    from mcptest.llm.contracts import JudgeOptions
+    from mcptest.plan import Plan, PlannedAssertion, PlannedTest
 
 
 class Judging:

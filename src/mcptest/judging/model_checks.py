@@ -13,18 +13,19 @@ naming the same fix.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mcptest.errors import SuiteError
 from mcptest.llm.providers import PROVIDERS, ambiguity, temperature_range
-from mcptest.suite.load import LoadedSuite
 from mcptest.suite.models import Assertion, LlmJudgeMatcher, LlmJuryMatcher, Suite
 from mcptest.suite.positions import KeyPath, format_path
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+
     from mcptest.plan import Plan
+    from mcptest.suite.load import LoadedSuite
 
 _KINDS = ("tools", "resources", "prompts", "lists", "agents")
 

@@ -8,14 +8,12 @@ questions per seat (docs/evals.md), agent rows their turns.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from mcptest.errors import SourcePos
 from mcptest.evals.projection import project_agent_rubrics, project_eval
-from mcptest.llm.contracts import Projection
 from mcptest.llm.cost_bound import PlannedCall, litellm_needed, project_cost
 from mcptest.llm.price_table import price_table
-from mcptest.plan import Plan, PlannedAssertion, PlannedTest
 from mcptest.suite.models import (
     AgentTest,
     EvalSpec,
@@ -24,6 +22,12 @@ from mcptest.suite.models import (
     LlmJuryMatcher,
     SelectionSpec,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from mcptest.llm.contracts import Projection
+    from mcptest.plan import Plan, PlannedAssertion, PlannedTest
 
 
 def _where(t: PlannedTest, p: PlannedAssertion | None = None) -> SourcePos:

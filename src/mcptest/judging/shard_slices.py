@@ -12,12 +12,16 @@ slice (`llm/budget.py`); `mcptest merge` adds the spend and reports it against t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from mcptest.judging.plan_projection import project_calls, test_calls
-from mcptest.plan import Plan, PlannedTest
 from mcptest.suite.models import CustomJudgeMatcher
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+    from mcptest.plan import Plan, PlannedTest
 
 NANO_USD = 10**9
 """Slices are whole nano-dollars: exact integers that sum to the cap."""

@@ -19,23 +19,26 @@ found, and what was done.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 
-from mcptest.calibrate.gate import CalibrationGating
 from mcptest.calibrate.shift import ShiftCheck, TierSample
 from mcptest.calibrate.shift_looks import ShiftLooks
 from mcptest.grade.escalation import HALTED, Thresholds, grade_cascade
 from mcptest.grade.grader import test_verdict
 from mcptest.grade.jury_seats import LlmContext
-from mcptest.llm.engine import JudgeEngine
-from mcptest.plan import PlannedAssertion, PlannedTest
-from mcptest.report.models import AssertionResult, CalibrationNote, TestResult
 from mcptest.suite.models import LlmJudgeMatcher
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Callable
+
+    from mcptest.calibrate.gate import CalibrationGating
+    from mcptest.llm.engine import JudgeEngine
+    from mcptest.plan import PlannedAssertion, PlannedTest
+    from mcptest.report.models import AssertionResult, CalibrationNote, TestResult
 
 OnShift = Literal["escalate", "advisory"]
 

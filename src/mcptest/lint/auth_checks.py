@@ -11,8 +11,7 @@ the required scope refused with 403 `insufficient_scope`.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx2
@@ -21,7 +20,11 @@ from mcptest.lint.auth_issuer import OTHER_RESOURCE, LoopbackIssuer
 from mcptest.lint.conformance_probes import TIMEOUT_S, CheckOutcome
 from mcptest.lint.raw_channel import HttpChannel, meta
 from mcptest.run.connect import plan_remote
-from mcptest.suite.models import AuthCheck, RemoteServer
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from mcptest.suite.models import AuthCheck, RemoteServer
 
 PARAM = re.compile(r'([A-Za-z_]+)\s*=\s*"([^"]*)"')
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from mcptest.errors import ServerNotReadyError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 KID = "mcptest-conformance"
 OTHER_RESOURCE = "https://mcptest-other-resource.invalid/mcp"

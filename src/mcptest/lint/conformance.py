@@ -11,9 +11,7 @@ the `initialize` handshake gives.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import httpx2
@@ -44,6 +42,10 @@ from mcptest.lint.raw_channel import (
     open_stdio,
 )
 from mcptest.suite.models import ConformanceSettings, RemoteServer, StdioServer
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
 
 
 async def _on_channel(channel: Channel, settings: ConformanceSettings,

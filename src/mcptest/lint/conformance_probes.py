@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import httpx2
 
 from mcptest.lint import conformance_judge as judge
 from mcptest.lint.raw_channel import Channel, HttpChannel, StdioChannel, meta, parse
-from mcptest.lint.tool_rules import Raw
+
+if TYPE_CHECKING:
+    from mcptest.lint.tool_rules import Raw
 
 TIMEOUT_S = 10.0
 LISTEN_WAIT_S = 3.0

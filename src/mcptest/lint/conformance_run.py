@@ -4,21 +4,22 @@ server named under `auth:`, the authorization checks; and each check's status fo
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mcptest.lint.conformance import conformance_findings
-from mcptest.lint.conformance_probes import CheckOutcome
-from mcptest.lint.tool_rules import Raw
 from mcptest.report.models import ConformanceCheckRun
-from mcptest.suite.load import LoadedSuite
 from mcptest.suite.models import ConformanceSettings, LintSettings, RemoteServer, StdioServer
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from pathlib import Path
+
     from mcptest.lint.auth_issuer import LoopbackIssuer
+    from mcptest.lint.conformance_probes import CheckOutcome
+    from mcptest.lint.tool_rules import Raw
+    from mcptest.suite.load import LoadedSuite
 
 
 @dataclass

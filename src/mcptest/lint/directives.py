@@ -17,7 +17,10 @@ other tools. The difference is grammatical, so the test is too (docs/lint.md#inj
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 STRONG = r"(?:always|never|must|immediately|do\s+not|don'?t)"
 ADVERBS = r"(?:always|never|first|also|immediately|not|then|only)"

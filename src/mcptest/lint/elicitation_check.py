@@ -11,11 +11,13 @@ calls, so the rule sees what the lint's calls (`call_tools`, `probe_invalid_args
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcptest.lint.tool_rules import Raw
-from mcptest.run.wire import WireLog
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from mcptest.lint.tool_rules import Raw
+    from mcptest.run.wire import WireLog
 
 SECRET = re.compile(
     r"pass(?:word|wd|phrase|code)|api[\s_-]?key|apikey|secret|credentials?|private[\s_-]?key|"

@@ -11,18 +11,21 @@ server, so it needs no second connection.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from mcptest.errors import ServerNotReadyError
-from mcptest.lint.tool_rules import Raw
 from mcptest.run.session import ServerConnection
 from mcptest.run.wire import WireLog
 from mcptest.suite.models import RemoteServer, StdioServer
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+
+    from mcptest.lint.tool_rules import Raw
 
 Era = Literal["legacy", "modern", "dual-era"]
 PROBE_STARTUP_S = 10.0

@@ -12,20 +12,23 @@ times (as mcptest sends it, with a foreign `Origin`, with a foreign `Host`); a s
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Mapping
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import httpx2
 from mcp_types.version import LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 
 from mcptest.errors import ServerNotReadyError
-from mcptest.lint.tool_rules import Raw
 from mcptest.run.connect import plan_remote
-from mcptest.suite.models import RemoteServer
 from mcptest.version import __version__
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from mcptest.lint.tool_rules import Raw
+    from mcptest.suite.models import RemoteServer
 
 FOREIGN = "mcptest-rebinding.invalid"
 TIMEOUT_S = 10.0

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.lint import probes, tool_rules
 from mcptest.lint.conformance_run import Issuers, auth_issuers, check_runs, run_conformance
@@ -38,13 +37,17 @@ from mcptest.report.models import (
     ToolInfo,
 )
 from mcptest.report.redact import redact_value
-from mcptest.run.session import ServerConnection
-from mcptest.suite.load import LoadedSuite
 from mcptest.suite.models import LintSettings, RemoteServer, StdioServer
 from mcptest.surface.matrix import take_matrix
 from mcptest.surface.open_servers import open_servers
 from mcptest.surface.take import snapshot_servers, take_snapshot
 from mcptest.version import __version__
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from mcptest.run.session import ServerConnection
+    from mcptest.suite.load import LoadedSuite
 
 
 @dataclass

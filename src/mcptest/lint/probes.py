@@ -4,15 +4,17 @@ the opt-in replay of the suite's tool calls for `structuredContent` (docs/lint.m
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.grade.structural import structural_problem
 from mcptest.lint.error_text import error_text
-from mcptest.lint.tool_rules import Raw
 from mcptest.run.listing import list_all
 from mcptest.run.requests import build_request
-from mcptest.run.session import ServerConnection
-from mcptest.suite.models import ToolTest
+
+if TYPE_CHECKING:
+    from mcptest.lint.tool_rules import Raw
+    from mcptest.run.session import ServerConnection
+    from mcptest.suite.models import ToolTest
 
 PROBE_TIMEOUT_S = 10.0
 WRONG: dict[str, Any] = {"string": 12345, "integer": "not-an-integer", "number": "not-a-number",

@@ -19,19 +19,23 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import httpx2
-from anyio.abc import Process
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcptest.run.connect import plan_remote, plan_stdio
-from mcptest.suite.models import RemoteServer, StdioServer
 from mcptest.version import __version__
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+
+    from anyio.abc import Process
+
+    from mcptest.suite.models import RemoteServer, StdioServer
 
 MODERN = MODERN_PROTOCOL_VERSIONS[-1]
 CLIENT = {"name": "mcptest-conformance", "version": __version__}

@@ -8,16 +8,19 @@ without it is an error finding, so a forgotten file never passes silently.
 from __future__ import annotations
 
 import json
-from collections.abc import Set as AbstractSet
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcptest.lint.rules import Level
 from mcptest.report.models import LintFinding, Location
 from mcptest.suite.load import LoadedSuite, display_path
-from mcptest.suite.models import SurfaceCheck
 from mcptest.surface.diff import Change, diff_servers
 from mcptest.surface.snapshot import KINDS, dumps, load
+
+if TYPE_CHECKING:
+    from collections.abc import Set as AbstractSet
+    from pathlib import Path
+
+    from mcptest.lint.rules import Level
+    from mcptest.suite.models import SurfaceCheck
 
 
 def snapshot_path(loaded: LoadedSuite, check: SurfaceCheck) -> Path:

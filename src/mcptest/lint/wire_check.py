@@ -8,7 +8,7 @@ against theirs, all at the negotiated version (docs/lint.md#wire-schema).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mcp_types import methods
 from mcp_types.version import (
@@ -18,7 +18,8 @@ from mcp_types.version import (
 )
 from pydantic import ValidationError
 
-from mcptest.run.wire import WireLog, WireMessage
+if TYPE_CHECKING:
+    from mcptest.run.wire import WireLog, WireMessage
 
 INPUT_REQUIRED_METHODS = ("tools/call", "prompts/get", "resources/read")
 

@@ -24,15 +24,18 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from pydantic import BaseModel, ConfigDict
 
 from mcptest.errors import BudgetRefused
-from mcptest.suite.models import Pricing
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from mcptest.suite.models import Pricing
 
 __all__ = ["BudgetLedger", "BudgetRefused", "LedgerMark", "Price", "Reservation", "lookup_price",
            "prompt_token_bound"]

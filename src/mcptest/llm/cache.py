@@ -19,16 +19,19 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from mcptest.llm.judge_reply import JudgeVerdict
 from mcptest.llm.prompt import PROMPT_VERSION
 from mcptest.report.redact import redact_text
-from mcptest.suite.models import JudgeDefaults
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from mcptest.suite.models import JudgeDefaults
 
 DEFAULT_CACHE_DIR = Path(".mcptest/cache")
 

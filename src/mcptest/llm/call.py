@@ -8,7 +8,7 @@ so retries and reports never depend on litellm's class names.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import ProviderError
 from mcptest.llm.prompt import VERDICT_SCHEMA
@@ -21,7 +21,9 @@ from mcptest.llm.provider_errors import (
     sent_status,
     unreachable,
 )
-from mcptest.llm.routing import Route
+
+if TYPE_CHECKING:
+    from mcptest.llm.routing import Route
 
 
 @dataclass(frozen=True)

@@ -21,13 +21,10 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mcptest.errors import McpTestError, ReadBackError
-from mcptest.llm.call import ChatTurn, Reply
 from mcptest.llm.cassette_codec import encode, stable_ids
 from mcptest.llm.cassette_diff import explain_gap, turn
 from mcptest.llm.cassette_file import (
@@ -39,7 +36,13 @@ from mcptest.llm.cassette_file import (
     write_cassette,
 )
 from mcptest.llm.routing import Route
-from mcptest.readback.evidence import ChangedEvidence
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from pathlib import Path
+
+    from mcptest.llm.call import ChatTurn, Reply
+    from mcptest.readback.evidence import ChangedEvidence
 
 Mode = Literal["record", "replay", "replay-or-record"]
 MODES: tuple[Mode, ...] = ("record", "replay", "replay-or-record")

@@ -21,14 +21,16 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mcptest.errors import ReadBackError
 from mcptest.readback.files import decode_utf8, read_regular
 from mcptest.readback.json_bounds import JsonLimits, check_json
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FORMAT = 1
 MAX_BYTES = 16 << 20

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mcptest.errors import BudgetRefused
 from mcptest.llm.budget import lookup_price
@@ -25,6 +24,9 @@ from mcptest.llm.provider_errors import container_hint
 from mcptest.llm.retry import RetriesExhausted
 from mcptest.llm.routing import Route, Unroutable, route
 from mcptest.suite.models import JudgeDefaults
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable
 
 ChatStatus = Literal["ok", "deferred", "budget", "error"]
 

@@ -11,8 +11,11 @@ GOOGLE_APPLICATION_CREDENTIALS).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 def _set(env: Mapping[str, str], *names: str) -> bool:

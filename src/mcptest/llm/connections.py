@@ -15,12 +15,12 @@ gateway) never negotiate TLS, so they load no CA bundle; the https ones share on
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import ssl
+    from collections.abc import AsyncIterator
 
     import httpcore
 

@@ -8,15 +8,17 @@ projecting never waits for the litellm import. The calls themselves are counted 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.llm.budget import lookup_price
 from mcptest.llm.contracts import Projection
 from mcptest.llm.openai_route import applies
 from mcptest.llm.routing import Unroutable, route
 from mcptest.suite.models import JudgeDefaults
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 PROJECTED_PROMPT_TOKENS = 2000
 """Prompt size assumed for the header's cost bound; the cap itself is enforced per call."""

@@ -8,14 +8,17 @@ ledger; `ModelClient.metered` is the way in.
 from __future__ import annotations
 
 import threading
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import anyio
 
 from mcptest.errors import JudgeError
-from mcptest.llm.budget import BudgetLedger
-from mcptest.llm.pool import JudgePool
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from mcptest.llm.budget import BudgetLedger
+    from mcptest.llm.pool import JudgePool
 
 T = TypeVar("T")
 

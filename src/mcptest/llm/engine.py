@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import BudgetRefused
 from mcptest.llm.budget import BudgetLedger, lookup_price, prompt_token_bound
@@ -32,6 +31,9 @@ from mcptest.llm.retry import RetriesExhausted
 from mcptest.llm.routing import Unroutable, route
 from mcptest.llm.verdict_modes import mode_format
 from mcptest.suite.models import JudgeDefaults
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 class JudgeEngine:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import gc
 import os
 import threading
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 
 def _configure(litellm: Any) -> None:

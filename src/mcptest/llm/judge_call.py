@@ -5,21 +5,24 @@ endpoint rejects it (llm/engine.py decides what to ask and reads the verdict).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import ProviderError
 from mcptest.llm.budget import Price, prompt_token_bound
 from mcptest.llm.call import Reply, count_prompt_tokens
 from mcptest.llm.call import send as litellm_send
 from mcptest.llm.cassette_codec import Sent
-from mcptest.llm.judge_reply import CutOff
-from mcptest.llm.model_client import ModelClient, RequestSpend
 from mcptest.llm.prompt import cache_messages
-from mcptest.llm.routing import Route
 from mcptest.llm.verdict_modes import weaker_format
-from mcptest.suite.models import JudgeDefaults
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
+    from mcptest.llm.judge_reply import CutOff
+    from mcptest.llm.model_client import ModelClient, RequestSpend
+    from mcptest.llm.routing import Route
+    from mcptest.suite.models import JudgeDefaults
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,13 @@ started.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from mcptest.report.redact import secret_values
 from mcptest.suite.models import EnvRef, RemoteServer, StdioServer, Suite
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 STDIO_SECRET_MIN_LEN = 8
 """As in `mcptest.run.connect`: shorter stdio values ("1", "UTC") would only shred text."""

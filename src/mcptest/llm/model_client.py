@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -21,7 +20,6 @@ import anyio
 
 from mcptest.errors import BudgetRefused
 from mcptest.llm.budget import BudgetLedger, Price, Reservation
-from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.custom_meter import CustomJudgeMeter
 from mcptest.llm.imports import LitellmLoader
 from mcptest.llm.openai_route import OpenAIRoute, applies
@@ -32,8 +30,11 @@ from mcptest.llm.routing import Route, Unroutable
 from mcptest.report.redact import redact_text, redact_value, secret_values
 
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+
     from mcptest.llm.cassette import Cassettes
     from mcptest.llm.cassette_codec import Sent
+    from mcptest.llm.contracts import JudgeOptions
     from mcptest.telemetry.hooks import Tracing
 
 T = TypeVar("T")

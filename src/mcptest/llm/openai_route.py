@@ -16,7 +16,6 @@ many as the run's judge concurrency lets be in flight.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -26,11 +25,14 @@ from mcptest.llm.connections import Connections
 from mcptest.llm.prompt import VERDICT_SCHEMA
 from mcptest.llm.provider_errors import failure, header_hint, read_body, unreachable
 from mcptest.llm.providers import REASONING
-from mcptest.llm.routing import Route
 from mcptest.version import __version__
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     import httpcore
+
+    from mcptest.llm.routing import Route
 
 OPENAI_BASE = "https://api.openai.com/v1"
 ROUTE_ENV = "MCPTEST_LLM_ROUTE"

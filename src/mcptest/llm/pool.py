@@ -7,10 +7,13 @@ hog every slot: a request first takes a slot of its model, then one of the share
 from __future__ import annotations
 
 import threading
-from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 import anyio
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
 
 
 class JudgePool:

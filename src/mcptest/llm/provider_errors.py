@@ -15,11 +15,13 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import ProviderError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
 
 _FORMAT_WORDS = re.compile(
     r"response_format|json_schema|json_object|output_format|response_?schema|responseSchema|"

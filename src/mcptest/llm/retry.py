@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import anyio
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.errors import FailureKind, JudgeError, ProviderError
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
 
 __all__ = ["Classified", "FailureKind", "RetriesExhausted", "RetryPolicy", "classify",
            "with_retries"]

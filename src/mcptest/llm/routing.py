@@ -17,14 +17,18 @@ the same endpoint.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcptest.llm import providers
 from mcptest.llm.cloud_credentials import missing_credentials
 from mcptest.llm.providers import KEYLESS, PROVIDERS, ambiguity, provider_of
-from mcptest.suite.models import JudgeDefaults
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from mcptest.suite.models import JudgeDefaults
 
 __all__ = ["DEFAULT_MODELS", "GATEWAY_PLACEHOLDER_KEY", "GATEWAY_PREFIX", "Route", "Unroutable",
            "provider_of", "resolve_model", "route"]

@@ -8,12 +8,13 @@ default `mcptest_*.yml` and `*.mcptest.yml`, `.yaml` too), or files named on the
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from mcptest.pytest_plugin.nodes import SuiteFile
 
 DEFAULT_SUITES = ("mcptest_*.yml", "mcptest_*.yaml", "*.mcptest.yml", "*.mcptest.yaml")

@@ -17,7 +17,6 @@ import logging
 import os
 import re
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,12 +27,15 @@ from mcptest.api.flow import arun_report, plan_for
 from mcptest.errors import McpTestError
 from mcptest.plan import Plan, PlannedTest
 from mcptest.pytest_plugin.session_state import plugin_session
-from mcptest.report.models import Report, TestResult
 from mcptest.reporters.escape import shorten, terminal
 from mcptest.reporters.pretty_row import render_test
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from _pytest._code.code import TerminalRepr, TracebackStyle  # of `Node.repr_failure`
+
+    from mcptest.report.models import Report, TestResult
 
 LOG = logging.getLogger("mcptest")
 """The run's own lines (its header, server errors): pytest shows them under a failing item."""

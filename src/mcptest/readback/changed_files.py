@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from mcptest.errors import ReadBackError
 from mcptest.readback.files import decode_utf8, read_regular
 from mcptest.readback.json_bounds import JsonLimits, check_json
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 MAX_LIST_BYTES = 8 << 20
 MAX_PATHS = 20_000

@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcptest.errors import ReadBackError
 from mcptest.readback.changed_files import list_root, read_changed_files
 from mcptest.readback.files import read_regular
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 GIT_TIMEOUT_S = 30.0
 MAX_EVENT_BYTES = 8 << 20

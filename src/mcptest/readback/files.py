@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from mcptest.errors import ReadBackError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 BLOCK = 1 << 20
 """Bytes read at a time (a scan sees the file block by block)."""

@@ -4,8 +4,12 @@ Pure: a function of the rows, so a report read back gets it counted again."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mcptest.report.judge_models import CascadeSummary, Escalation
-from mcptest.report.models import AssertionResult, TestResult
+
+if TYPE_CHECKING:
+    from mcptest.report.models import AssertionResult, TestResult
 
 
 def _cascades(tests: list[TestResult]) -> list[tuple[AssertionResult, Escalation]]:

@@ -6,8 +6,11 @@ says so even when everything passed."""
 
 from __future__ import annotations
 
-from mcptest.readback.evidence import ChangedEvidence
-from mcptest.report.models import Report, TestResult
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcptest.readback.evidence import ChangedEvidence
+    from mcptest.report.models import Report, TestResult
 
 
 def _records(row: TestResult) -> list[str]:

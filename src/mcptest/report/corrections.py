@@ -11,13 +11,17 @@ correction, and the report says so.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from mcptest.report.base import Interval
 from mcptest.report.corrected_models import CorrectedRate, JudgeCorrection, JudgeErrorCounts
-from mcptest.report.judge_models import CalibrationNote
-from mcptest.report.result_models import TestResult
 from mcptest.stats.judge_correction import JudgeErrors, correct_rate
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from mcptest.report.judge_models import CalibrationNote
+    from mcptest.report.result_models import TestResult
 
 _USABLE = ("calibrated", "below-floor", "too-few-labels")
 _WHY = {

@@ -6,7 +6,10 @@
 
 from __future__ import annotations
 
-from mcptest.report.measures import RepeatStats
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcptest.report.measures import RepeatStats
 
 _HELD = {
     "lower_bound": "95% lower bound",

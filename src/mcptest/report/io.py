@@ -13,10 +13,8 @@ the file and the line or JSON path, never quoting the file's text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -26,6 +24,10 @@ from mcptest.readback.json_bounds import JsonLimits, JsonScan
 from mcptest.report.base import Model
 from mcptest.report.build import recomputed
 from mcptest.report.models import REPORT_VERSION, Report
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
 
 MAX_REPORT_BYTES = 64 << 20
 """A report of 10,000 tests with their answers is about 27 MB."""

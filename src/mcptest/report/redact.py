@@ -10,12 +10,14 @@ line of defence (`mask_key_shapes`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from mcptest.report.models import Report, TestResult
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 REDACTED = "[REDACTED]"
 MIN_SECRET_LEN = 4

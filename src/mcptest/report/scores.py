@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from mcptest.report.models import TestResult
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcptest.report.models import TestResult
 
 
 def row_score(t: TestResult) -> float | None:

@@ -5,8 +5,12 @@ the PR comment and the HTML report agree."""
 
 from __future__ import annotations
 
-from mcptest.report.models import JudgeDetail, Report
+from typing import TYPE_CHECKING
+
 from mcptest.reporters.display import cost
+
+if TYPE_CHECKING:
+    from mcptest.report.models import JudgeDetail, Report
 
 
 def savings(report: Report) -> str | None:

@@ -10,14 +10,16 @@ every one that came from a server, a model or a suite.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcptest.report.models import JudgeDetail, JudgeVote, TestResult
 from mcptest.reporters import cascade_display, display, seats
 from mcptest.reporters.escape import md_code, md_inline
 from mcptest.reporters.headline import unjudged
 from mcptest.reporters.response_view import view
 from mcptest.reporters.verdict_text import mode_line, vote_answer
+
+if TYPE_CHECKING:
+    from mcptest.report.models import JudgeDetail, JudgeVote, TestResult
 
 _RANK = {s: i for i, s in enumerate(display.STATUS_ORDER)}
 

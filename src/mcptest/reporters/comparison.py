@@ -3,7 +3,10 @@ classes (what the change broke first), their labels, and money that may be unkno
 
 from __future__ import annotations
 
-from mcptest.report.models import Comparison
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Comparison
 
 LEADING = (
     ("regressed", "❌", "Regressed"), ("newly_flaky", "🎲", "Newly flaky"),

@@ -11,10 +11,12 @@ failure, `errorMessage` (the first finding).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcptest.report.models import Report
 from mcptest.reporters import DEFAULTS, RenderOptions
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report
 
 STATUS = {"passed": "SUCCESS", "failed": "FAILURE", "skipped": "SKIPPED"}
 

@@ -5,8 +5,12 @@ escapes them."""
 
 from __future__ import annotations
 
-from mcptest.report.models import CorrectedRate, JudgeCorrection, Report, TestResult
+from typing import TYPE_CHECKING
+
 from mcptest.reporters.escape import md_inline
+
+if TYPE_CHECKING:
+    from mcptest.report.models import CorrectedRate, JudgeCorrection, Report, TestResult
 
 
 def _figures(c: CorrectedRate) -> str:

@@ -6,10 +6,14 @@ of thousands of regressions still leaves room for the rest of the comment.
 
 from __future__ import annotations
 
-from mcptest.report.models import Report, RowComparison
+from typing import TYPE_CHECKING
+
 from mcptest.reporters.comparison import LEADING, corrected_lines, signed_money, summary_line
 from mcptest.reporters.escape import md_inline
 from mcptest.reporters.selection_display import change_lines
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report, RowComparison
 
 MAX_ROWS_PER_CLASS = 20
 

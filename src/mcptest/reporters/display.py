@@ -9,24 +9,27 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mcptest.exit_codes import ExitCode
-from mcptest.report.models import (
-    AssertionResult,
-    CalibrationNote,
-    Confidence,
-    JudgeDetail,
-    JuryAnalytics,
-    Report,
-    Status,
-    Summary,
-    TestResult,
-)
 from mcptest.reporters import lint_summary
 from mcptest.reporters.display_words import BAND_LEGEND as BAND_LEGEND
 from mcptest.reporters.display_words import EXIT_MEANING, GAP_ADVICE, LEADING_GAPS, VERDICT
 from mcptest.reporters.seats import has_lost_seat, lost_text, run_worth
 from mcptest.reporters.weights import weight_text
+
+if TYPE_CHECKING:
+    from mcptest.report.models import (
+        AssertionResult,
+        CalibrationNote,
+        Confidence,
+        JudgeDetail,
+        JuryAnalytics,
+        Report,
+        Status,
+        Summary,
+        TestResult,
+    )
 
 STATUS_ORDER: tuple[Status, ...] = (
     "failed", "flaky", "error", "not_yet_available", "skipped", "deferred", "passed",

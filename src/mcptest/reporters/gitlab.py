@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcptest.report.models import Report
 from mcptest.reporters import DEFAULTS, RenderOptions
 from mcptest.reporters.sarif_findings import RULES, Finding, findings
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report
 
 _SEVERITY = {
     "failed": "major",

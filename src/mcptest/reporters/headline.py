@@ -16,9 +16,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from mcptest.report.models import CalibrationNote, JudgeDetail, Report, TestResult
 from mcptest.reporters import display, seats
+
+if TYPE_CHECKING:
+    from mcptest.report.models import CalibrationNote, JudgeDetail, Report, TestResult
 
 _KEY_NAME = re.compile(r"\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_API_KEY)\b")
 _CAUSES: tuple[tuple[str, str], ...] = (  # needles in lower case

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
 from markupsafe import Markup
 
-from mcptest.report.models import Report, TestResult
 from mcptest.reporters import (
     DEFAULTS,
     RenderOptions,
@@ -28,6 +26,11 @@ from mcptest.reporters.escape import shorten, strip_controls
 from mcptest.reporters.repeats_display import repeat_text
 from mcptest.reporters.templating import environment
 from mcptest.reporters.verdict_text import mode_line, vote_answer
+
+if TYPE_CHECKING:
+    import jinja2
+
+    from mcptest.report.models import Report, TestResult
 
 _VALUE_LIMIT = 8000
 _CLASS = {"not_yet_available": "nya"}

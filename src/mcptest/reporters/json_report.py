@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from mcptest.report.models import Report
+from typing import TYPE_CHECKING
+
 from mcptest.reporters import DEFAULTS, RenderOptions
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report
 
 
 def render(report: Report, options: RenderOptions = DEFAULTS) -> str:

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from mcptest.report.models import JudgeDetail, JudgeVote, Report, Summary, TestResult
 from mcptest.reporters import DEFAULTS, RenderOptions
 from mcptest.reporters.repeats_display import counted_text
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from mcptest.report.models import JudgeDetail, JudgeVote, Report, Summary, TestResult
 
 _XML_FORBIDDEN = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")

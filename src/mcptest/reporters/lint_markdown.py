@@ -5,8 +5,12 @@ only through the markdown escaping of `reporters/escape.py`.
 
 from __future__ import annotations
 
-from mcptest.report.models import Report
+from typing import TYPE_CHECKING
+
 from mcptest.reporters.escape import md_inline
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report
 
 MAX_ROWS = 100
 MARK = {"error": "❌", "warning": "⚠️", "note": "ℹ️"}

@@ -3,8 +3,12 @@ own exit codes, not in test wording (no "0 passed of 0", no "every test passed")
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mcptest.exit_codes import ExitCode
-from mcptest.report.models import Report
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report
 
 LINT_EXIT_MEANING: dict[int, str] = {
     ExitCode.OK: "no error-level lint finding (expected ones aside)",

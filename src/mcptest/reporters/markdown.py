@@ -13,10 +13,8 @@ note says what was left out.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcptest.report.models import Report, TestResult
 from mcptest.reporters import (
     DEFAULTS,
     RenderOptions,
@@ -33,6 +31,11 @@ from mcptest.reporters.lint_markdown import lint_block
 from mcptest.reporters.repeats_display import repeats_block
 from mcptest.reporters.selection_display import selection_block
 from mcptest.reporters.templating import environment
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from mcptest.report.models import Report, TestResult
 
 MAX_CHARS = DEFAULTS.max_chars
 MARKER_PREFIX = "<!-- mcptest-action"

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcptest.report.models import Report
 from mcptest.reporters import DEFAULTS, RenderOptions
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report
 
 
 def _finite(value: Any) -> Any:

@@ -6,7 +6,8 @@ goes through `escape.terminal`, so a tool answer cannot move the cursor or recol
 
 from __future__ import annotations
 
-from mcptest.report.models import Report
+from typing import TYPE_CHECKING
+
 from mcptest.reporters import (
     DEFAULTS,
     RenderOptions,
@@ -21,6 +22,9 @@ from mcptest.reporters.lint_summary import lint_only
 from mcptest.reporters.pretty_row import PrettyOut, safe, stderr_block, test_block
 from mcptest.reporters.repeats_display import adaptive_line
 from mcptest.reporters.selection_display import change_lines
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report
 
 
 def _header(out: PrettyOut, report: Report) -> None:

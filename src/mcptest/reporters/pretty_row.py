@@ -7,13 +7,17 @@ one row alone (`render_test`). Colour is opt-in; every server or model string go
 
 from __future__ import annotations
 
-from mcptest.report.models import AssertionResult, JudgeDetail, JudgeVote, TestResult
+from typing import TYPE_CHECKING
+
 from mcptest.reporters import cascade_display, corrected_display, display, seats
 from mcptest.reporters.escape import shorten, terminal
 from mcptest.reporters.repeats_display import repeat_text
 from mcptest.reporters.selection_display import selection_text
 from mcptest.reporters.verdict_text import mode_line, vote_answer
 from mcptest.reporters.weights import weight_text, weighted_text
+
+if TYPE_CHECKING:
+    from mcptest.report.models import AssertionResult, JudgeDetail, JudgeVote, TestResult
 
 _WORD = {
     "passed": "✓ PASS ", "failed": "✗ FAIL ", "error": "! ERROR", "skipped": "- SKIP ",

@@ -8,9 +8,13 @@ held against `min_pass_rate` (`report/gate_words.py`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mcptest.report.gate_words import gate_held
-from mcptest.report.models import RepeatStats, Report
 from mcptest.reporters.escape import md_inline
+
+if TYPE_CHECKING:
+    from mcptest.report.models import RepeatStats, Report
 
 #: Rows in the comment's table; the JSON report holds the rest.
 MAX_ROWS = 20

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import attr
 import sarif_om as om
 
-from mcptest.report.models import Report
 from mcptest.reporters import DEFAULTS, RenderOptions
 from mcptest.reporters.sarif_findings import (
     BASELINE_STATE,
@@ -27,6 +26,9 @@ from mcptest.reporters.sarif_findings import (
     findings,
 )
 from mcptest.reporters.sarif_lint import lint_parts
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/mcptest/action"

@@ -7,10 +7,12 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from mcptest.report.models import Report, TestResult
 from mcptest.reporters import seats
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report, TestResult
 
 Level = Literal["error", "warning", "note"]
 

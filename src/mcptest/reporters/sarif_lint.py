@@ -6,12 +6,13 @@ the surface snapshot file (docs/lint.md#sarif).
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import sarif_om as om
 
-from mcptest.report.models import LintFinding, LintRuleInfo, Report
+if TYPE_CHECKING:
+    from mcptest.report.models import LintFinding, LintRuleInfo, Report
 
 PREFIX = "mcptest/"
 

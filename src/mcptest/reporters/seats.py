@@ -3,15 +3,19 @@ seats"): the same words in the terminal, the comment, SARIF and the rest."""
 
 from __future__ import annotations
 
-from mcptest.report.models import (
-    EffectiveJurors,
-    JudgeDetail,
-    JuryAnalytics,
-    Report,
-    RunAgreement,
-    TestResult,
-)
+from typing import TYPE_CHECKING
+
 from mcptest.report.vote_models import lost_words
+
+if TYPE_CHECKING:
+    from mcptest.report.models import (
+        EffectiveJurors,
+        JudgeDetail,
+        JuryAnalytics,
+        Report,
+        RunAgreement,
+        TestResult,
+    )
 
 __all__ = ["effective_text", "has_lost_seat", "juries_with_lost_seats", "lost_text",
            "rests_on", "run_worth"]

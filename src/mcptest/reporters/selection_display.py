@@ -4,9 +4,13 @@ the line the comparison leads with: `selection 25/31 → 31/31, margin 1 → 4, 
 
 from __future__ import annotations
 
-from mcptest.report.models import Comparison, Report, SelectionChange, SelectionStats
+from typing import TYPE_CHECKING
+
 from mcptest.reporters.comparison import signed_money
 from mcptest.reporters.escape import md_inline
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Comparison, Report, SelectionChange, SelectionStats
 
 #: Rows in the comment's table; the JSON report holds the rest.
 MAX_ROWS = 20

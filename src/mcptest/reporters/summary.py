@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import TYPE_CHECKING
 
-from mcptest.report.models import Report, TestResult
 from mcptest.reporters import DEFAULTS, RenderOptions, display
 from mcptest.reporters.escape import shorten, terminal
 from mcptest.reporters.repeats_display import counted_text
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report, TestResult
 
 MAX_LISTED = 10
 _NO_KEY = re.compile(r"no ([A-Z][A-Z0-9_]*) and no MCPTEST_JUDGE_BASE_URL for judge '([^']*)'")

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcptest.report.models import AssertionResult, JudgeDetail, Report, TestResult
 from mcptest.reporters import DEFAULTS, RenderOptions
+
+if TYPE_CHECKING:
+    from mcptest.report.models import AssertionResult, JudgeDetail, Report, TestResult
 
 _YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]")
 _LINE_BREAKS = re.compile(r"[\r\n\t\v\f\x85\u2028\u2029]+")

@@ -4,8 +4,12 @@ panel's answer, how it was reached, and passed — "unknown" when a labeled jury
 
 from __future__ import annotations
 
-from mcptest.report.models import JudgeDetail, JudgeVote
+from typing import TYPE_CHECKING
+
 from mcptest.reporters.display import num
+
+if TYPE_CHECKING:
+    from mcptest.report.models import JudgeDetail, JudgeVote
 
 
 def passed_text(passed: bool | None) -> str:

@@ -14,12 +14,14 @@ import base64
 import functools
 import hashlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcptest.report.models import Report
 from mcptest.reporters import DEFAULTS, RenderOptions
 from mcptest.reporters.escape import strip_controls
 from mcptest.reporters.templating import TEMPLATES
+
+if TYPE_CHECKING:
+    from mcptest.report.models import Report
 
 
 @functools.cache

@@ -3,7 +3,10 @@ reporter: the test's score against its threshold, each assertion's weight and co
 
 from __future__ import annotations
 
-from mcptest.report.models import AssertionResult, TestResult
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcptest.report.models import AssertionResult, TestResult
 
 
 def _num(value: float | None) -> str:

@@ -23,14 +23,16 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import AsyncGenerator, AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx2
 
 from mcptest.errors import McpTestError
 from mcptest.run.bounded_stdio import HEAD_BYTES, answer_id, too_large_json, too_large_text
 from mcptest.run.sse_bound import SseBound
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncGenerator, AsyncIterator
 
 NO_COMPRESSION = {"Accept-Encoding": "identity"}
 _STEP = 65536

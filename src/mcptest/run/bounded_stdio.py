@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import anyio
 import mcp_types as types
 from mcp.client.stdio import StdioServerParameters, get_default_environment
 from mcp.os.posix.utilities import terminate_posix_process_tree
 from mcp.shared.message import SessionMessage
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
 
 TOO_LARGE = -32090
 """Error code of the stand-in answer for a line past the bound (implementation-defined range)."""

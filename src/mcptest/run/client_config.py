@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import mcp_types as types
 
-from mcptest.suite.models import Suite
 from mcptest.suite.models.client import CAPABILITIES, ClientAnswers, PerTestClient, ServerClient
+
+if TYPE_CHECKING:
+    from mcptest.suite.models import Suite
 
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 

@@ -19,22 +19,25 @@ import contextvars
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import mcp_types as types
-from mcp.client.session import ClientRequestContext
-from pydantic import BaseModel
 
 from mcptest.grade import bounded_regex, bounded_schema
 from mcptest.llm.cassette import Tape, playing_tape
 from mcptest.llm.cassette import current as current_tape
 from mcptest.run.client_config import ClientConfig, roots_of
-from mcptest.suite.models.client import (
-    ClientAnswers,
-    ElicitationAnswer,
-    PerTestClient,
-    SamplingAnswer,
-)
+
+if TYPE_CHECKING:
+    from mcp.client.session import ClientRequestContext
+    from pydantic import BaseModel
+
+    from mcptest.suite.models.client import (
+        ClientAnswers,
+        ElicitationAnswer,
+        PerTestClient,
+        SamplingAnswer,
+    )
 
 Via = Literal["push", "input_required", "task"]
 VIA: contextvars.ContextVar[Via] = contextvars.ContextVar("mcptest_via", default="push")

@@ -8,15 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mcptest.report.models import Status
-from mcptest.run.client_side import Exchange
-from mcptest.run.requests import CallOutcome
 from mcptest.suite.models import ListTest, PromptTest, ResourceTest, ToolTest
-from mcptest.suite.models.client import PerTestClient
 
 if TYPE_CHECKING:
     from mcptest.plan import PlannedTest
+    from mcptest.report.models import Status
+    from mcptest.run.client_side import Exchange
+    from mcptest.run.requests import CallOutcome
     from mcptest.run.session import ServerConnection
+    from mcptest.suite.models.client import PerTestClient
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,9 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Mapping
-from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx2
@@ -28,8 +26,13 @@ from mcptest.errors import ServerNotReadyError
 from mcptest.run.bounded_http import BoundedClient
 from mcptest.run.bounded_stdio import bounded_stdio_client
 from mcptest.run.negotiate import NegotiationError
-from mcptest.run.stderr_log import StderrLog
 from mcptest.suite.models import EnvRef, RemoteServer, StdioServer
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from contextlib import AbstractAsyncContextManager, AsyncExitStack
+
+    from mcptest.run.stderr_log import StderrLog
 
 # What a stdio child always inherits (the MCP SDK's POSIX allow-list), before `inherit_env`.
 BASE_ENV_NAMES: tuple[str, ...] = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")

@@ -16,7 +16,6 @@ from mcptest.run.call_faults import startup_timeout_message
 from mcptest.run.client_config import NO_CLIENT, ClientConfig
 from mcptest.run.client_side import ClientSide
 from mcptest.run.connect import HttpStatusLog, one_line
-from mcptest.run.stderr_log import StderrLog
 from mcptest.run.timeline import Mark, Timeline
 from mcptest.suite.models import RemoteServer, StdioServer
 
@@ -24,6 +23,7 @@ if TYPE_CHECKING:
     from mcp import ClientSession
 
     from mcptest.errors import ServerNotReadyError
+    from mcptest.run.stderr_log import StderrLog
     from mcptest.run.wire import WireLog
     from mcptest.telemetry.hooks import Tracing, WireTap
 

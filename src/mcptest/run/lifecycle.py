@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 import anyio
@@ -51,6 +49,9 @@ from mcptest.run.wire import TapReader, TapWriter, WireLog
 from mcptest.suite.models import RemoteServer, StdioServer
 
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Mapping
+    from pathlib import Path
+
     from mcptest.telemetry.hooks import Tracing
 
 

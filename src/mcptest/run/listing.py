@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.run.requests import LIST_KEYS, CallOutcome, build_request
-from mcptest.run.session import ServerConnection
-from mcptest.suite.models.surface_cases import ListMethod
+
+if TYPE_CHECKING:
+    from mcptest.run.session import ServerConnection
+    from mcptest.suite.models.surface_cases import ListMethod
 
 MAX_PAGES = 1000
 """A server whose cursors never end cannot keep a listing going forever."""

@@ -12,11 +12,10 @@ without a cancel notification (the spec forbids cancelling either method).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 import mcp_types as types
-from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
 from mcp_types.version import (
@@ -29,6 +28,9 @@ from pydantic import ValidationError
 
 from mcptest.errors import McpTestError
 from mcptest.version import __version__
+
+if TYPE_CHECKING:
+    from mcp import ClientSession
 
 Mode = Literal["auto", "legacy", "2026-07-28"]
 # How long the discover probe may stay unanswered before `initialize` is raced against it.

@@ -6,13 +6,15 @@ resource reads, prompt gets and the four listings share one failure-as-data path
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mcp_types as types
-from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 from mcp_types import METHOD_NOT_FOUND
 from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+if TYPE_CHECKING:
+    from mcp import ClientSession
 
 LIST_KEYS: dict[str, str] = {
     "tools/list": "tools",

@@ -16,7 +16,7 @@ The test's timeout bounds the whole exchange: every round and every poll of a ta
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import mcp_types as types
@@ -32,8 +32,10 @@ from pydantic import ValidationError
 from mcptest.run.client_side import VIA, Via
 from mcptest.run.connect import one_line
 from mcptest.run.requests import CallOutcome, build_request
-from mcptest.run.session import ServerConnection
 from mcptest.run.tasks import follow_task, is_task
+
+if TYPE_CHECKING:
+    from mcptest.run.session import ServerConnection
 
 
 def tamper(state: str) -> str:

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio
 
 from mcptest.errors import ServerNotReadyError
-from mcptest.grade.grader import LlmGrading
 from mcptest.grade.rows import server_report, test_result
 from mcptest.plan import SERVER_KINDS
 from mcptest.report.models import ServerReport, TestResult
@@ -27,6 +26,7 @@ from mcptest.run.tool_test_run import ToolTestRun
 from mcptest.suite.models import RemoteServer
 
 if TYPE_CHECKING:
+    from mcptest.grade.grader import LlmGrading
     from mcptest.llm.model_client import ModelClient
     from mcptest.plan import Plan, PlannedTest
     from mcptest.run.server_pool import ServerPool

@@ -7,13 +7,15 @@ Replies are live, like an agent's turns, and not cached; `text:` is the reproduc
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mcp_types as types
 
 from mcptest.llm.chat import AgentModel
-from mcptest.llm.model_client import ModelClient
-from mcptest.suite.models import JudgeDefaults
+
+if TYPE_CHECKING:
+    from mcptest.llm.model_client import ModelClient
+    from mcptest.suite.models import JudgeDefaults
 
 
 def chat_messages(params: dict[str, Any]) -> list[dict[str, Any]]:

@@ -11,7 +11,10 @@ prints to stderr). `MCPTEST_DEBUG=1` keeps them, for debugging the SDK itself.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 SDK_LOGGERS = ("mcp", "httpx2")
 

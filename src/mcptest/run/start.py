@@ -16,22 +16,27 @@ import re
 import signal
 import subprocess
 import sys
-from collections.abc import Mapping
 from contextlib import AsyncExitStack, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 import httpx2
-from anyio.abc import Process
 
 from mcptest.errors import ServerNotReadyError
 from mcptest.run.connect import one_line, plan_stdio
 from mcptest.run.listeners import CAN_INSPECT
 from mcptest.run.reaper import KILL_WAIT_S
 from mcptest.run.start_ports import Endpoint, local_endpoints, not_owned, taken
-from mcptest.run.stderr_log import StderrLog
 from mcptest.suite.models import ReadyCheck, RemoteServer, StartSpec, StdioServer
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from anyio.abc import Process
+
+    from mcptest.run.stderr_log import StderrLog
 
 POLL_S = 0.1  # readiness of another process cannot be awaited, only polled
 STOP_GRACE_S = 5.0

@@ -14,12 +14,15 @@ from __future__ import annotations
 import ipaddress
 import socket
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import anyio
 
 from mcptest.run.listeners import CAN_INSPECT, port_state
-from mcptest.suite.models import ReadyCheck
+
+if TYPE_CHECKING:
+    from mcptest.suite.models import ReadyCheck
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate
 
@@ -19,8 +19,10 @@ from mcptest.errors import SuiteError
 from mcptest.run.listing import list_all
 from mcptest.run.requests import CallOutcome
 from mcptest.run.rounds import exchange
-from mcptest.run.session import ServerConnection
 from mcptest.suite.models import LIST_METHODS, ListTest, PromptTest, ResourceTest
+
+if TYPE_CHECKING:
+    from mcptest.run.session import ServerConnection
 
 DEFAULT_TIMEOUT_S = 30.0
 SurfaceSpec = ResourceTest | PromptTest | ListTest

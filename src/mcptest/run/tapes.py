@@ -13,7 +13,6 @@ import contextlib
 import hashlib
 import os
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel
@@ -24,6 +23,7 @@ from mcptest.report.vote_models import JudgeVote
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from pathlib import Path
 
     from mcptest.plan import PlannedTest
     from mcptest.report.models import TestResult

@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-import anyio
 
 from mcptest.errors import ServerNotReadyError
 from mcptest.grade.absent import tool_error_line, unknown_name
@@ -22,13 +19,17 @@ from mcptest.grade.diagnose import gap_category, is_tool_error
 from mcptest.grade.grader import LlmGrading, grade_test, test_verdict
 from mcptest.grade.rows import since_ms, test_result
 from mcptest.grade.structural import StructuralTier
-from mcptest.report.models import TestResult
 from mcptest.run.tapes import playing
 from mcptest.suite.models import ListTest, PromptTest, ResourceTest, ToolTest
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    import anyio
+
     from mcptest.llm.cassette import Cassettes
     from mcptest.plan import PlannedTest
+    from mcptest.report.models import TestResult
     from mcptest.run.client_side import Exchange
     from mcptest.run.requests import CallOutcome
     from mcptest.run.session import ServerConnection

@@ -10,11 +10,14 @@ validated against the schema of the request it answers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import TracebackType
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from mcp.shared.message import SessionMessage
 
 WireKind = Literal["result", "error", "notification", "request", "unparsed"]
 MAX_MESSAGES = 10_000

@@ -4,11 +4,13 @@ elicitation, roots, tasks) are listed by `init` and get a starter test (docs/ini
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.run.client_config import ClientConfig, merged
 from mcptest.suite.models.client import CAPABILITIES, ServerClient
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 SAMPLING_TODO = "TODO: the answer your users' model would give"
 

@@ -6,16 +6,19 @@ sanitized one-line comments (see `starter.suite`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.shared.exceptions import MCPError
 
 from mcptest.run.session import ServerConnection
 from mcptest.starter.client_block import discovery_config
-from mcptest.suite.models import RemoteServer, StdioServer
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+
+    from mcptest.suite.models import RemoteServer, StdioServer
 
 
 @dataclass

@@ -10,11 +10,13 @@ nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.llm.routing import resolve_model
 from mcptest.starter.suite_text import TODO_TAG, comment_text, destructive, escape
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 FALLBACK_MODEL = "gpt-4o-mini"
 """The draft's model when no provider key names one (`llm.routing.DEFAULT_MODELS`)."""

@@ -4,16 +4,18 @@ and prompt. docs/init.md describes the choices."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.lint.error_text import starter_check
 from mcptest.starter.arguments import arguments_for
 from mcptest.starter.client_block import starter_client
-from mcptest.starter.discover import Catalog
 from mcptest.starter.resource_tests import prompt_test, resource_test
 from mcptest.starter.yaml_out import depth, dump, fits
 from mcptest.suite.schema import SUITE_SCHEMA_ID
 from mcptest.suite.yaml_bounds import MAX_DEPTH
+
+if TYPE_CHECKING:
+    from mcptest.starter.discover import Catalog
 
 TODO_TAG = "todo"
 TEST_DEPTH = 3

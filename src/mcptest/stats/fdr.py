@@ -6,7 +6,10 @@ expected share of false ones among them stays at or below q (Benjamini & Hochber
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 def benjamini_hochberg(p_values: Sequence[float], q: float) -> list[bool]:

@@ -16,10 +16,13 @@ one over both samples' variances. The numbers match the `ppi-python` package's
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mcptest.stats.judge_correction import z_of
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 def _mean(xs: Sequence[float]) -> float:

@@ -10,10 +10,9 @@ value in its file, a mistake of the test itself at the test.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -22,6 +21,9 @@ from mcptest.suite.case_tables import CaseRow, Reader, Table, read_table
 from mcptest.suite.models import AgentTest, EvalSpec, PromptTest, ResourceTest, ToolTest
 from mcptest.suite.positions import KeyPath, Positions, format_path
 from mcptest.suite.validation import suite_errors
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 CASE_GROUPS: dict[str, type[BaseModel]] = {
     "tools": ToolTest, "resources": ResourceTest, "prompts": PromptTest, "evals": EvalSpec,

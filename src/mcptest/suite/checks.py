@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import SuiteError
 from mcptest.suite.escalation_checks import escalation_errors
@@ -19,6 +17,10 @@ from mcptest.suite.interpolate import NAME
 from mcptest.suite.models.matcher_kinds import LLM_MATCHER_KINDS, canonical_kind
 from mcptest.suite.positions import KeyPath, Positions, format_path
 from mcptest.suite.raw_walk import eval_generators, eval_judges, is_jury_target, walk_matcher
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

@@ -11,7 +11,10 @@ looked through, the model name decides, and a single-vendor prefix (`openai/`, `
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 _SPLIT = re.compile(r"[-_.:@ ]+")
 _O_SERIES = re.compile(r"o\d+")

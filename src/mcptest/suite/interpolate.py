@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import SuiteError
 from mcptest.suite.positions import KeyPath, Positions, format_path
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TOKEN = re.compile(r"\$\$\{|\$\{([^}]*)\}|\$\{")

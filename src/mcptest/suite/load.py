@@ -7,9 +7,9 @@ Every mistake found in one pass is reported (`SuiteErrors`), each as one line
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
@@ -24,6 +24,9 @@ from mcptest.suite.references import resolve_references
 from mcptest.suite.scoring_checks import scoring_checks
 from mcptest.suite.validation import suite_errors
 from mcptest.suite.yaml_bounds import MAX_FILE_BYTES
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 __all__ = ["LoadedSuite", "display_path", "load_suite", "load_suites"]
 

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import difflib
 import inspect
-from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from mcptest.suite.models import MATCHER_KINDS
 from mcptest.suite.models.matcher_kinds import canonical_kind
-from mcptest.suite.positions import KeyPath
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from mcptest.suite.positions import KeyPath
 
 _EXPECTED = {
     "string_type": "a string", "int_type": "an integer", "int_parsing": "an integer",

@@ -13,7 +13,6 @@ date type). Mapping keys are always the key's text.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +24,7 @@ from mcptest.suite.yaml_bounds import MAX_DEPTH, check_bounds
 KeyPath = tuple[str | int, ...]
 
 if TYPE_CHECKING:  # the stubs type the C loader apart; both share SafeLoader's interface
+    from collections.abc import Callable, Iterable
     _BaseLoader = yaml.SafeLoader
 else:
     _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -4,10 +4,12 @@ Each skips what it cannot read: validation reports that."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcptest.suite.positions import KeyPath
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from mcptest.suite.positions import KeyPath
 
 
 def eval_generators(test: dict[str, Any]) -> list[str]:

@@ -9,19 +9,22 @@ JSON (for `.json`) is a load error at the `reference` key, like any other bad in
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import SuiteError
-from mcptest.suite.case_rows import Case
-from mcptest.suite.case_tables import Reader
 from mcptest.suite.models import AllMatcher, AnyMatcher, EvalSpec, NotMatcher, Suite
 from mcptest.suite.models.scoring import SameShapeMatcher
 from mcptest.suite.positions import KeyPath, Positions, format_path
 from mcptest.suite.yaml_bounds import MAX_FILE_BYTES
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from pydantic import BaseModel
+
+    from mcptest.suite.case_rows import Case
+    from mcptest.suite.case_tables import Reader
 
 _GROUPS = ("tools", "agents", "evals")
 

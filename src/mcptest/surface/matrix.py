@@ -12,7 +12,6 @@ with the sets they were listed under. `surface diff` reports an item that lost a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import UsageError
@@ -20,6 +19,8 @@ from mcptest.suite.models.client import CAPABILITIES
 from mcptest.surface.snapshot import KINDS, document, server_surface
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from mcptest.suite.load import LoadedSuite
 
 NONE = "none"

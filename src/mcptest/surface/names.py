@@ -5,14 +5,17 @@ have"). A wrong name is then a suite error before the run, not a failing test du
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import ServerNotReadyError, SuiteError
 from mcptest.grade.absent import expects_error, unknown_name
-from mcptest.suite.load import LoadedSuite
 from mcptest.surface.open_servers import list_surface, open_servers
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from mcptest.suite.load import LoadedSuite
 
 
 @dataclass

@@ -7,10 +7,9 @@ checked; the commands turn it into exit code 3 (docs/lint.md).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import ServerNotReadyError
 from mcptest.report.models import ServerReport
@@ -19,9 +18,13 @@ from mcptest.run.listing import list_all
 from mcptest.run.requests import LIST_KEYS
 from mcptest.run.session import ServerConnection
 from mcptest.run.wire import WireLog
-from mcptest.suite.load import LoadedSuite
 from mcptest.suite.models import StdioServer
-from mcptest.suite.models.surface_cases import ListMethod
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Mapping
+
+    from mcptest.suite.load import LoadedSuite
+    from mcptest.suite.models.surface_cases import ListMethod
 
 LIST_TIMEOUT_S = 30.0
 EXTRA_LISTS: tuple[ListMethod, ...] = ("resources/list", "resources/templates/list",

@@ -8,10 +8,12 @@ them inert (`mcptest.reporters.escape`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.reporters.escape import md_code, md_inline, terminal
-from mcptest.surface.diff import Change
+
+if TYPE_CHECKING:
+    from mcptest.surface.diff import Change
 
 ORDER = {"breaking": 0, "additive": 1, "changed": 2}
 

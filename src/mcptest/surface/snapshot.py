@@ -8,10 +8,12 @@ with sorted keys, so two snapshots of an unchanged server are byte-identical (do
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import UsageError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FORMAT = "mcptest-surface/1"
 KINDS: dict[str, tuple[str, tuple[str, ...]]] = {

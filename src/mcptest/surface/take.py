@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import UsageError
-from mcptest.suite.load import LoadedSuite
 from mcptest.surface.open_servers import OpenServers, list_surface
 from mcptest.surface.snapshot import document, server_surface
+
+if TYPE_CHECKING:
+    from mcptest.suite.load import LoadedSuite
 
 
 def snapshot_servers(loaded: LoadedSuite, only: list[str] | None = None) -> list[str]:

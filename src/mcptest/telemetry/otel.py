@@ -13,10 +13,9 @@ never the process-wide one, and every string attribute is redacted.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
 from opentelemetry import trace
@@ -27,8 +26,12 @@ from opentelemetry.sdk.trace.export import BatchSpanProcessor
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
-from mcptest.report.models import TestResult
 from mcptest.telemetry.hooks import ENDPOINT_VARIABLES
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Mapping
+
+    from mcptest.report.models import TestResult
 
 EXPORT_TIMEOUT_S = 5.0
 """An unreachable collector holds the end of a run this long at most."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +20,8 @@ from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
 
 if TYPE_CHECKING:  # imported when a command runs, not when the CLI starts
+    from collections.abc import Sequence
+
     from mcptest.calibrate.labels import Label
     from mcptest.calibrate.record import CalibrationRecord, DriftCheck
     from mcptest.calibrate.target import Target

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,6 +11,8 @@ from mcptest.cli.output_flags import add_single_output
 from mcptest.cli.output_paths import check_outputs
 
 if TYPE_CHECKING:
+    import argparse
+
     from mcptest.report.models import Report
 
 

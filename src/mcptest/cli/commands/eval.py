@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from mcptest.cli.commands.run import execute
@@ -12,6 +10,9 @@ from mcptest.cli.compare_options import add_run_compare_arguments
 from mcptest.cli.run_arguments import add_run_arguments, suite_files
 
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Mapping
+
     from mcptest.plan import PlannedTest
     from mcptest.suite.models import EvalSpec
 

@@ -3,18 +3,20 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from pydantic import ValidationError
 
 from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -6,7 +6,6 @@ excepted), 1 otherwise, 3 when a server never became ready (docs/lint.md).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -18,6 +17,8 @@ from mcptest.cli.output_flags import add_reporter_outputs
 from mcptest.cli.run_arguments import add_suite_arguments, reporter_outputs, suite_files
 
 if TYPE_CHECKING:
+    import argparse
+
     from mcptest.suite.load import LoadedSuite
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcptest.cli.output import write_reports
 from mcptest.cli.output_flags import add_single_output
@@ -12,7 +12,11 @@ from mcptest.errors import UsageError
 from mcptest.grade.juror_independence import with_effective_jurors
 from mcptest.judging.judging import agreements
 from mcptest.report.build import JudgeTotals, build_report
-from mcptest.report.models import Report, ServerReport, TestResult
+
+if TYPE_CHECKING:
+    import argparse
+
+    from mcptest.report.models import Report, ServerReport, TestResult
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcptest.cli.output import write_reports
 from mcptest.cli.output_flags import add_single_output
 from mcptest.cli.output_paths import check_outputs
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -6,7 +6,6 @@ this module adds what only a command has: argv, progress on stderr, reporters, a
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -22,6 +21,8 @@ from mcptest.exit_codes import ExitCode
 from mcptest.repeats import run_repeated, total_runs, with_baseline_verdicts
 
 if TYPE_CHECKING:
+    import argparse
+
     from mcptest.api.options import Options
     from mcptest.pipeline import RunOutcome
     from mcptest.report.models import Report

@@ -7,13 +7,16 @@ an offline target for the `$schema` comment; `--write` alone rewrites this repos
 
 from __future__ import annotations
 
-import argparse
 import sys
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcptest.cli.output_flags import AliasedStore
 from mcptest.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

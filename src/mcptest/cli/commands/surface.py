@@ -7,12 +7,11 @@ counts is found (default: breaking changes), so it can gate a pull request on it
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -20,6 +19,9 @@ from mcptest.cli.output_flags import add_single_output
 from mcptest.cli.output_paths import check_outputs, write_atomically
 from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -8,7 +8,6 @@ the MCP client.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -18,6 +17,8 @@ from mcptest.errors import SuiteErrors
 from mcptest.exit_codes import ExitCode
 
 if TYPE_CHECKING:
+    import argparse
+
     from mcptest.suite.load import LoadedSuite
     from mcptest.surface.names import NameCheck
 
