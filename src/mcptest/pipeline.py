@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import signal
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from traceback import format_exc
 from typing import TYPE_CHECKING, Literal
@@ -21,17 +21,13 @@ import anyio
 
 from mcptest.agents.driver import RowDriver
 from mcptest.errors import McpTestError
-from mcptest.grade.juror_independence import with_effective_jurors
-from mcptest.grade.rows import test_result
 from mcptest.judging.judging import Judging, pool_limits
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.known_secrets import known_secrets
-from mcptest.report.build import JudgeTotals, build_report, with_internal_error
-from mcptest.report.changed_evidence import mark_changed_evidence
-from mcptest.report.models import CassetteSummary, Report, ShardInfo, TestResult
 from mcptest.report.redact import redact_text
 from mcptest.run.runner import Runner, RunState
 from mcptest.run.tapes import playing
+from mcptest.run.warm import AFTER_ANSWER, warm_while_waiting
 from mcptest.suite.advice import load_warnings
 from mcptest.telemetry.hooks import Tracing, wanted
 
@@ -41,6 +37,7 @@ if TYPE_CHECKING:
     from mcptest.llm.budget import BudgetLedger
     from mcptest.llm.cassette import Cassettes
     from mcptest.plan import Plan
+    from mcptest.report.models import Report, TestResult
     from mcptest.run.server_pool import ServerPool
     from mcptest.telemetry.otel import OtelTracing
 
@@ -86,6 +83,9 @@ class RunOptions:
     ledger: BudgetLedger | None = None
     """The run's one budget ledger, shared by its repetitions and a pytest session's files;
     None: the run makes its own from `judge.max_cost` (`llm/budget.py`)."""
+    warm: tuple[str, ...] = ()
+    """Modules the caller uses after the run (its reporters): imported with the run's own
+    while the first judge request waits for its answer (`run/warm.py`)."""
 
     @property
     def env(self) -> Mapping[str, str]:
@@ -100,12 +100,6 @@ class RunOutcome:
     """Values the reporters must redact (server tokens, judge keys)."""
     traceback: str | None = None
     """Of an internal error, for `MCPTEST_DEBUG=1`."""
-
-
-def internal_error_after(outcome: RunOutcome, doing: str, error: Exception) -> RunOutcome:
-    """`outcome`, marked with a bug of ours met while `doing` something after it (exit 70)."""
-    return replace(outcome, traceback=format_exc(), report=with_internal_error(
-        outcome.report, f"{doing}: {type(error).__name__}: {error}"))
 
 
 def _now() -> str:
@@ -165,6 +159,10 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     secrets = frozenset(state.secrets | set(known))
     for line in state.server_errors:
         options.log(f"error: {redact_text(line, secrets)}")
+    # what follows the run was imported while its first request was in flight (run/warm.py)
+    from mcptest.grade.juror_independence import with_effective_jurors
+    from mcptest.report.build import JudgeTotals, build_report
+    from mcptest.report.models import ShardInfo
     tests = _rows(plan, state, interrupted or ("internal error" if fault else None))
     if judging is not None:
         tests = with_effective_jurors(tests)
@@ -200,31 +198,6 @@ def _tracing(plan: Plan, options: RunOptions, state: RunState,
                        lambda text: redact_text(text, set(known) | state.secrets))
 
 
-def with_cassettes(outcome: RunOutcome, options: RunOptions) -> RunOutcome:
-    """After the whole run (every repetition): the cassettes of its finished rows written
-    when recording, and what they did in the summary (docs/cassettes.md); the evidence the
-    pull request changed named (`--evidence-base`)."""
-    outcome = replace(outcome, report=mark_changed_evidence(outcome.report, options.judge.evidence))
-    tapes = options.cassettes
-    if tapes is None:
-        return outcome
-    report = outcome.report
-    # a row that never reached its model (gap environment: no key) keeps its old cassette
-    finished = [t.id for t in report.tests
-                if t.status in ("passed", "failed", "error", "flaky")
-                and t.gap not in ("replay", "environment")]
-    changed = tapes.save(finished)
-    if changed:
-        options.log(f"mcptest: {len(changed)} model cassette(s) written: {', '.join(changed)}"
-                    if len(changed) <= 3 else f"mcptest: {len(changed)} model cassettes written "
-                    f"(first {changed[0]})")
-    tally = CassetteSummary(mode=tapes.mode, replayed=tapes.replayed, recorded=tapes.recorded,
-                            written=len(changed),
-                            diverged=sum(1 for t in report.tests if t.gap == "replay"))
-    summary = report.summary.model_copy(update={"cassettes": tally})
-    return replace(outcome, report=report.model_copy(update={"summary": summary}))
-
-
 def _first_cause(e: BaseException) -> BaseException:
     """The exception inside task-group wrappers, which name no cause of their own."""
     while isinstance(e, BaseExceptionGroup) and e.exceptions:
@@ -234,6 +207,7 @@ def _first_cause(e: BaseException) -> BaseException:
 
 def _rows(plan: Plan, state: RunState, stopped_by: str | None) -> list[TestResult]:
     """One row per planned test, in plan order; unfinished tests are `skipped`."""
+    from mcptest.grade.rows import test_result
     why = f"interrupted ({stopped_by})" if stopped_by else "the run stopped early"
     return [state.results.get(t.id) or test_result(t, "skipped", duration_ms=0.0,
                                                    message=f"not run: {why}")
@@ -252,7 +226,7 @@ async def _run(plan: Plan, options: RunOptions, judging: Judging | None,
                     models=judging.engine.client if judging is not None else None,
                     tracing=tracing, pool=options.servers)
     if not options.handle_signals:
-        await _go(runner, judging)
+        await _go(runner, judging, options.warm)
         return None
     interrupted: str | None = None
     with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
@@ -267,18 +241,22 @@ async def _run(plan: Plan, options: RunOptions, judging: Judging | None,
                     return
 
             tg.start_soon(watch)
-            await _go(runner, judging)
+            await _go(runner, judging, options.warm)
             tg.cancel_scope.cancel()
     return interrupted
 
 
-async def _go(runner: Runner, judging: Judging | None) -> None:
+async def _go(runner: Runner, judging: Judging | None, warm: tuple[str, ...]) -> None:
     if judging is None:
         await runner.run()
         return
     await judging.start()
     try:
-        await runner.run()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(warm_while_waiting, judging.engine.client.first_sent(),
+                          AFTER_ANSWER + warm)
+            await runner.run()
+            tg.cancel_scope.cancel()
     finally:  # also when SIGTERM cancelled the run; closing a socket takes no time
         with anyio.move_on_after(CLOSE_S, shield=True):
             await judging.close()

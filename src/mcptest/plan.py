@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from mcptest.errors import UsageError
-from mcptest.report.models import Location
+from mcptest.report.base import Location
 from mcptest.suite.models import (
     AgentTest,
     Assertion,

@@ -13,19 +13,12 @@ An interrupted, budget-stopped or failed repetition ends the repeats; the report
 from __future__ import annotations
 
 from dataclasses import replace
+from traceback import format_exc
 from typing import TYPE_CHECKING
 
 import anyio
 
-from mcptest.grade.adaptive_rows import Adaptive
-from mcptest.grade.juror_independence import with_effective_jurors
-from mcptest.grade.repeated_row import (
-    GateOn,
-    RepeatOptions,
-    adaptive_most,
-    merge_repetitions,
-)
-from mcptest.judging.judging import agreements
+from mcptest.grade.repeat_options import GateOn, RepeatOptions, adaptive_most
 from mcptest.judging.plan_projection import project
 from mcptest.llm.budget import BudgetLedger
 from mcptest.pipeline import (
@@ -33,13 +26,11 @@ from mcptest.pipeline import (
     RunOptions,
     RunOutcome,
     arun_plan,
-    internal_error_after,
-    with_cassettes,
 )
 from mcptest.plan import Plan, PlannedTest
-from mcptest.report.build import JudgeTotals, build_report
 
 if TYPE_CHECKING:
+    from mcptest.grade.adaptive_rows import Adaptive
     from mcptest.report.models import Report, TestResult
 
 
@@ -126,6 +117,7 @@ async def arun_repeated(plan: Plan, options: RunOptions, repeat: RepeatOptions) 
 async def _repetitions(plan: Plan, options: RunOptions, repeat: RepeatOptions,
                        first: RunOutcome, most: int) -> RunOutcome:
     """Repetitions 2..`most` after `first`, merged into one outcome."""
+    from mcptest.grade.adaptive_rows import Adaptive
     outcomes = [first]
     adaptive = Adaptive([t for t in plan.tests if _adaptive(t, repeat)], repeat,
                         options.judge.max_cost, first.report)
@@ -154,6 +146,10 @@ async def _repetitions(plan: Plan, options: RunOptions, repeat: RepeatOptions,
 
 def _merged(plan: Plan, reports: list[Report], repeat: RepeatOptions,
             max_cost: float | None, adaptive: Adaptive) -> Report:
+    from mcptest.grade.juror_independence import with_effective_jurors
+    from mcptest.grade.repeated_row import merge_repetitions
+    from mcptest.judging.run_agreement import agreements
+    from mcptest.report.build import JudgeTotals, build_report
     rows: dict[str, list[TestResult]] = {}
     for r in reports:
         for t in r.tests:
@@ -200,3 +196,37 @@ def with_baseline_verdicts(repeat: RepeatOptions, baseline: Report | None) -> Re
     return replace(repeat, baseline_passed={
         t.id: t.status == "passed" for t in baseline.tests
         if t.status in ("passed", "failed", "error", "flaky")})
+
+
+def internal_error_after(outcome: RunOutcome, doing: str, error: Exception) -> RunOutcome:
+    """`outcome`, marked with a bug of ours met while `doing` something after it (exit 70)."""
+    from mcptest.report.build import with_internal_error
+    return replace(outcome, traceback=format_exc(), report=with_internal_error(
+        outcome.report, f"{doing}: {type(error).__name__}: {error}"))
+
+
+def with_cassettes(outcome: RunOutcome, options: RunOptions) -> RunOutcome:
+    """After the whole run (every repetition): the cassettes of its finished rows written
+    when recording, and what they did in the summary (docs/cassettes.md); the evidence the
+    pull request changed named (`--evidence-base`)."""
+    from mcptest.report.changed_evidence import mark_changed_evidence
+    from mcptest.report.models import CassetteSummary
+    outcome = replace(outcome, report=mark_changed_evidence(outcome.report, options.judge.evidence))
+    tapes = options.cassettes
+    if tapes is None:
+        return outcome
+    report = outcome.report
+    # a row that never reached its model (gap environment: no key) keeps its old cassette
+    finished = [t.id for t in report.tests
+                if t.status in ("passed", "failed", "error", "flaky")
+                and t.gap not in ("replay", "environment")]
+    changed = tapes.save(finished)
+    if changed:
+        options.log(f"mcptest: {len(changed)} model cassette(s) written: {', '.join(changed)}"
+                    if len(changed) <= 3 else f"mcptest: {len(changed)} model cassettes written "
+                    f"(first {changed[0]})")
+    tally = CassetteSummary(mode=tapes.mode, replayed=tapes.replayed, recorded=tapes.recorded,
+                            written=len(changed),
+                            diverged=sum(1 for t in report.tests if t.gap == "replay"))
+    summary = report.summary.model_copy(update={"cassettes": tally})
+    return replace(outcome, report=report.model_copy(update={"summary": summary}))

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from rows import report, row
 
 from mcptest.compare.attach import with_baseline
-from mcptest.compare.classify import CompareOptions, compare_reports
+from mcptest.compare.classify import compare_reports
+from mcptest.compare.gate_options import CompareOptions
 from mcptest.report.models import Report
 from mcptest.report.models import TestResult as Row
 

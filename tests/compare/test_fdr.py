@@ -12,8 +12,9 @@ import pytest
 from rows import report, row
 from support.cli_inproc import cli
 
-from mcptest.compare.classify import CompareOptions, compare_reports
+from mcptest.compare.classify import compare_reports
 from mcptest.compare.fisher import worse
+from mcptest.compare.gate_options import CompareOptions
 from mcptest.exit_codes import ExitCode
 from mcptest.report.models import AssertionResult, Report, TestResult
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from mcptest.grade.repeated_row import GateOn, merge_repetitions
+from mcptest.grade.repeat_options import GateOn
+from mcptest.grade.repeated_row import merge_repetitions
 from mcptest.report.models import (
     AssertionResult,
     CalibrationNote,

@@ -12,7 +12,7 @@ import xmlschema
 from sample import sample_report
 
 from mcptest.compare.attach import with_baseline
-from mcptest.compare.classify import CompareOptions
+from mcptest.compare.gate_options import CompareOptions
 from mcptest.report.models import RepeatStats, Report
 from mcptest.reporters import junit, pretty, sarif, tap
 

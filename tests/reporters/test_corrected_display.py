@@ -9,7 +9,7 @@ import json
 import pytest
 
 from mcptest.compare.attach import with_baseline
-from mcptest.compare.classify import CompareOptions
+from mcptest.compare.gate_options import CompareOptions
 from mcptest.report.build import JudgeTotals, build_report
 from mcptest.report.corrections import judge_corrections
 from mcptest.report.models import (

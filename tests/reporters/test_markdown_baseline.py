@@ -8,7 +8,7 @@ from cmarkgfm.cmark import Options
 from sample import big_report
 
 from mcptest.compare.attach import with_baseline
-from mcptest.compare.classify import CompareOptions
+from mcptest.compare.gate_options import CompareOptions
 from mcptest.reporters.markdown import render
 
 GITHUB_LIMIT = 65_536

@@ -7,8 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from mcptest.evals.rubric import resolve_rubric
 from mcptest.evals.verdict import judge_eval
-from mcptest.grade.diagnose import classify_eval
-from mcptest.grade.rows import test_result
 from mcptest.suite.models import EvalSpec, SelectionSpec
 
 if TYPE_CHECKING:
@@ -53,6 +51,9 @@ async def run_eval_row(test: PlannedTest, engine: JudgeEngine,
                            defaults=suite.judge, generator_model=generator,
                            reference=spec.reference)
     extra = transcript.cost_usd if transcript is not None else 0.0
+    from mcptest.grade.diagnose import classify_eval
+    from mcptest.grade.rows import test_result
+
     return test_result(test, out.status, start=start, message=out.message, judge=out.detail,
                        gap=classify_eval(out.status, out.message, out.detail),
                        response=response, extra_cost_usd=out.cost_usd + extra,
@@ -67,6 +68,7 @@ NOTHING_TO_GRADE = ("no `response` to grade and no `server` to run the prompt ag
 def nothing_to_grade(test: PlannedTest, require_judge: bool) -> TestResult:
     """An eval with neither a response nor a server: deferred with a note, as a key-free run
     defers (docs/evals.md); under --require-judge it fails (docs/decisions.md)."""
+    from mcptest.grade.rows import test_result
     if require_judge:
         return test_result(test, "failed", duration_ms=0.0, gap="environment",
                            message=f"judge required but unavailable: {NOTHING_TO_GRADE}")

@@ -22,9 +22,9 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from mcptest.compare.classify import DEFAULT_ALPHA, CompareOptions, FailOn
+from mcptest.compare.gate_options import DEFAULT_ALPHA, CompareOptions, FailOn
 from mcptest.errors import UsageError
-from mcptest.grade.repeated_row import RepeatOptions
+from mcptest.grade.repeat_options import RepeatOptions
 from mcptest.plan import parse_shard
 
 if TYPE_CHECKING:

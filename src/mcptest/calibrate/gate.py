@@ -11,30 +11,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mcptest.calibrate.correlation import erring_together
-from mcptest.calibrate.record import CalibrationRecord, JudgeIdentity, RecordError, read_record
-from mcptest.calibrate.target import (
-    eval_gate,
-    eval_identity,
-    gate_of,
-    identity_for,
-    record_path,
-)
-from mcptest.grade.diagnose import miscalibrated
-from mcptest.report.corrected_models import JudgeErrorCounts
-from mcptest.report.models import (
-    AssertionResult,
-    CalibrationNote,
-    CalibrationState,
-    Status,
-    TestResult,
-)
-
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from mcptest.calibrate.record import CalibrationRecord, JudgeIdentity
     from mcptest.plan import PlannedAssertion, PlannedTest
     from mcptest.readback.evidence import ChangedEvidence
+    from mcptest.report.models import (
+        AssertionResult,
+        CalibrationNote,
+        CalibrationState,
+        Status,
+        TestResult,
+    )
     from mcptest.suite.models import CalibrationGate
 
 _REASONS: dict[CalibrationState, str] = {
@@ -62,6 +51,7 @@ class CalibrationGating:
         self._records: dict[Path, CalibrationRecord | str] = {}
 
     def _record(self, path: Path) -> CalibrationRecord | str:
+        from mcptest.calibrate.record import RecordError, read_record
         if path not in self._records:
             try:
                 self._records[path] = read_record(path)
@@ -90,6 +80,13 @@ class CalibrationGating:
     def note(self, test: PlannedTest, planned: PlannedAssertion | None
              ) -> CalibrationNote | None:
         """The calibration of a judged assertion, or of an eval row (`planned` None)."""
+        from mcptest.calibrate.target import (
+            eval_gate,
+            eval_identity,
+            gate_of,
+            identity_for,
+            record_path,
+        )
         if planned is None:
             gate, identity = eval_gate(test), eval_identity(test)
         else:
@@ -101,6 +98,8 @@ class CalibrationGating:
 
     def record(self, test: PlannedTest, planned: PlannedAssertion) -> CalibrationRecord | None:
         """The record a judged assertion's gate points at, when it can be read."""
+        from mcptest.calibrate.record import CalibrationRecord
+        from mcptest.calibrate.target import gate_of, record_path
         path = record_path(test, gate_of(test, planned))
         found = self._record(path) if path is not None else None
         return found if isinstance(found, CalibrationRecord) else None
@@ -167,6 +166,8 @@ class CalibrationGating:
 
     def apply_row(self, test: PlannedTest, row: TestResult) -> TestResult:
         """An eval row: its own verdict is the judge's, so the row itself is gated."""
+        from mcptest.grade.diagnose import miscalibrated
+        from mcptest.report.models import CalibrationNote
         note = self.note(test, None)
         if note is None:
             return row
@@ -185,6 +186,7 @@ class CalibrationGating:
 def record_warnings(record: CalibrationRecord) -> list[str]:
     """A jury record's pairs of jurors that err together, judged by today's
     `CORRELATED_ERRORS` (a record written under the old 0.7 warns too); else its own words."""
+    from mcptest.calibrate.correlation import erring_together
     if not record.error_correlation:
         return list(record.warnings)
     n = len(record.jurors) or len(set(record.identity.models))
@@ -193,6 +195,8 @@ def record_warnings(record: CalibrationRecord) -> list[str]:
 
 def _note(gate: CalibrationGate, state: CalibrationState, record: CalibrationRecord | None,
           reason: str | None) -> CalibrationNote:
+    from mcptest.report.corrected_models import JudgeErrorCounts
+    from mcptest.report.models import CalibrationNote
     v = record.verdict if record is not None else None
     c = v.confusion if v else None
     return CalibrationNote(

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mcptest.compare.classify import DEFAULT_ALPHA, CompareOptions
+from mcptest.compare.gate_options import DEFAULT_ALPHA, CompareOptions
 from mcptest.errors import UsageError
 
 if TYPE_CHECKING:

@@ -11,10 +11,15 @@ verdicts about the change.
 
 from __future__ import annotations
 
-from mcptest.compare.classify import CompareOptions, compare_reports
+from typing import TYPE_CHECKING
+
+from mcptest.compare.classify import compare_reports
 from mcptest.compare.corrected_delta import corrected_deltas
 from mcptest.report.build import gated_exit_code, recomputed
 from mcptest.report.models import Report, RowComparison
+
+if TYPE_CHECKING:
+    from mcptest.compare.gate_options import CompareOptions
 
 
 def with_fail_on_not_measured(report: Report) -> Report:

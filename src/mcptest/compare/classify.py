@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING
 
 from mcptest.compare.fisher import repeats_to_detect, worse
 from mcptest.compare.row_measures import Measure, comparable, judged, measure, report_cost
@@ -29,20 +29,8 @@ from mcptest.report.models import (
 )
 from mcptest.stats.fdr import adjusted
 
-DEFAULT_ALPHA = 0.05
-"""q: the false discovery rate across tested rows (docs/baseline.md)."""
-FailOn = Literal["regressed", "any-failure"]
-
-
-@dataclass(frozen=True)
-class CompareOptions:
-    alpha: float = DEFAULT_ALPHA
-    """q of Benjamini–Hochberg across the tested rows."""
-    fail_on: FailOn = "any-failure"
-    fail_on_not_measured: bool = False
-    max_score_drop: float | None = None
-    """A comparable row whose judged score fell by more than this fails the gate (a row's own
-    `max_score_drop`, from its test or suite, wins)."""
+if TYPE_CHECKING:
+    from mcptest.compare.gate_options import CompareOptions
 
 
 @dataclass(frozen=True)

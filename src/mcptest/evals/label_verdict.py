@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from mcptest.evals.settle import eval_rule, sample_ballots
 from mcptest.grade.decision import Decision, decide
-from mcptest.grade.jury import decision_analytics
 from mcptest.llm.verdict_modes import VerdictMode
 
 if TYPE_CHECKING:
@@ -83,6 +82,7 @@ def decide_labels(done: list[Sample], judge: EvalJudge, require_judge: bool,
 
 def _analytics(d: Decision, done: list[Sample], generator: str | None
                ) -> JuryAnalytics | None:
+    from mcptest.grade.jury import decision_analytics
     if len(done) < 2:
         return None
     base = decision_analytics(d, juror_models=[s.model or "(default)" for s in done],

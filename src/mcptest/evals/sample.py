@@ -15,13 +15,13 @@ import anyio
 from mcptest.evals import prompts
 from mcptest.evals.gates import decide_criteria, evidence_found, when_holds
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
-from mcptest.report.models import CriterionResult, TreeStep
 from mcptest.suite.models import Criterion, JudgeDefaults, TreeLeaf, TreeNode
 
 if TYPE_CHECKING:
     from mcptest.evals.rubric import ResolvedRubric
     from mcptest.llm.engine import JudgeEngine
     from mcptest.llm.verdict_modes import VerdictMode
+    from mcptest.report.models import CriterionResult, TreeStep
 
 SampleState = Literal["scored", "deferred", "budget", "error", "inconclusive"]
 _UNSCORED: dict[str, Literal["deferred", "skipped"]] = {"deferred": "deferred",
@@ -121,6 +121,7 @@ def _finish_holistic(s: Sample, score: float, rubric: ResolvedRubric, reason: st
 
 async def _walk(s: Sample, node: TreeNode | TreeLeaf, rubric: ResolvedRubric, candidate: Any,
                 prompt: str | None, ask: Asker) -> Sample:
+    from mcptest.report.models import TreeStep
     while isinstance(node, TreeNode):
         o = await ask(prompts.tree_question(node.ask, prompt), candidate)
         s.outcomes.append(o)
@@ -139,6 +140,7 @@ async def _walk(s: Sample, node: TreeNode | TreeLeaf, rubric: ResolvedRubric, ca
 
 async def _criteria(s: Sample, criteria: list[Criterion], rubric: ResolvedRubric,
                     candidate: Any, text: str, prompt: str | None, ask: Asker) -> Sample:
+    from mcptest.report.models import CriterionResult
     assert rubric.body is not None
     evidence = rubric.body.require_evidence
     applies = [when_holds(c.when, text) for c in criteria]

@@ -18,20 +18,16 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from mcptest.evals.gates import display
-from mcptest.evals.label_verdict import decide_labels, label_mode
 from mcptest.evals.sample import Asker, Sample, grade_sample
 from mcptest.evals.settle import eval_rule, next_sample_wave, panel_words, sample_ballots
 from mcptest.grade.aggregate import calls_per_grading, vote
-from mcptest.grade.decision import budget_words, decide, unsettled
-from mcptest.grade.jury import decision_analytics
 from mcptest.grade.sampling import repeated_sampling
-from mcptest.report.models import CriterionResult, JudgeDetail, Status
-from mcptest.report.vote_models import LostSeat, lost_words
 from mcptest.suite.models import EvalJudge, JudgeDefaults
 
 if TYPE_CHECKING:
     from mcptest.evals.rubric import ResolvedRubric
     from mcptest.llm.engine import JudgeEngine
+    from mcptest.report.models import CriterionResult, JudgeDetail, Status
 
 
 @dataclass(frozen=True)
@@ -85,6 +81,7 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
                      judge: EvalJudge | None, matrix_model: str | None, engine: JudgeEngine,
                      defaults: JudgeDefaults | None, generator_model: str | None,
                      reference: Any = None) -> EvalOutcome:
+    from mcptest.evals.label_verdict import label_mode
     mode, who = seats(judge, matrix_model)
     if mode == "jury" and len(who) > 1:
         defaults = jury_sampling(judge, defaults or engine.options.defaults)
@@ -133,6 +130,8 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
     decisive = [s for s in done if s.state == "scored"]
     base = decisive[0] if decisive else done[0]
     scale = rubric.body.scale if rubric.body is not None else None
+    from mcptest.report.models import JudgeDetail
+
     detail = JudgeDetail(
         kind="eval", rubric=rubric.describe(), score=score, display_score=display(score, scale),
         threshold=rubric.threshold, votes=votes, jury=analytics,
@@ -168,6 +167,8 @@ def _mode_fields(mode: str, judge: EvalJudge | None, score: float | None,
 def _labeled(rubric: ResolvedRubric, done: list[Sample], judge: EvalJudge,
              engine: JudgeEngine, generator: str | None) -> EvalOutcome:
     """A labeled eval: plurality of the samples' labels (evals/label_verdict.py)."""
+    from mcptest.evals.label_verdict import decide_labels
+    from mcptest.report.models import JudgeDetail
     d = decide_labels(done, judge, engine.options.require_judge, generator)
     outcomes = [o for s in done for o in s.outcomes]
     passing = judge.passing_labels
@@ -186,6 +187,9 @@ def _labeled(rubric: ResolvedRubric, done: list[Sample], judge: EvalJudge,
 
 def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJudge | None,
             engine: JudgeEngine, generator: str | None) -> tuple[Status, str, float | None, Any]:
+    from mcptest.grade.decision import decide, unsettled
+    from mcptest.grade.jury import decision_analytics
+    from mcptest.report.vote_models import LostSeat, lost_words
     require = engine.options.require_judge
     if all(s.state == "deferred" for s in done):
         if require:
@@ -245,6 +249,7 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
 
 def _single(s: Sample) -> tuple[Status, str, float | None, Any]:
     """One grading decides: its own pass or fail."""
+    from mcptest.grade.decision import budget_words
     if s.state == "budget":
         return "skipped", budget_words(s.why), None, None
     if s.state == "error":

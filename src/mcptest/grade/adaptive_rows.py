@@ -17,12 +17,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from mcptest.grade.repeated_row import (
-    GateOn,
-    RepeatOptions,
-    adaptive_most,
-    merge_repetitions,
-)
+from mcptest.grade.repeat_options import GateOn, RepeatOptions, adaptive_most
+from mcptest.grade.repeated_row import merge_repetitions
 from mcptest.report.measures import AdaptiveSummary
 from mcptest.stats.sequential import needs_repeats, settle
 

@@ -11,19 +11,20 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from mcptest.report.models import JudgeVote
 from mcptest.suite.families import model_family
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from mcptest.llm.contracts import JudgeOutcome
+    from mcptest.report.models import JudgeVote
 
 UNSENT = ("judge_error", "deferred", "budget_skipped")
 
 
 def vote(o: JudgeOutcome, passed: bool | None, replacement_for: str | None = None) -> JudgeVote:
     """One juror's (or one sample's) vote as the report shows it."""
+    from mcptest.report.models import JudgeVote
     model = o.model or "(unresolved)"
     error = None
     if o.status in UNSENT:

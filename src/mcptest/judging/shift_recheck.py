@@ -25,17 +25,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 
-from mcptest.calibrate.shift import ShiftCheck, TierSample
-from mcptest.calibrate.shift_looks import ShiftLooks
-from mcptest.grade.escalation import HALTED, Thresholds, grade_cascade
-from mcptest.grade.grader import test_verdict
-from mcptest.grade.jury_seats import LlmContext
 from mcptest.suite.models import LlmJudgeMatcher
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable
 
     from mcptest.calibrate.gate import CalibrationGating
+    from mcptest.calibrate.shift import ShiftCheck
+    from mcptest.calibrate.shift_looks import ShiftLooks
+    from mcptest.grade.escalation import Thresholds
     from mcptest.llm.engine import JudgeEngine
     from mcptest.plan import PlannedAssertion, PlannedTest
     from mcptest.report.models import AssertionResult, CalibrationNote, TestResult
@@ -125,6 +123,8 @@ class ShiftRecheck:
                 ) -> Thresholds:
         """A calibrated cascade's thresholds with the watch of its record (one per record
         file, made at its first verdict); unchanged when the record keeps no confidences."""
+        from mcptest.calibrate.shift import TierSample
+        from mcptest.calibrate.shift_looks import ShiftLooks
         note = self.gating.note(test, planned) if th.calibrated else None
         record = self.gating.record(test, planned) if note is not None else None
         cascade = record.cascade if record is not None else None
@@ -191,6 +191,9 @@ class ShiftRecheck:
 
     async def _redo(self, item: _Item, results: dict[str, TestResult], reason: str,
                     check: ShiftCheck) -> None:
+        from mcptest.grade.escalation import HALTED, Thresholds, grade_cascade
+        from mcptest.grade.grader import test_verdict
+        from mcptest.grade.jury_seats import LlmContext
         row = results.get(item.test.id)
         if row is None:
             return

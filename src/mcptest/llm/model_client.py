@@ -94,6 +94,16 @@ class ModelClient:
         self.meter = CustomJudgeMeter(self.pool, self.ledger)
         self.tracing: Tracing | None = None
         """Set by the pipeline on a traced run: a span per request (docs/tracing.md)."""
+        self._sent_event: anyio.Event | None = None
+
+    def first_sent(self) -> anyio.Event:
+        """Set once this client's first request is on the wire (its body written, on the
+        OpenAI-compatible route; its answer back, on litellm's): the run's wait for its first
+        answer begins (`run/warm.py`). Made in the caller's event loop."""
+        if self._sent_event is None:
+            self._sent_event = anyio.Event()
+            self.openai.on_sent = self._sent_event.set
+        return self._sent_event
 
     def start(self) -> None:
         """Begin importing litellm in the background (once the plan shows model calls)."""
@@ -215,6 +225,8 @@ class ModelClient:
                 self._sent += 1
             try:
                 reply = await send()
+                if self._sent_event is not None:
+                    self._sent_event.set()
             except Exception as e:
                 # A timed-out or cut request may still be billed: count its worst case. One
                 # never delivered (`unreachable`) or answered with an error costs nothing, and

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from mcptest.report.models import Report, TestResult
-
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
+
+    from mcptest.report.models import Report, TestResult
 
 REDACTED = "[REDACTED]"
 MIN_SECRET_LEN = 4
@@ -166,6 +166,7 @@ class _Redactor:
         return value
 
     def model(self, model: BaseModel) -> BaseModel:
+        from mcptest.report.models import TestResult
         if isinstance(model, TestResult) and not self.in_row:
             return self._row(model)
         changed = {}
@@ -206,6 +207,7 @@ def redact_report(report: Report, secrets: Iterable[str] = ()) -> Report:
     Covers free-form fields too (`args`, `response`, `spec`, `expected`, `actual`, dict keys).
     Pure: the input report is left as it was.
     """
+    from mcptest.report.models import Report
     clean = _Redactor(frozenset(secrets)).model(report)
     assert isinstance(clean, Report)
     return clean

@@ -1,9 +1,6 @@
-"""What the human formats (pretty, md, html) show, decided once so they agree.
-
-Marks, labels, rounding (cost to 4 decimals, scores and alpha to 2), gap advice, exit-code
-meanings and the list of findings (non-passing assertions and escalated juries) live here; each
-format only lays them out and escapes them for its own medium.
-"""
+"""What the human formats (pretty, md, html) show, decided once so they agree: marks, labels,
+rounding (cost to 4 decimals, scores and alpha to 2), gap advice, exit-code meanings and the list
+of findings (non-passing assertions, escalated juries); each format lays them out and escapes."""
 
 from __future__ import annotations
 

@@ -13,14 +13,12 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import anyio
 
 from mcptest.errors import ServerNotReadyError
-from mcptest.grade.rows import server_report, test_result
 from mcptest.plan import SERVER_KINDS
-from mcptest.report.models import ServerReport, TestResult
 from mcptest.run.tapes import replay_verdict
 from mcptest.run.tool_test_run import ToolTestRun
 from mcptest.suite.models import RemoteServer
@@ -29,6 +27,7 @@ if TYPE_CHECKING:
     from mcptest.grade.grader import LlmGrading
     from mcptest.llm.model_client import ModelClient
     from mcptest.plan import Plan, PlannedTest
+    from mcptest.report.models import ServerReport, TestResult
     from mcptest.run.server_pool import ServerPool
     from mcptest.run.session import ServerConnection
     from mcptest.telemetry.hooks import Tracing
@@ -55,7 +54,7 @@ def _transport_name(spec: Any) -> str:
     return "stdio"
 
 
-Record = Callable[[TestResult], None]
+Record: TypeAlias = "Callable[[TestResult], None]"
 ServerFailed = Callable[[tuple[str, str], Any, list["PlannedTest"], str], None]
 
 
@@ -69,6 +68,7 @@ class RowRunner(Protocol):
 
 def ready_server(name: str, suite_file: str, conn: ServerConnection) -> ServerReport:
     """The report row of a server connection that became ready."""
+    from mcptest.grade.rows import server_report
     return server_report(name, suite_file, conn.transport,
                          protocol_version=conn.protocol_version, server_name=conn.server_name,
                          server_version=conn.server_version, startup_ms=conn.startup_ms,
@@ -125,6 +125,8 @@ class Runner:
     async def _run_rows(self, tests: list[PlannedTest]) -> None:
         """Eval and agent rows, through the row runner the pipeline gave us."""
         if self.rows is None:
+            from mcptest.grade.rows import test_result
+
             for t in tests:
                 self._record(test_result(t, "error", duration_ms=0.0,
                                          message="no judge engine was set up for this run"))
@@ -188,6 +190,7 @@ class Runner:
     def _server_failed(
         self, key: tuple[str, str], spec: Any, tests: list[PlannedTest], cause: str
     ) -> None:
+        from mcptest.grade.rows import server_report, test_result
         self.state.not_ready = True
         field_name = "url" if isinstance(spec, RemoteServer) else "command"
         pos = tests[0].suite.pos("servers", key[1], field_name)

@@ -17,9 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel
 
-from mcptest.grade.definition import test_hash
 from mcptest.llm.cassette import Cassettes, Tape
-from mcptest.report.vote_models import JudgeVote
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -45,6 +43,7 @@ def _shown(path: Path) -> str:
 
 
 def tape_of(test: PlannedTest, root: Path | None) -> Tape:
+    from mcptest.grade.definition import test_hash
     suite = test.suite.path
     stem = suite.name.removesuffix(".yaml").removesuffix(".yml")
     folder = (root if root is not None else suite.parent / "cassettes") / _slug(stem)
@@ -98,6 +97,7 @@ def replay_verdict(tapes: Cassettes | None, result: TestResult) -> TestResult:
 
 def _votes_from(node: _M, file: str) -> _M:
     """`node` with `replayed_from` set on every vote inside it that got an answer."""
+    from mcptest.report.vote_models import JudgeVote
     update: dict[str, object] = {}
     for name, value in node:
         if isinstance(value, JudgeVote):

@@ -14,11 +14,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import ServerNotReadyError
-from mcptest.grade.absent import tool_error_line, unknown_name
-from mcptest.grade.diagnose import gap_category, is_tool_error
-from mcptest.grade.grader import LlmGrading, grade_test, test_verdict
-from mcptest.grade.rows import since_ms, test_result
-from mcptest.grade.structural import StructuralTier
 from mcptest.run.tapes import playing
 from mcptest.suite.models import ListTest, PromptTest, ResourceTest, ToolTest
 
@@ -27,6 +22,7 @@ if TYPE_CHECKING:
 
     import anyio
 
+    from mcptest.grade.grader import LlmGrading
     from mcptest.llm.cassette import Cassettes
     from mcptest.plan import PlannedTest
     from mcptest.report.models import TestResult
@@ -73,6 +69,7 @@ class ToolTestRun:
 
     async def _in_own_or_shared(self, test: PlannedTest, conn: ServerConnection,
                                 grading: anyio.abc.TaskGroup, caps: Any) -> None:
+        from mcptest.grade.rows import test_result
         if caps == conn.client.config.capabilities:
             with playing(self.tapes, test):  # its grading task starts inside: it keeps the tape
                 await self._call(test, conn, grading)
@@ -97,6 +94,7 @@ class ToolTestRun:
     async def _call(
         self, test: PlannedTest, conn: ServerConnection, grading: anyio.abc.TaskGroup
     ) -> None:
+        from mcptest.grade.rows import test_result
         spec = test.spec
         from mcptest.run.client_test import call, client_verdict, with_client
         from mcptest.run.surface_calls import produced_of  # MCP client: only with servers
@@ -133,6 +131,8 @@ class ToolTestRun:
                       conn: ServerConnection) -> str | None:
         """A call to a tool the server does not list, answered with an error (a test that
         expects that error passes and never gets here): the suite's mistake, said once."""
+        from mcptest.grade.absent import tool_error_line, unknown_name
+        from mcptest.grade.diagnose import is_tool_error
         spec = test.spec
         if not isinstance(spec, ToolTest) or not is_tool_error(produced):
             return None
@@ -146,6 +146,11 @@ class ToolTestRun:
         self, test: PlannedTest, produced: dict[str, Any], call_ms: float, conn: ServerConnection,
         client: tuple[CallOutcome, Exchange], stderr: str, exchange: Exchanged,
     ) -> None:
+        from mcptest.grade.absent import tool_error_line
+        from mcptest.grade.diagnose import gap_category, is_tool_error
+        from mcptest.grade.grader import grade_test, test_verdict
+        from mcptest.grade.rows import since_ms, test_result
+        from mcptest.grade.structural import StructuralTier
         from mcptest.run.client_test import ACCEPTED_TAMPERED, client_verdict, tampered
 
         start = time.perf_counter()

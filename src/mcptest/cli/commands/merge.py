@@ -10,7 +10,7 @@ from mcptest.cli.output_flags import add_single_output
 from mcptest.cli.output_paths import check_outputs
 from mcptest.errors import UsageError
 from mcptest.grade.juror_independence import with_effective_jurors
-from mcptest.judging.judging import agreements
+from mcptest.judging.run_agreement import agreements
 from mcptest.report.build import JudgeTotals, build_report
 
 if TYPE_CHECKING:

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from mcptest.api.flow import apply_baseline, load_baseline, plan_for, run_options
 from mcptest.api.options import options_of
 from mcptest.api.paths import suite_paths
 from mcptest.cli.compare_options import add_run_compare_arguments
-from mcptest.cli.output import write_reports
 from mcptest.cli.progress import progress_for
 from mcptest.cli.run_arguments import add_run_arguments, reporter_outputs
 from mcptest.exit_codes import ExitCode
 from mcptest.repeats import run_repeated, total_runs, with_baseline_verdicts
+from mcptest.reporters import REPORTERS
 
 if TYPE_CHECKING:
     import argparse
@@ -52,6 +53,7 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
     outputs = reporter_outputs(args)
     options = options_of(vars(args), cli=True)
     if getattr(args, "watch", False):
+        from mcptest.cli.output import write_reports
         from mcptest.cli.watch import watch
 
         return watch(args, options, dict(os.environ),
@@ -60,9 +62,13 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
                          outcome.report, outputs, secrets=outcome.secrets))
     baseline = load_baseline(options)
     env = dict(os.environ)
+    # what writes the reports, imported while the run waits for its first answer
+    warm = ("mcptest.cli.output", *(REPORTERS[fmt] for fmt, _ in outputs))
     outcome, selected = _run(args, options, env, evals=evals, tools=tools, agents=agents,
-                             judged_tools_only=judged_tools_only, baseline=baseline)
+                             judged_tools_only=judged_tools_only, baseline=baseline, warm=warm)
     report = apply_baseline(outcome.report, baseline, options)
+    from mcptest.cli.output import write_reports
+
     write_reports(report, outputs, secrets=outcome.secrets)
     if report.summary.internal_error is not None:
         if env.get("MCPTEST_DEBUG") and outcome.traceback:
@@ -74,14 +80,14 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
 
 def _run(args: argparse.Namespace, options: Options, env: dict[str, str], *, evals: bool,
          tools: bool, agents: bool, judged_tools_only: bool,
-         baseline: Report | None = None) -> tuple[RunOutcome, bool]:
+         baseline: Report | None = None, warm: tuple[str, ...] = ()) -> tuple[RunOutcome, bool]:
     """Load, plan and run; (the outcome, whether any test was selected). The suites and the
     plan end with this call, so the reporters reuse their memory (docs/reports.md, "Scale")."""
     plan = plan_for(suite_paths([*args.files, *args.config]), options, env, tools=tools,
                     evals=evals, agents=agents, judged_tools_only=judged_tools_only)
     progress = progress_for(args, plan, total_runs(plan, options.repeats))
-    run_opts = run_options(options, env, progress=progress, log=progress.log, plan=plan,
-                           handle_signals=True)
+    run_opts = replace(run_options(options, env, progress=progress, log=progress.log,
+                                   plan=plan, handle_signals=True), warm=warm)
     outcome = run_repeated(plan, run_opts, with_baseline_verdicts(options.repeats, baseline))
     progress.close()
     return outcome, bool(plan.tests)
