@@ -4,7 +4,7 @@
 
 CLIENT: `httpx` (one client, a pool of 20), `openai` (the SDK), `httpx-free` and `httpcore-free`
 (a free list of single-connection clients, one per call in flight: how `llm/connections.py`
-keeps them), `aiohttp` (installed with litellm; not a dependency of ours). Run against
+kept them), `h11` (the route's own `llm/connections.py`: h11 on anyio's streams), `aiohttp` (installed with litellm; not a dependency of ours). Run against
 `judge.py` (e.g. `--latency 0.2`): one warm-up request, then 200 chat completions at concurrency
 20, each answer's JSON verdict parsed. Prints import CPU, CPU per call, the wall for the 200
 calls and peak RSS. The choices it informed: docs/judges.md, "Speed".
@@ -78,6 +78,19 @@ def client(which: str, base: str) -> tuple[Call, Call | None]:
     inside the event loop, so a session can be made here)."""
     if which in ("httpx-free", "httpcore-free"):
         return free_list(which, base), None
+    if which == "h11":  # the route's own connections: h11 on anyio's streams
+        import h11  # noqa: F401  (the route imports it at its first request: counted here)
+
+        from mcptest.llm.connections import Connections
+
+        route = Connections()
+        head = [(b"Host", base.split("/")[2].encode()), (b"Authorization", b"Bearer bench"),
+                (b"Content-Type", b"application/json")]
+
+        async def one_h11() -> None:
+            r = await route.post(base, "/chat/completions", head, json.dumps(BODY).encode(), 30)
+            json.loads(json.loads(r.content)["choices"][0]["message"]["content"])
+        return one_h11, route.aclose
     if which == "aiohttp":
         import aiohttp
 

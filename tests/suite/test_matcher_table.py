@@ -111,8 +111,7 @@ def grade_starts_with(m: StartsWithMatcher, value: Any) -> Verdict:
                    m.starts_with)
 '''
 
-IMPORT = "from mcptest.suite.models.starts_with import StartsWithMatcher\n"
-ENTRY = ('    MatcherKind("starts-with", StartsWithMatcher, '
+ENTRY = ('    MatcherKind("starts-with", "mcptest.suite.models.starts_with:StartsWithMatcher", '
          '"mcptest.grade.starts_with:grade_starts_with"),\n')
 
 SUITE = """\
@@ -159,8 +158,9 @@ print(json.dumps({
 @pytest.mark.slow  # copies the package and runs a Python process on the copy
 def test_a_new_kind_needs_its_model_its_grader_and_one_table_entry(tmp_path: Path) -> None:
     """Add `starts-with` to a copy of the package: two new modules, and in the table's module
-    one entry and its import; nothing else edited. It then loads (also under `not` and inside a `tools-called` argument
-    pattern), grades, is deterministic, and is in the published schema."""
+    one entry (it names the model and the grader, imported on first use); nothing else edited.
+    It then loads (also under `not` and inside a `tools-called` argument pattern), grades, is
+    deterministic, and is in the published schema."""
     copy = tmp_path / "src" / "mcptest"
     shutil.copytree(SRC, copy, ignore=shutil.ignore_patterns("__pycache__"))
     (copy / "suite" / "models" / "starts_with.py").write_text(STARTS_WITH_MODEL, encoding="utf-8")
@@ -169,8 +169,7 @@ def test_a_new_kind_needs_its_model_its_grader_and_one_table_entry(tmp_path: Pat
     text = table.read_text(encoding="utf-8")
     anchor = ")\n\"\"\"The table: one entry per kind"
     assert text.count(anchor) == 1
-    imports = "\n\n@dataclass(frozen=True)"
-    text = text.replace(imports, IMPORT + imports).replace(anchor, ENTRY + anchor)
+    text = text.replace(anchor, ENTRY + anchor)
     table.write_text(text, encoding="utf-8")
     changed = [p.relative_to(copy).as_posix() for p in sorted(copy.rglob("*.py"))
                if not (SRC / p.relative_to(copy)).is_file()

@@ -1,11 +1,11 @@
-"""The fast route: OpenAI-compatible endpoints over httpcore (httpx's transport), without
-importing litellm.
+"""The fast route: OpenAI-compatible endpoints over plain HTTP/1.1 (h11 on anyio's streams,
+`llm/connections.py`), without importing litellm.
 
 Any `base_url`/gateway and OpenAI itself speak the same `POST /chat/completions`; for them
 `import litellm` and its per-call work buy nothing (docs/architecture.md, "Costs"). The official
 `openai` SDK is a slow import and costs more CPU per call than plain httpx on the same seam, and
-httpx's own models cost more than its transport used directly (docs/judges.md, "Speed"), so this
-route is httpcore. Its failures become the same `ProviderError`s as
+httpx's own models and httpcore's pool cost more than the one exchange the route needs
+(docs/judges.md, "Which HTTP client"). Its failures become the same `ProviderError`s as
 `mcptest.llm.call` makes of litellm's, so retries, budget and reports do not know which route
 answered. Every other provider stays on litellm (`mcptest.llm.call`).
 
@@ -21,16 +21,14 @@ from urllib.parse import urlsplit
 
 from mcptest.errors import ProviderError
 from mcptest.llm.call import ChatTurn, Reply, ToolCall, chat_stop, served_version, stop_of
-from mcptest.llm.connections import Connections
+from mcptest.llm.connections import Answer, Connections
 from mcptest.llm.prompt import VERDICT_SCHEMA
-from mcptest.llm.provider_errors import failure, header_hint, read_body, unreachable
+from mcptest.llm.provider_errors import failure, header_hint, read_body
 from mcptest.llm.providers import REASONING
 from mcptest.version import __version__
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
-
-    import httpcore
 
     from mcptest.llm.routing import Route
 
@@ -70,44 +68,24 @@ class OpenAIRoute:
     def __init__(self) -> None:
         self._connections = Connections()
         self.on_sent: Callable[[], None] | None = None
-        """Called once, when a request's body has been written (`ModelClient.first_sent`)."""
-
-    async def _trace(self, event: str, info: dict[str, Any]) -> None:
-        """httpcore's trace extension, attached until `on_sent` has been called."""
-        if event.endswith("send_request_body.complete") and self.on_sent is not None:
-            on_sent, self.on_sent = self.on_sent, None
-            on_sent()
+        """Called once, when a request has been written (`ModelClient.first_sent`)."""
 
     async def aclose(self) -> None:
         """Close the connections of the current event loop (the others close with their loops)."""
         await self._connections.aclose()
 
     async def _post(self, r: Route, body: dict[str, Any], timeout: float) -> dict[str, Any]:
-        import httpcore
-
         base = (r.api_base or OPENAI_BASE).rstrip("/")
         if not base.isascii() or any(c.isspace() for c in base):
             raise ProviderError("client", "the judge's base URL has spaces or non-ASCII "
                                 "characters: percent-encode them (and IDNA-encode a host)")
-        headers = _headers(base, r.api_key or "")
         # what httpx sent for `json=`: compact UTF-8, no NaN
         content = json.dumps(body, ensure_ascii=False, separators=(",", ":"),
                              allow_nan=False).encode()
-        extensions: dict[str, Any] = {
-            "timeout": dict.fromkeys(("connect", "read", "write", "pool"), timeout)}
-        if self.on_sent is not None:
-            extensions["trace"] = self._trace
-        try:
-            async with self._connections.client(base) as pool:
-                resp = await pool.request("POST", f"{base}/chat/completions", headers=headers,
-                                          content=content, extensions=extensions)
-        except (httpcore.ConnectError, httpcore.ConnectTimeout) as e:  # never delivered
-            raise (unreachable(base, e) or ProviderError("unreachable", str(e))) from e
-        except httpcore.TimeoutException as e:
-            raise ProviderError("timeout", "timeout") from e
-        except (httpcore.NetworkError, httpcore.ProtocolError, httpcore.UnsupportedProtocol,
-                httpcore.ProxyError) as e:  # what httpx calls a TransportError
-            raise ProviderError("transport", f"{type(e).__name__}: {e}"[:300]) from e
+        sent, self.on_sent = self.on_sent, None
+        resp = await self._connections.post(base, "/chat/completions",
+                                            _headers(base, r.api_key or ""), content, timeout,
+                                            sent)
         if resp.status >= 400:
             raise _status_error(resp)
         try:
@@ -196,9 +174,9 @@ def _usage(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _headers(base: str, api_key: str) -> list[tuple[bytes, bytes]]:
-    """The request's headers. Host from the URL as written (httpcore would drop an IPv6
-    address's brackets), a User-Agent (gateways behind a firewall may refuse a request
-    without one) and no compression (httpcore does not decode it)."""
+    """The request's headers. Host from the URL as written (an IPv6 address keeps its
+    brackets), a User-Agent (gateways behind a firewall may refuse a request without one) and
+    no compression (the route does not decode it)."""
     host = urlsplit(base).netloc.rpartition("@")[2]
     return [(b"Host", host.encode()), (b"User-Agent", f"mcptest/{__version__}".encode()),
             (b"Authorization", f"Bearer {api_key}".encode()),
@@ -206,16 +184,12 @@ def _headers(base: str, api_key: str) -> list[tuple[bytes, bytes]]:
             (b"Accept-Encoding", b"identity")]
 
 
-def _header(resp: httpcore.Response, name: bytes) -> str | None:
-    return next((v.decode("latin-1") for k, v in resp.headers if k.lower() == name), None)
-
-
-def _status_error(resp: httpcore.Response) -> ProviderError:
+def _status_error(resp: Answer) -> ProviderError:
     """The same errors `mcptest.llm.call.provider_error` makes of litellm's: the status, the
     provider's words, its retry hint."""
     try:
         body: Any = json.loads(resp.content)
     except ValueError:
         body = resp.content[:200].decode("utf-8", "replace")
-    hint = header_hint(lambda name: _header(resp, name.encode()))
+    hint = header_hint(resp.header)
     return failure(resp.status, read_body(body), hint)

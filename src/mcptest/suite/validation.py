@@ -101,6 +101,9 @@ def locate_error(err: dict[str, Any], data: Any, root: type[BaseModel]) -> _Item
     node: Any = data
     for i, seg in enumerate(loc):
         tp, tagged = _unwrap(tp)
+        member_for = getattr(tp, "member_for", None)
+        if member_for is not None:  # a union that picks its member from the value (`Matcher`)
+            tp, tagged = _unwrap(member_for(node) or Any)
         if _is_union(tp) and isinstance(seg, str):
             members = tuple(a for a in get_args(tp) if a is not type(None))
             item.branches.append((loc[:i], seg, item.path))

@@ -1,18 +1,14 @@
 """`not`, `all` and `any`: matchers made of matchers (docs/suites.md, "Matchers").
 
-Their fields hold any matcher kind of the table (`matcher_kinds.py`), which rebuilds them once
-the union of every kind exists."""
+Their fields hold any matcher kind of the table (`matcher_kinds.py`), each built when a suite
+first uses it."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from pydantic import Field, field_validator
 
 from mcptest.suite.models.base import Strict
-
-if TYPE_CHECKING:
-    from mcptest.suite.models.matcher_kinds import Matcher  # noqa: TC004 (resolved by matcher_kinds.py's model_rebuild)
+from mcptest.suite.models.matcher_kinds import Matcher, is_llm_matcher
 
 
 class NotMatcher(Strict):
@@ -21,8 +17,6 @@ class NotMatcher(Strict):
     @field_validator("not_")
     @classmethod
     def _deterministic_only(cls, v: Matcher) -> Matcher:
-        from mcptest.suite.models.matcher_kinds import is_llm_matcher
-
         if is_llm_matcher(v):
             raise ValueError("`not` cannot wrap an LLM matcher")
         return v

@@ -3,34 +3,24 @@
 Every other list of kinds derives from `MATCHERS`: the suite loader's union (and with it the
 published schema), the kinds that are matchers inside a `tools-called` argument pattern, the
 judged kinds, the deterministic dispatch (`grade/deterministic.py`) and the judged graders
-(`judging/graders.py`). An entry names its grader as `module:function`, imported on first use by
-the layer that grades (`grade/` for a deterministic kind, `judging/` for a judged one): the loader
-never imports a grader, and a run imports only the graders its suites use.
+(`judging/graders.py`). An entry names its model as `module:Class`, imported and built when a
+suite first uses the kind, and its grader as `module:function`, imported on first use by the
+layer that grades (`grade/` for a deterministic kind, `judging/` for a judged one): the loader
+never imports a grader, and a run builds only the matchers and graders its suites use.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, Union
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
-from pydantic import BaseModel, Discriminator, Tag, TypeAdapter
+from pydantic import BaseModel, GetCoreSchemaHandler, GetJsonSchemaHandler, TypeAdapter
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
-from mcptest.suite.models.composite import AllMatcher, AnyMatcher, NotMatcher
 from mcptest.suite.models.kind_aliases import MATCHER_KIND_ALIASES
-from mcptest.suite.models.matchers import (
-    ContainsMatcher,
-    CustomJudgeMatcher,
-    EvalRubricMatcher,
-    ExactMatcher,
-    LlmJudgeMatcher,
-    LlmJuryMatcher,
-    RegexMatcher,
-    SchemaMatcher,
-)
-from mcptest.suite.models.scoring import SameShapeMatcher
-from mcptest.suite.models.trajectory import SimilarMatcher, ToolsCalledMatcher
 
 
 @dataclass(frozen=True)
@@ -39,7 +29,8 @@ class MatcherKind:
 
     name: str
     """The one spelling (reports and docs use it); an older one is in `kind_aliases.py`."""
-    model: type[BaseModel]
+    model: str
+    """`module:Class`, imported and built when a suite first uses the kind (`model_of`)."""
     grader: str
     """`module:function`. Deterministic: `(matcher, value) -> Verdict`; judged: an async
     function of one `grade.judged_call.JudgedCall` (`llm-judge`'s runs its cascade too)."""
@@ -51,26 +42,30 @@ class MatcherKind:
 
 
 _GRADE = "mcptest.grade.deterministic"
+_LEAF = "mcptest.suite.models.matchers"
+_COMPOSITE = "mcptest.suite.models.composite"
 MATCHERS: tuple[MatcherKind, ...] = (
-    MatcherKind("exact", ExactMatcher, f"{_GRADE}:match_exact"),
-    MatcherKind("contains", ContainsMatcher, f"{_GRADE}:match_contains"),
-    MatcherKind("regex", RegexMatcher, f"{_GRADE}:match_regex"),
-    MatcherKind("schema", SchemaMatcher, f"{_GRADE}:match_schema"),
-    MatcherKind("not", NotMatcher, f"{_GRADE}:match_not"),
-    MatcherKind("all", AllMatcher, f"{_GRADE}:match_all"),
-    MatcherKind("any", AnyMatcher, f"{_GRADE}:match_any"),
-    MatcherKind("tools-called", ToolsCalledMatcher, "mcptest.grade.tools_called:grade_tools_called",
-                of_values=False),
-    MatcherKind("similar", SimilarMatcher, "mcptest.grade.similarity:grade_similar"),
-    MatcherKind("same-shape", SameShapeMatcher, "mcptest.grade.shape:grade_same_shape"),
-    MatcherKind("llm-judge", LlmJudgeMatcher, "mcptest.grade.escalation:grade_llm_judge",
-                judged=True, of_values=False),
-    MatcherKind("llm-jury", LlmJuryMatcher, "mcptest.grade.llm_matchers:grade_llm_jury",
-                judged=True, of_values=False),
-    MatcherKind("eval-rubric", EvalRubricMatcher, "mcptest.evals.assertions:grade_eval_rubric",
-                judged=True, of_values=False),
-    MatcherKind("custom-judge", CustomJudgeMatcher, "mcptest.evals.assertions:grade_custom",
-                judged=True, of_values=False),
+    MatcherKind("exact", f"{_LEAF}:ExactMatcher", f"{_GRADE}:match_exact"),
+    MatcherKind("contains", f"{_LEAF}:ContainsMatcher", f"{_GRADE}:match_contains"),
+    MatcherKind("regex", f"{_LEAF}:RegexMatcher", f"{_GRADE}:match_regex"),
+    MatcherKind("schema", f"{_LEAF}:SchemaMatcher", f"{_GRADE}:match_schema"),
+    MatcherKind("not", f"{_COMPOSITE}:NotMatcher", f"{_GRADE}:match_not"),
+    MatcherKind("all", f"{_COMPOSITE}:AllMatcher", f"{_GRADE}:match_all"),
+    MatcherKind("any", f"{_COMPOSITE}:AnyMatcher", f"{_GRADE}:match_any"),
+    MatcherKind("tools-called", "mcptest.suite.models.trajectory:ToolsCalledMatcher",
+                "mcptest.grade.tools_called:grade_tools_called", of_values=False),
+    MatcherKind("similar", "mcptest.suite.models.trajectory:SimilarMatcher",
+                "mcptest.grade.similarity:grade_similar"),
+    MatcherKind("same-shape", "mcptest.suite.models.scoring:SameShapeMatcher",
+                "mcptest.grade.shape:grade_same_shape"),
+    MatcherKind("llm-judge", f"{_LEAF}:LlmJudgeMatcher",
+                "mcptest.grade.escalation:grade_llm_judge", judged=True, of_values=False),
+    MatcherKind("llm-jury", f"{_LEAF}:LlmJuryMatcher",
+                "mcptest.grade.llm_matchers:grade_llm_jury", judged=True, of_values=False),
+    MatcherKind("eval-rubric", f"{_LEAF}:EvalRubricMatcher",
+                "mcptest.evals.assertions:grade_eval_rubric", judged=True, of_values=False),
+    MatcherKind("custom-judge", f"{_LEAF}:CustomJudgeMatcher",
+                "mcptest.evals.assertions:grade_custom", judged=True, of_values=False),
 )
 """The table: one entry per kind, in the order docs and error messages list them."""
 
@@ -80,7 +75,36 @@ LLM_MATCHER_KINDS: frozenset[str] = frozenset(k.name for k in MATCHERS if k.judg
 """Kinds graded in the judging tier (custom judges too, though they may call no model)."""
 VALUE_MATCHER_KINDS: frozenset[str] = frozenset(k.name for k in MATCHERS if k.of_values)
 """Kinds that are matchers inside a `tools-called` argument pattern."""
-KIND_OF_MODEL: dict[type[BaseModel], MatcherKind] = {k.model: k for k in MATCHERS}
+_BY_NAME: dict[str, MatcherKind] = {k.name: k for k in MATCHERS}
+_BY_MODEL: dict[str, MatcherKind] = {k.model: k for k in MATCHERS}
+
+
+def _import(target: str) -> Any:
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@functools.cache
+def model_of(kind: str) -> type[BaseModel]:
+    """The model of a kind (its one spelling), imported on first use."""
+    model: type[BaseModel] = _import(_BY_NAME[kind].model)
+    return model
+
+
+class _KindOfModel(Mapping[type, MatcherKind]):
+    """Matcher model → its kind, by the model's `module:Class` (no model is imported to ask)."""
+
+    def __getitem__(self, model: type) -> MatcherKind:
+        return _BY_MODEL[f"{model.__module__}:{model.__qualname__}"]
+
+    def __iter__(self) -> Iterator[type]:
+        return (model_of(k.name) for k in MATCHERS)
+
+    def __len__(self) -> int:
+        return len(MATCHERS)
+
+
+KIND_OF_MODEL: Mapping[type, MatcherKind] = _KindOfModel()
 
 
 def canonical_kind(key: str) -> str:
@@ -95,8 +119,7 @@ def matcher_kind(m: BaseModel) -> str:
 
 def load_grader(kind: MatcherKind) -> Any:
     """The kind's grader function, imported by the grading layer on first use."""
-    module, _, name = kind.grader.partition(":")
-    return getattr(importlib.import_module(module), name)
+    return _import(kind.grader)
 
 
 def _children(m: BaseModel) -> list[BaseModel]:
@@ -105,7 +128,7 @@ def _children(m: BaseModel) -> list[BaseModel]:
     for name in type(m).model_fields:
         value = getattr(m, name)
         for v in value if isinstance(value, list) else [value]:
-            if type(v) in KIND_OF_MODEL:
+            if isinstance(v, BaseModel) and type(v) in KIND_OF_MODEL:
                 out.append(v)
     return out
 
@@ -120,33 +143,64 @@ def _discriminate(v: Any) -> str | None:
     if isinstance(v, dict):
         keys = [canonical_kind(k) for k in v if canonical_kind(k) in MATCHER_KINDS]
         return keys[0] if len(v) == 1 and keys else None
-    if isinstance(v, BaseModel):
+    if isinstance(v, BaseModel) and type(v) in KIND_OF_MODEL:
         return matcher_kind(v)
     return None
+
+
+_NOT_ONE_KIND = "a matcher is a mapping with exactly one of: " + ", ".join(MATCHER_KINDS)
+
+
+def _validate(v: Any) -> BaseModel:
+    kind = _discriminate(v)
+    if kind is None:
+        raise PydanticCustomError("matcher_kind", _NOT_ONE_KIND)
+    return cast(BaseModel, model_of(kind).__pydantic_validator__.validate_python(v))
+
+
+class _MatcherUnion:
+    """pydantic's `Matcher`: the mapping's one key names the kind, whose model (imported and
+    built on first use) validates it. So a suite builds only the kinds it uses, while the
+    published schema (`json_schema`) still offers every kind of the table."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any,
+                                     handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.no_info_plain_validator_function(
+            _validate, metadata={"pydantic_js_functions": [cls.json_schema]})
+
+    @staticmethod
+    def json_schema(_schema: CoreSchema, handler: GetJsonSchemaHandler) -> dict[str, Any]:
+        """`oneOf` the models of every kind, in the table's order (each model once in `$defs`:
+        a kind met again, as inside `not`, is a `$ref` to it)."""
+        gen = cast(Any, handler).generate_json_schema  # pydantic's handler carries it
+        out = []
+        for k in MATCHERS:
+            schema: Any = model_of(k.name).__pydantic_core_schema__
+            top = schema["schema"] if schema["type"] == "definitions" else schema
+            ref = top.get("ref") or top["schema_ref"]
+            if (ref, gen.mode) in gen.core_to_defs_refs:
+                out.append(gen.definition_ref_schema({"type": "definition-ref", "schema_ref": ref}))
+            else:
+                gen.get_cache_defs_ref_schema(ref)  # taken: a kind inside it refers to it
+                out.append(gen.generate_inner(schema))
+        return {"oneOf": out}
+
+    @staticmethod
+    def member_for(value: Any) -> Any:
+        """The model the value's key names (None: no one kind), for error positions."""
+        kind = _discriminate(value)
+        return model_of(kind) if kind else None
 
 
 if TYPE_CHECKING:
     Matcher: TypeAlias = BaseModel
     """Any matcher model of the table (type checkers see the common base)."""
 else:
-    Matcher = Annotated[
-        Union[tuple(Annotated[k.model, Tag(k.name)] for k in MATCHERS)],  # noqa: UP007
-        Discriminator(
-            _discriminate,
-            custom_error_type="matcher_kind",
-            custom_error_message=(
-                "a matcher is a mapping with exactly one of: " + ", ".join(MATCHER_KINDS)
-            ),
-        ),
-    ]
-
-for _m in (NotMatcher, AllMatcher, AnyMatcher):
-    _m.model_rebuild(_types_namespace={"Matcher": Matcher})
-
+    Matcher = _MatcherUnion
 
 
 @functools.cache
 def matcher_adapter() -> TypeAdapter[Any]:
-    """Validates one matcher on its own (a value inside a `tools-called` argument pattern);
-    built on first use, as most runs never need it."""
+    """Validates one matcher on its own (a value inside a `tools-called` argument pattern)."""
     return TypeAdapter(Matcher)

@@ -235,5 +235,3 @@ class Matrix(Strict):
     models: list[str] = Field(default_factory=list)
     prompts: list[str] = Field(default_factory=list)
 
-
-TreeNode.model_rebuild()
