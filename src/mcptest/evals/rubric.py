@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from mcptest.errors import SuiteError
 from mcptest.evals.presets import PRESET_CRITERIA
-from mcptest.suite.models import Rubric, RubricBody, RubricPreset, RubricRef
+from mcptest.suite.models import Criterion, Rubric, RubricBody, RubricPreset, RubricRef
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -65,7 +65,8 @@ def resolve_rubric(rubric: Rubric, rubrics: Mapping[str, RubricBody],
         return ResolvedRubric(text=None, body=body, strict=strict, source=f"ref:{rubric.ref}",
                               threshold=_first(rubric.threshold, eval_threshold, body.threshold))
     if isinstance(rubric, RubricPreset):
-        criteria = [*PRESET_CRITERIA[rubric.preset], *rubric.criteria]
+        criteria = [*(Criterion(name=name, description=text)
+                      for name, text in PRESET_CRITERIA[rubric.preset]), *rubric.criteria]
         body = RubricBody(criteria=criteria, threshold=rubric.threshold, strict=rubric.strict)
         return ResolvedRubric(text=None, body=body, strict=rubric.strict,
                               source=f"preset:{rubric.preset}",

@@ -17,12 +17,11 @@ from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel
 
-from mcptest.llm.cassette import Cassettes, Tape
-
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
+    from mcptest.llm.cassette import Cassettes, Tape
     from mcptest.plan import PlannedTest
     from mcptest.report.models import TestResult
 
@@ -44,6 +43,7 @@ def _shown(path: Path) -> str:
 
 def tape_of(test: PlannedTest, root: Path | None) -> Tape:
     from mcptest.grade.definition import test_hash
+    from mcptest.llm.cassette import Tape
     suite = test.suite.path
     stem = suite.name.removesuffix(".yaml").removesuffix(".yml")
     folder = (root if root is not None else suite.parent / "cassettes") / _slug(stem)
