@@ -16,6 +16,7 @@ many as the run's judge concurrency lets be in flight.
 from __future__ import annotations
 
 import json
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 
     from mcptest.llm.routing import Route
 
+ON_WIRE: ContextVar[Callable[[], None] | None] = ContextVar("mcptest_on_wire", default=None)
+"""Called when the current task's request has been written (`ModelClient.first_sent`)."""
 OPENAI_BASE = "https://api.openai.com/v1"
 ROUTE_ENV = "MCPTEST_LLM_ROUTE"
 """`litellm` sends every call through litellm (the escape hatch, and how tests run both routes);
@@ -67,8 +70,6 @@ class OpenAIRoute:
 
     def __init__(self) -> None:
         self._connections = Connections()
-        self.on_sent: Callable[[], None] | None = None
-        """Called once, when a request has been written (`ModelClient.first_sent`)."""
 
     async def aclose(self) -> None:
         """Close the connections of the current event loop (the others close with their loops)."""
@@ -82,10 +83,9 @@ class OpenAIRoute:
         # what httpx sent for `json=`: compact UTF-8, no NaN
         content = json.dumps(body, ensure_ascii=False, separators=(",", ":"),
                              allow_nan=False).encode()
-        sent, self.on_sent = self.on_sent, None
         resp = await self._connections.post(base, "/chat/completions",
                                             _headers(base, r.api_key or ""), content, timeout,
-                                            sent)
+                                            ON_WIRE.get())
         if resp.status >= 400:
             raise _status_error(resp)
         try:
