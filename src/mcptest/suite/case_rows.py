@@ -12,23 +12,27 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from pydantic import BaseModel, ValidationError
 
 from mcptest.errors import SourcePos, SuiteError
 from mcptest.suite.case_tables import CaseRow, Reader, Table, read_table
-from mcptest.suite.models import AgentTest, EvalSpec, PromptTest, ResourceTest, ToolTest
+from mcptest.suite.models.suite import Suite
 from mcptest.suite.positions import KeyPath, Positions, format_path
 from mcptest.suite.validation import suite_errors
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-CASE_GROUPS: dict[str, type[BaseModel]] = {
-    "tools": ToolTest, "resources": ResourceTest, "prompts": PromptTest, "evals": EvalSpec,
-    "agents": AgentTest,
-}
+CASE_GROUPS = ("tools", "resources", "prompts", "evals", "agents")
+"""The sections whose tests may have `cases:`."""
+
+
+def _test_model(group: str) -> type[BaseModel]:
+    """The model of one test of a section (`ToolTest` for `tools`), built with the section."""
+    model: type[BaseModel] = get_args(Suite.section_type(group))[0]
+    return model
 MAX_ERRORS_PER_TABLE = 20
 _REF = re.compile(r"\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _WHOLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -164,7 +168,7 @@ def expand(data: dict[str, Any], tables: dict[KeyPath, Table], positions: Positi
     data = {**data}
     for base, table in tables.items():
         group, i = base
-        model = CASE_GROUPS[str(group)]
+        model = _test_model(str(group))
         template = data[str(group)][int(i)]
         made: list[Case] = []
         found: list[SuiteError] = []

@@ -11,18 +11,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
 from mcptest.errors import ReadBackError, SourcePos, SuiteError, SuiteErrors
 from mcptest.readback.files import FileRefused, decode_utf8, read_regular
 from mcptest.suite.case_rows import Case, expand, owned_by_cases, read_tables, reread_inline
 from mcptest.suite.checks import cross_check
 from mcptest.suite.interpolate import env_values, interpolate
-from mcptest.suite.models import StdioServer, Suite
+from mcptest.suite.models.suite import Suite
 from mcptest.suite.positions import Positions, parse_yaml
 from mcptest.suite.references import resolve_references
 from mcptest.suite.scoring_checks import scoring_checks
-from mcptest.suite.validation import suite_errors
+from mcptest.suite.sections import validate_sections
+from mcptest.suite.validation import located_errors
 from mcptest.suite.yaml_bounds import MAX_FILE_BYTES
 
 if TYPE_CHECKING:
@@ -96,6 +95,10 @@ def _redact(message: str, hidden: set[str]) -> str:
 
 def _resolve_paths(suite: Suite, base_dir: Path) -> None:
     """Relative `cwd` and `./`/`../` commands are relative to the suite file's folder."""
+    if not suite.servers:
+        return
+    from mcptest.suite.models.servers import StdioServer  # built with the section
+
     for server in suite.servers.values():
         if not isinstance(server, StdioServer):
             continue
@@ -120,12 +123,9 @@ def load_suite(path: Path, *, env: Mapping[str, str]) -> LoadedSuite:
     data = interpolate(data, env, positions, errors, deferred)
     tables = reread_inline(data, tables, positions)
     data, cases = expand(data, tables, positions, errors)
-    suite: Suite | None = None
-    try:
-        suite = Suite.model_validate(data)
-    except ValidationError as e:
-        errors.extend(x for x in suite_errors(e, data, positions, Suite)
-                      if not owned_by_cases(x, tables))
+    suite, invalid = validate_sections(data)
+    errors.extend(x for x in located_errors(invalid, data, positions, Suite)
+                  if not owned_by_cases(x, tables))
     errors.extend(cross_check(data, positions, base_dir))
     errors.extend(scoring_checks(data, positions))
     if suite is not None:

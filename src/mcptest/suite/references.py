@@ -9,11 +9,10 @@ JSON (for `.json`) is a load error at the `reference` key, like any other bad in
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mcptest.errors import SuiteError
-from mcptest.suite.models import AllMatcher, AnyMatcher, EvalSpec, NotMatcher, Suite
-from mcptest.suite.models.scoring import SameShapeMatcher
+from mcptest.suite.models.matcher_kinds import matcher_kind
 from mcptest.suite.positions import KeyPath, Positions, format_path
 from mcptest.suite.yaml_bounds import MAX_FILE_BYTES
 
@@ -25,6 +24,9 @@ if TYPE_CHECKING:
 
     from mcptest.suite.case_rows import Case
     from mcptest.suite.case_tables import Reader
+    from mcptest.suite.models import Suite
+    from mcptest.suite.models.composite import NotMatcher
+    from mcptest.suite.models.scoring import SameShapeMatcher
 
 _GROUPS = ("tools", "agents", "evals")
 
@@ -64,14 +66,14 @@ def _read_reference(ref: dict[str, Any], base_dir: Path, read: Reader) -> Any:
 
 def _shape_matchers(matcher: BaseModel, path: KeyPath) -> Iterator[tuple[SameShapeMatcher,
                                                                           KeyPath]]:
-    if isinstance(matcher, SameShapeMatcher):
-        yield matcher, (*path, "same-shape")
-    elif isinstance(matcher, NotMatcher):
-        yield from _shape_matchers(matcher.not_, (*path, "not"))
-    elif isinstance(matcher, AllMatcher | AnyMatcher):
-        key = "all" if isinstance(matcher, AllMatcher) else "any"
-        for k, sub in enumerate(getattr(matcher, key)):
-            yield from _shape_matchers(sub, (*path, key, k))
+    kind = matcher_kind(matcher)  # by kind: no matcher's model is imported to ask
+    if kind == "same-shape":
+        yield cast("SameShapeMatcher", matcher), (*path, "same-shape")
+    elif kind == "not":
+        yield from _shape_matchers(cast("NotMatcher", matcher).not_, (*path, "not"))
+    elif kind in ("all", "any"):
+        for k, sub in enumerate(getattr(matcher, kind)):
+            yield from _shape_matchers(sub, (*path, kind, k))
 
 
 def _resolve_one(spec: Any, path: KeyPath, case: str | None, positions: Positions,
@@ -85,7 +87,7 @@ def _resolve_one(spec: Any, path: KeyPath, case: str | None, positions: Position
             at = (*path, "reference")
             errors.append(SuiteError(f"{e}{where}", positions.key(at), format_path(at)))
             return
-    if isinstance(spec, EvalSpec):
+    if path[0] == "evals":  # an eval has no `expect`
         return
     for j, assertion in enumerate(spec.expect):
         for m, at in _shape_matchers(assertion.matcher, (*path, "expect", j, "matcher")):

@@ -15,13 +15,27 @@ import inspect
 import types
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    ForwardRef,
+    Literal,
+    Union,
+    get_args,
+    get_origin,
+)
 
 from pydantic import AliasChoices, BaseModel, Discriminator, Tag, ValidationError
 
 from mcptest.errors import SuiteError
 from mcptest.suite.messages import join, member_expected, message, yaml_kind
 from mcptest.suite.positions import KeyPath, Positions, format_path
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from pydantic_core import ErrorDetails
 
 _TYPE_ERRORS = frozenset({
     "string_type", "int_type", "int_parsing", "int_from_float", "float_type", "float_parsing",
@@ -81,6 +95,12 @@ def _model_field(model: type[BaseModel], seg: str) -> tuple[str, Any] | None:
         choices = info.validation_alias.choices if isinstance(
             info.validation_alias, AliasChoices) else ()
         if seg in (info.alias, name, *choices):
+            if isinstance(info.annotation, ForwardRef):  # not resolved before its first use
+                section_type = getattr(model, "section_type", None)
+                if section_type is not None:  # `Suite`: each section resolves on its own
+                    return seg, section_type(name)
+                model.model_rebuild()  # a name defined after the model (`Tier`, `TreeNode`)
+                info = model.model_fields[name]
             tp: Any = info.annotation  # a type expression: `Annotated[...]` is one, not a type
             if info.metadata or info.discriminator:
                 extra = [*info.metadata]
@@ -202,7 +222,15 @@ def suite_errors(
     exc: ValidationError, data: Any, positions: Positions, root: type[BaseModel],
 ) -> list[SuiteError]:
     """Translate every error of `exc` (raised validating `data` as `root`)."""
-    items = _condense([locate_error(dict(e), data, root) for e in exc.errors(include_url=False)])
+    return located_errors(exc.errors(include_url=False), data, positions, root)
+
+
+def located_errors(
+    errors: Iterable[ErrorDetails], data: Any, positions: Positions, root: type[BaseModel],
+) -> list[SuiteError]:
+    """Translate pydantic's errors of validating `data` as `root` (or its sections as its
+    fields, `loc` from the top)."""
+    items = _condense([locate_error(dict(e), data, root) for e in errors])
     out: list[SuiteError] = []
     seen: set[str] = set()
     typos = _typos(items)

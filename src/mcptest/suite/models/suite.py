@@ -1,8 +1,20 @@
-"""The suite file as a whole, and its `judge:` defaults."""
+"""The suite file as a whole, and its `judge:` defaults.
+
+A section's models are imported and built when a file first has that section: `Suite`'s
+annotations name them (type checkers import them below), and `Suite.section_type` resolves a
+section's through the package's lazy names (`mcptest.suite.models._LAZY`). The loader
+validates each section a file has on its own (`mcptest.suite.sections`), so a suite of evals
+never builds a server's, a tool test's or a matcher's model. The whole model is built when it
+is asked for whole: the published schema, or `Suite.model_validate` (`model_rebuild`).
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+import builtins
+import functools
+import importlib
+import re
+from typing import TYPE_CHECKING, Annotated, Any, ForwardRef
 
 from pydantic import (
     Field,
@@ -10,16 +22,21 @@ from pydantic import (
 )
 
 from mcptest.suite.durations import Duration
-from mcptest.suite.models.assertion import Assertion
 from mcptest.suite.models.base import Strict
-from mcptest.suite.models.calibration import CalibrationGate
-from mcptest.suite.models.cases import AgentTest, EvalSpec, ToolTest
-from mcptest.suite.models.client import ServerClient
-from mcptest.suite.models.rubrics import RubricBody
-from mcptest.suite.models.selection_spec import SelectionSpec
-from mcptest.suite.models.servers import Server, Variable
-from mcptest.suite.models.surface import LintSettings, SurfaceCheck
-from mcptest.suite.models.surface_cases import ListTest, PromptTest, ResourceTest
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from mcptest.suite.models.calibration import CalibrationGate
+    from mcptest.suite.models.cases import AgentTest, ToolTest
+    from mcptest.suite.models.client import ServerClient
+    from mcptest.suite.models.defaults import SuiteDefaults
+    from mcptest.suite.models.eval_spec import EvalSpec
+    from mcptest.suite.models.rubrics import RubricBody
+    from mcptest.suite.models.selection_spec import SelectionSpec
+    from mcptest.suite.models.servers import Server, Variable
+    from mcptest.suite.models.surface import LintSettings, SurfaceCheck
+    from mcptest.suite.models.surface_cases import ListTest, PromptTest, ResourceTest
 
 
 class Pricing(Strict):
@@ -42,17 +59,6 @@ class JudgeDefaults(Strict):
         description="Ask for the verdict through the provider's structured-output (or JSON) "
                     "mode; false sends the prompt alone, for endpoints that reject both.")
     pricing: dict[str, Pricing] = Field(default_factory=dict)
-
-
-class SuiteDefaults(Strict):
-    """What every test of the file gets without repeating it (docs/suites.md#defaults)."""
-
-    expect: list[Assertion] = Field(
-        default_factory=list,
-        description="Checked after each tool, resource, prompt, list and agent test's own expect.")
-    kinds: list[Literal["tool", "resource", "prompt", "list", "agent"]] = Field(
-        default=["tool", "resource", "prompt", "list", "agent"], min_length=1,
-        description="Which kinds of test get them (an agent's `duration_ms` includes its model).")
 
 
 class Suite(Strict):
@@ -87,6 +93,57 @@ class Suite(Strict):
 
     @model_validator(mode="after")
     def _selection_servers(self) -> Suite:
+        return self._name_selection_servers()
+
+    def _name_selection_servers(self) -> Suite:
         for server, spec in self.selection.items():
             spec._server = server
         return self
+
+    @classmethod
+    def section_type(cls, key: str) -> Any:
+        """The type of one top-level key with its constraints (`max_score_drop`'s bounds),
+        importing only the models it names."""
+        return _section_type(key)
+
+    @classmethod
+    def from_sections(cls, sections: dict[str, Any]) -> Suite:
+        """The suite of sections each validated on its own (`section_type`): the keys given
+        are the ones the file has."""
+        return cls.model_construct(**sections)._name_selection_servers()
+
+    @classmethod
+    def model_rebuild(cls, *, force: bool = False, raise_errors: bool = True,
+                      _parent_namespace_depth: int = 2,
+                      _types_namespace: Mapping[str, Any] | None = None) -> bool | None:
+        """Build the whole model (pydantic calls this on its first whole use), every section's
+        types resolved through the package."""
+        names = {name: _name(name) for key in cls.model_fields for name in _names_in(key)}
+        return super().model_rebuild(
+            force=force, raise_errors=raise_errors,
+            _parent_namespace_depth=_parent_namespace_depth,
+            _types_namespace={**names, **(_types_namespace or {})})
+
+
+def _name(name: str) -> Any:
+    """A name a section's annotation uses, from the package (imported on first use)."""
+    return getattr(importlib.import_module("mcptest.suite.models"), name)
+
+
+def _names_in(key: str) -> list[str]:
+    """The names of `Suite`'s annotation of `key` that this module does not define."""
+    annotation = Suite.model_fields[key].annotation
+    if not isinstance(annotation, ForwardRef):
+        return []
+    return [n for n in re.findall(r"[A-Za-z_]\w*", annotation.__forward_arg__)
+            if n not in globals() and not hasattr(builtins, n)]
+
+
+@functools.cache
+def _section_type(key: str) -> Any:
+    info = Suite.model_fields[key]
+    annotation: Any = info.annotation
+    if isinstance(annotation, ForwardRef):
+        names = {name: _name(name) for name in _names_in(key)}
+        annotation = eval(annotation.__forward_arg__, globals(), names)
+    return Annotated[annotation, *info.metadata] if info.metadata else annotation
