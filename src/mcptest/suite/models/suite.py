@@ -24,19 +24,21 @@ from pydantic import (
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.base import Strict
 
+# The sections' types, for type checkers; at run time each resolves when a file has its section
+# (`Suite.section_type`), not when this module is imported (so TC004 is not wanted here).
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from mcptest.suite.models.calibration import CalibrationGate
-    from mcptest.suite.models.cases import AgentTest, ToolTest
-    from mcptest.suite.models.client import ServerClient
-    from mcptest.suite.models.defaults import SuiteDefaults
-    from mcptest.suite.models.eval_spec import EvalSpec
-    from mcptest.suite.models.rubrics import RubricBody
-    from mcptest.suite.models.selection_spec import SelectionSpec
-    from mcptest.suite.models.servers import Server, Variable
-    from mcptest.suite.models.surface import LintSettings, SurfaceCheck
-    from mcptest.suite.models.surface_cases import ListTest, PromptTest, ResourceTest
+    from mcptest.suite.models.calibration import CalibrationGate  # noqa: TC004
+    from mcptest.suite.models.cases import AgentTest, ToolTest  # noqa: TC004
+    from mcptest.suite.models.client import ServerClient  # noqa: TC004
+    from mcptest.suite.models.defaults import SuiteDefaults  # noqa: TC004
+    from mcptest.suite.models.eval_spec import EvalSpec  # noqa: TC004
+    from mcptest.suite.models.rubrics import RubricBody  # noqa: TC004
+    from mcptest.suite.models.selection_spec import SelectionSpec  # noqa: TC004
+    from mcptest.suite.models.servers import Server, Variable  # noqa: TC004
+    from mcptest.suite.models.surface import LintSettings, SurfaceCheck  # noqa: TC004
+    from mcptest.suite.models.surface_cases import ListTest, PromptTest, ResourceTest  # noqa: TC004
 
 
 class Pricing(Strict):
