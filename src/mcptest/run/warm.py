@@ -31,20 +31,34 @@ AFTER_ANSWER: tuple[str, ...] = (
     "mcptest.report.build",
     "mcptest.judging.run_agreement",
     "mcptest.report.changed_evidence",
+    # the report's models, built (defer_build) innermost first so each reuses the last
+    "mcptest.report.vote_models:JudgeVote",
+    "mcptest.report.judge_models:JudgeDetail",
+    "mcptest.report.corrected_models:JudgeCorrection",
+    "mcptest.report.result_models:TestResult",
+    "mcptest.report.models:Counts",
+    "mcptest.report.models:Summary",
+    "mcptest.report.models:ToolInfo",
+    "mcptest.report.models:Report",
 )
-"""Smallest first, each after the modules it imports, so that each turn stays short."""
+"""Smallest first, each after the modules it imports, so that each turn stays short: a module,
+or `module:Model`, a pydantic model whose validator is built on first use, built now."""
 
 
 async def warm_while_waiting(sent: anyio.Event, modules: Iterable[str]) -> None:
     """Once `sent` is set (the first request is on the wire), import `modules` not yet
-    imported, one per turn of the event loop. Never fails the run: a module that cannot be
-    imported raises where it is used, with its own context."""
+    imported and build their models, one per turn of the event loop. Never fails the run: a
+    module that cannot be imported raises where it is used, with its own context."""
     await sent.wait()
-    for name in modules:
-        if name in sys.modules:
-            continue
+    for entry in modules:
+        name, _, model = entry.partition(":")
         try:
-            importlib.import_module(name)
+            if model:
+                getattr(importlib.import_module(name), model).model_rebuild()
+            elif name not in sys.modules:
+                importlib.import_module(name)
+            else:
+                continue
         except Exception:
             return
         await anyio.lowlevel.checkpoint()
