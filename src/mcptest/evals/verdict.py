@@ -95,6 +95,9 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
                         reference)
             out[i] = await grade_sample(rubric, candidate, text, prompt, ask)
 
+        if len(batch) == 1:  # a single judge: no task group to make for one task
+            await one(0, batch[0])
+            return [s for s in out if s is not None]
         async with anyio.create_task_group() as tg:
             for i, seat in enumerate(batch):
                 tg.start_soon(one, i, seat)

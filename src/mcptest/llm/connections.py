@@ -157,6 +157,7 @@ class Connections:
     def __init__(self) -> None:
         self._free: dict[tuple[object, bool, str, int], list[_Connection]] = {}
         self._tls: ssl.SSLContext | None = None
+        self._origins: dict[str, Origin] = {}
 
     def _context(self) -> ssl.SSLContext:
         if self._tls is None:
@@ -198,7 +199,8 @@ class Connections:
         import anyio.lowlevel
         import h11
 
-        origin = Origin.of(base + path)
+        url = base + path
+        origin = self._origins.get(url) or self._origins.setdefault(url, Origin.of(url))
         key = (anyio.lowlevel.current_token(), origin.tls, origin.host, origin.port)
         free = self._free.setdefault(key, [])
         conn = None

@@ -70,6 +70,8 @@ class OpenAIRoute:
 
     def __init__(self) -> None:
         self._connections = Connections()
+        self._headers: dict[tuple[str, str], list[tuple[bytes, bytes]]] = {}
+        """Per (base URL, key): the same for every request to it (`_headers`)."""
 
     async def aclose(self) -> None:
         """Close the connections of the current event loop (the others close with their loops)."""
@@ -83,9 +85,10 @@ class OpenAIRoute:
         # what httpx sent for `json=`: compact UTF-8, no NaN
         content = json.dumps(body, ensure_ascii=False, separators=(",", ":"),
                              allow_nan=False).encode()
-        resp = await self._connections.post(base, "/chat/completions",
-                                            _headers(base, r.api_key or ""), content, timeout,
-                                            ON_WIRE.get())
+        key = (base, r.api_key or "")
+        headers = self._headers.get(key) or self._headers.setdefault(key, _headers(*key))
+        resp = await self._connections.post(base, "/chat/completions", headers, content,
+                                            timeout, ON_WIRE.get())
         if resp.status >= 400:
             raise _status_error(resp)
         try:

@@ -82,7 +82,6 @@ async def with_retries(send: Callable[[], Awaitable[T]], policy: RetryPolicy,
 
     Exceptions of a `passthrough` type are ours (budget refusal, …) and propagate unchanged.
     """
-    rng = rng or random.Random()
     start = time.monotonic()
     attempt = 0
     while True:
@@ -95,6 +94,7 @@ async def with_retries(send: Callable[[], Awaitable[T]], policy: RetryPolicy,
             c = classify(exc)
             if not c.retryable or attempt >= policy.max_tries:
                 raise RetriesExhausted(c, attempt) from exc
+            rng = rng or random.Random()  # seeded from the OS: only when a retry waits
             delay = backoff(attempt, policy, rng)
             if c.retry_after is not None:
                 delay = max(delay, c.retry_after)
