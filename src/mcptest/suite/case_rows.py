@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Any, get_args
 from pydantic import BaseModel, ValidationError
 
 from mcptest.errors import SourcePos, SuiteError
-from mcptest.suite.case_tables import CaseRow, Reader, Table, read_table
 from mcptest.suite.models.suite import Suite
 from mcptest.suite.positions import KeyPath, Positions, format_path
 from mcptest.suite.validation import suite_errors
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from mcptest.suite.case_tables import CaseRow, Reader, Table
 
 CASE_GROUPS = ("tools", "resources", "prompts", "evals", "agents")
 """The sections whose tests may have `cases:`."""
@@ -57,6 +58,8 @@ def read_tables(data: dict[str, Any], positions: Positions, base_dir: Path, read
         tests = data.get(group)
         for i, test in enumerate(tests if isinstance(tests, list) else []):
             if isinstance(test, dict) and test.get("cases") is not None:
+                from mcptest.suite.case_tables import read_table  # only for a suite with tables
+
                 out[(group, i)] = read_table(test["cases"], (group, i, "cases"), positions,
                                              base_dir, read, errors, shown)
     return out
@@ -69,6 +72,8 @@ def reread_inline(data: dict[str, Any], tables: dict[KeyPath, Table], positions:
     for (group, i), table in tables.items():
         raw = data[str(group)][int(i)].get("cases")
         if isinstance(raw, list) and not table.failed:
+            from mcptest.suite.case_tables import read_table
+
             out[(group, i)] = read_table(raw, (group, i, "cases"), positions, Path(), _no_read,
                                          [])
     return out

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what the names below are, for type checkers; loaded lazily at run time
     from mcptest.suite.models.assertion import Assertion as Assertion
-    from mcptest.suite.models.base import EnvRef as EnvRef
     from mcptest.suite.models.base import Strict as Strict
     from mcptest.suite.models.calibration import CalibrationGate as CalibrationGate
     from mcptest.suite.models.cases import AgentTest as AgentTest
@@ -66,6 +65,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers; loaded lazily 
     from mcptest.suite.models.selection_spec import SelectionPrompt as SelectionPrompt
     from mcptest.suite.models.selection_spec import SelectionSpec as SelectionSpec
     from mcptest.suite.models.servers import BearerAuth as BearerAuth
+    from mcptest.suite.models.servers import EnvRef as EnvRef
     from mcptest.suite.models.servers import FromEnv as FromEnv
     from mcptest.suite.models.servers import HttpSettings as HttpSettings
     from mcptest.suite.models.servers import ReadyCheck as ReadyCheck
@@ -104,7 +104,7 @@ _LAZY: dict[str, str] = {
     "Criterion": "rubrics",
     "CustomJudgeMatcher": "matchers",
     "CustomJudgeSpec": "matchers",
-    "EnvRef": "base",
+    "EnvRef": "servers",
     "EvalJudge": "rubrics",
     "EvalRubricMatcher": "matchers",
     "EvalSpec": "eval_spec",

@@ -1,4 +1,4 @@
-"""The base of every input model, and validators shared across them."""
+"""The base of every input model, and validators and fields shared across them."""
 
 from __future__ import annotations
 
@@ -76,7 +76,11 @@ def check_regex(cls: Any, value: str | None) -> str | None:
     return value
 
 
-class EnvRef(Strict):
-    """A value read from the environment at run time: `{env: NAME}`."""
+REFERENCE_DESCRIPTION = (
+    "The expected answer: any value inline, or `{file: path}` relative to the suite file "
+    "(`.json` is parsed as JSON, anything else is text). Given to LLM judges as a delimited "
+    "reference, to custom judges, and to `same-shape` matchers.")
 
-    env: str = Field(min_length=1, description="Name of the environment variable.")
+
+def reference_field() -> Any:
+    return Field(default=None, description=REFERENCE_DESCRIPTION)

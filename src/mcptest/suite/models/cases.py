@@ -8,9 +8,9 @@ from pydantic import Field
 
 from mcptest.suite.durations import Duration
 from mcptest.suite.models.assertion import Assertion
-from mcptest.suite.models.base import CasePolicy
+from mcptest.suite.models.base import CasePolicy, reference_field
 from mcptest.suite.models.client import PerTestClient, TaskSpec
-from mcptest.suite.models.scoring import Scoring, reference_field
+from mcptest.suite.models.scoring import Scoring
 from mcptest.suite.models.table import Cases, cases_field
 
 

@@ -12,10 +12,9 @@ from pydantic import (
     field_validator,
 )
 
-from mcptest.suite.models.base import CasePolicy
+from mcptest.suite.models.base import CasePolicy, reference_field
 from mcptest.suite.models.calibration import CalibrationGate
 from mcptest.suite.models.rubrics import EvalJudge, Matrix, Rubric
-from mcptest.suite.models.scoring import reference_field
 from mcptest.suite.models.table import Cases, cases_field
 
 

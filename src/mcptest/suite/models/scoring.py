@@ -1,5 +1,5 @@
-"""`reference:`, `scoring:` and the `same-shape` matcher: a test's expected answer and how its
-assertions combine into one verdict (docs/cascade.md, "Weighted tiers and a reference")."""
+"""`scoring:` and the `same-shape` matcher: how a test's assertions combine into one verdict, and
+a matcher comparing with its `reference:` (docs/cascade.md, "Weighted tiers and a reference")."""
 
 from __future__ import annotations
 
@@ -8,15 +8,6 @@ from typing import Any, Literal
 from pydantic import Field, PrivateAttr
 
 from mcptest.suite.models.base import Strict
-
-REFERENCE_DESCRIPTION = (
-    "The expected answer: any value inline, or `{file: path}` relative to the suite file "
-    "(`.json` is parsed as JSON, anything else is text). Given to LLM judges as a delimited "
-    "reference, to custom judges, and to `same-shape` matchers.")
-
-
-def reference_field() -> Any:
-    return Field(default=None, description=REFERENCE_DESCRIPTION)
 
 
 class Scoring(Strict):

@@ -14,7 +14,7 @@ from pydantic import (
 )
 
 from mcptest.suite.durations import Duration
-from mcptest.suite.models.base import EnvRef, Strict, check_regex
+from mcptest.suite.models.base import Strict, check_regex
 from mcptest.suite.models.client import ServerClient
 
 DEFAULT_MAX_RESULT_BYTES = 8 * 1024 * 1024
@@ -23,6 +23,12 @@ ResultBound = Annotated[int, Field(
     description="Largest tool answer, in bytes, this server may send (default 8 MiB); a "
                 "larger one errors its test and is skipped unread.",
 )]
+
+
+class EnvRef(Strict):
+    """A value read from the environment at run time: `{env: NAME}`."""
+
+    env: str = Field(min_length=1, description="Name of the environment variable.")
 
 
 class StdioServer(Strict):
