@@ -8,32 +8,37 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol, cast
 
 from mcptest.errors import UsageError
 from mcptest.report.base import Location
-from mcptest.suite.models import (
-    AgentTest,
-    Assertion,
-    EvalSpec,
-    ListTest,
-    PromptTest,
-    ResourceTest,
-    SelectionSpec,
-    ToolTest,
-    is_llm_matcher,
-)
 
 if TYPE_CHECKING:
-
     from collections.abc import Mapping, Sequence
 
     from mcptest.suite.load import LoadedSuite
+    from mcptest.suite.models import (
+        AgentTest,
+        Assertion,
+        EvalSpec,
+        ListTest,
+        PromptTest,
+        ResourceTest,
+        SelectionSpec,
+        ToolTest,
+    )
+
+class _Served(Protocol):
+    """Every kind of test but an agent's names one server."""
+
+    server: str | None
+
 
 Kind = Literal["tool", "resource", "prompt", "list", "eval", "agent", "selection"]
 SERVER_KINDS: frozenset[str] = frozenset({"tool", "resource", "prompt", "list"})
 """Kinds whose test is one request to one server, run in order on that server's connection."""
-Spec = ToolTest | ResourceTest | PromptTest | ListTest | EvalSpec | AgentTest | SelectionSpec
+if TYPE_CHECKING:  # the kinds are told apart by `Kind`: a run loads only its sections' models
+    Spec = ToolTest | ResourceTest | PromptTest | ListTest | EvalSpec | AgentTest | SelectionSpec
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,8 @@ class PlannedAssertion:
 
     @property
     def is_llm(self) -> bool:
+        from mcptest.suite.models import is_llm_matcher
+
         return is_llm_matcher(self.assertion.matcher)
 
     @property
@@ -76,7 +83,7 @@ class PlannedTest:
 
     @property
     def server(self) -> str | None:
-        return None if isinstance(self.spec, AgentTest) else self.spec.server
+        return None if self.kind == "agent" else cast("_Served", self.spec).server
 
     @property
     def server_key(self) -> tuple[str, str] | None:
@@ -113,10 +120,11 @@ class Plan:
         seen: dict[tuple[str, str], None] = {}
         for t in self.tests:
             names: list[str] = []
-            if isinstance(t.spec, AgentTest):
-                names = list(t.spec.servers)
-            elif isinstance(t.spec, EvalSpec):
-                names = [t.spec.server] if t.spec.server and t.spec.response is None else []
+            if t.kind == "agent":
+                names = list(cast("AgentTest", t.spec).servers)
+            elif t.kind == "eval":
+                spec = cast("EvalSpec", t.spec)
+                names = [spec.server] if spec.server and spec.response is None else []
             elif t.server:
                 names = [t.server]
             for name in names:
@@ -154,7 +162,7 @@ def _tests_of(suite: LoadedSuite, *, evals: bool, agents: bool, tools: bool) -> 
         out += [_row(suite, "selection", spec.title, spec, _location(suite, "selection", server),
                      (), cell, model)
                 for server, spec in suite.suite.selection.items()
-                for cell, model, _ in _cells(spec)]
+                for cell, model, _ in _cells("selection", spec)]
     for kind, key, specs in groups:
         defaults = given.expect if given is not None and kind in given.kinds else []
         for i, template in enumerate(specs):
@@ -167,7 +175,7 @@ def _tests_of(suite: LoadedSuite, *, evals: bool, agents: bool, tools: bool) -> 
                     PlannedAssertion(len(expect) + j, a, _location(suite, "defaults", "expect", j))
                     for j, a in enumerate(defaults)
                 )
-                for cell, model, prompt in _cells(spec):
+                for cell, model, prompt in _cells(kind, spec):
                     cell = ((("case", case),) if case is not None else ()) + cell
                     out.append(_row(suite, kind, spec.name, spec, location, assertions, cell,
                                     model, prompt, case))
@@ -196,15 +204,16 @@ def _variants(suite: LoadedSuite, key: str, i: int, spec: Spec
             for c in table]
 
 
-def _cells(spec: Spec
+def _cells(kind: Kind, spec: Spec
            ) -> list[tuple[tuple[tuple[str, str], ...], str | None, str | None]]:
     """One row per agent or selection model, one per eval matrix cell (named by its
     coordinates)."""
-    if isinstance(spec, AgentTest | SelectionSpec):
-        if len(spec.models) == 1:
-            return [((), spec.models[0], None)]
-        return [((("model", m),), m, None) for m in spec.models]
-    if isinstance(spec, EvalSpec) and spec.matrix is not None:
+    if kind in ("agent", "selection"):
+        named = cast("AgentTest | SelectionSpec", spec).models
+        if len(named) == 1:
+            return [((), named[0], None)]
+        return [((("model", m),), m, None) for m in named]
+    if kind == "eval" and (spec := cast("EvalSpec", spec)).matrix is not None:
         models: list[str | None] = list(spec.matrix.models) or [None]
         prompts: list[tuple[int, str] | None] = list(enumerate(spec.matrix.prompts, 1)) or [None]
         rows = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from contextlib import AbstractContextManager, AsyncExitStack, nullcontext
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import anyio
 
@@ -22,7 +22,7 @@ from mcptest.calibrate.gate import CalibrationGating
 from mcptest.errors import ServerNotReadyError
 from mcptest.run.runner import Record, RunState, ServerFailed, ready_server
 from mcptest.run.tapes import playing
-from mcptest.suite.models import EvalSpec, SelectionSpec
+from mcptest.suite.models import EvalSpec
 
 if TYPE_CHECKING:  # the MCP client is a costly import: fixed-response evals never pay it
     from collections.abc import Mapping
@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # the MCP client is a costly import: fixed-response evals nev
     from mcptest.plan import PlannedTest
     from mcptest.plan import PlannedTest as Planned
     from mcptest.run.session import ServerConnection
+    from mcptest.suite.models import SelectionSpec
     from mcptest.telemetry.hooks import Tracing
 
 Key = tuple[str, str]
@@ -149,10 +150,11 @@ class RowDriver:
         from mcptest.agents.agent_rows import agent_model, run_agent_row, transcript_for, unfinished
         from mcptest.agents.selection_run import run_selection_row
 
-        if isinstance(t.spec, SelectionSpec):
-            self.record(await run_selection_row(t, self.engine, servers.get(t.spec.server)))
+        if t.kind == "selection":
+            spec = cast("SelectionSpec", t.spec)
+            self.record(await run_selection_row(t, self.engine, servers.get(spec.server)))
             return
-        if not isinstance(t.spec, EvalSpec):
+        if t.kind != "eval":
             self.record(await run_agent_row(t, self.engine, self.llm, servers))
             return
         start = time.perf_counter()

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mcptest.evals.rubric import resolve_rubric
 from mcptest.evals.verdict import judge_eval
-from mcptest.suite.models import EvalSpec, SelectionSpec
+from mcptest.suite.models import EvalSpec
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from mcptest.llm.engine import JudgeEngine
     from mcptest.plan import PlannedTest
     from mcptest.report.models import TestResult
+    from mcptest.suite.models import SelectionSpec
 
 
 def eval_prompt(test: PlannedTest) -> str:
@@ -79,10 +80,11 @@ def live_servers(test: PlannedTest) -> list[str]:
     """Servers a row needs started: the eval's server when live, an agent's `servers`, a
     selection block's server."""
     spec = test.spec
-    if isinstance(spec, EvalSpec):
+    if test.kind == "eval":
+        assert isinstance(spec, EvalSpec)
         return [spec.server] if spec.response is None and spec.server else []
-    if isinstance(spec, SelectionSpec):
-        return [spec.server]
+    if test.kind == "selection":
+        return [cast("SelectionSpec", spec).server]
     return list(getattr(spec, "servers", []))
 
 

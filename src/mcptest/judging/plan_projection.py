@@ -8,26 +8,29 @@ questions per seat (docs/evals.md), agent rows their turns.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
+
+from pydantic import BaseModel
 
 from mcptest.errors import SourcePos
 from mcptest.evals.projection import project_agent_rubrics, project_eval
 from mcptest.llm.cost_bound import PlannedCall, litellm_needed, project_cost
 from mcptest.llm.price_table import price_table
-from mcptest.suite.models import (
-    AgentTest,
-    EvalSpec,
-    JudgeDefaults,
-    LlmJudgeMatcher,
-    LlmJuryMatcher,
-    SelectionSpec,
-)
+from mcptest.suite.models.matcher_kinds import matcher_kind
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from mcptest.llm.contracts import Projection
     from mcptest.plan import Plan, PlannedAssertion, PlannedTest
+    from mcptest.suite.models import (
+        AgentTest,
+        EvalSpec,
+        JudgeDefaults,
+        LlmJudgeMatcher,
+        LlmJuryMatcher,
+        SelectionSpec,
+    )
 
 
 def _where(t: PlannedTest, p: PlannedAssertion | None = None) -> SourcePos:
@@ -43,11 +46,14 @@ def assertion_calls(t: PlannedTest, p: PlannedAssertion) -> list[PlannedCall]:
 
 
 def matcher_calls(m: object, d: JudgeDefaults | None, where: SourcePos) -> list[PlannedCall]:
-    if isinstance(m, LlmJudgeMatcher):
-        return [PlannedCall(m.llm_judge.model, m.llm_judge.base_url, d, where)] + [
-            c for tier in m.llm_judge.escalate or [] for c in matcher_calls(tier, d, where)]
-    if isinstance(m, LlmJuryMatcher):
-        jury = m.llm_jury
+    # by the kind's name, so a plan without judged matchers loads no judged matcher's model
+    kind = matcher_kind(m) if isinstance(m, BaseModel) else None
+    if kind == "llm-judge":
+        judge = cast("LlmJudgeMatcher", m).llm_judge
+        return [PlannedCall(judge.model, judge.base_url, d, where)] + [
+            c for tier in judge.escalate or [] for c in matcher_calls(tier, d, where)]
+    if kind == "llm-jury":
+        jury = cast("LlmJuryMatcher", m).llm_jury
         return [PlannedCall(j.model, j.base_url, d, where)
                 for j in jury.jurors] * jury.repetitions
     return []
@@ -60,20 +66,22 @@ def test_calls(t: PlannedTest) -> list[PlannedCall]:
     rubrics = t.suite.suite.rubrics
     out = [c for p in t.assertions for c in assertion_calls(t, p)]
     projections = []
-    if isinstance(t.spec, EvalSpec):
-        projections = [project_eval(t.spec, rubrics, model=t.model)]
-    elif isinstance(t.spec, SelectionSpec):  # k samples of each prompt, each one request
+    if t.kind == "eval":
+        projections = [project_eval(cast("EvalSpec", t.spec), rubrics, model=t.model)]
+    elif t.kind == "selection":  # k samples of each prompt, each one request
+        selection = cast("SelectionSpec", t.spec)
         return [PlannedCall(t.model, None, d, _where(t),
-                            agent_turns=t.spec.k * len(t.spec.prompts))]
+                            agent_turns=selection.k * len(selection.prompts))]
     else:  # `eval-rubric` assertions of tool, resource, prompt, list and agent tests
         projections = project_agent_rubrics(t.spec, rubrics)
     for e in projections:
         out += [PlannedCall(s.model, s.base_url, d, _where(t)) for s in e.seats] * e.questions
-    if isinstance(t.spec, AgentTest):
-        out.append(PlannedCall(t.model, None, d, _where(t), agent_turns=t.spec.max_turns))
-    elif isinstance(t.spec, EvalSpec) and t.spec.response is None:
-        out.append(PlannedCall(t.model or t.spec.model, None, d, _where(t),
-                               agent_turns=t.spec.max_turns))
+    if t.kind == "agent":
+        out.append(PlannedCall(t.model, None, d, _where(t),
+                               agent_turns=cast("AgentTest", t.spec).max_turns))
+    elif t.kind == "eval" and (spec := cast("EvalSpec", t.spec)).response is None:
+        out.append(PlannedCall(t.model or spec.model, None, d, _where(t),
+                               agent_turns=spec.max_turns))
     return out
 
 

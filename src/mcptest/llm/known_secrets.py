@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mcptest.report.redact import secret_values
-from mcptest.suite.models import EnvRef, RemoteServer, StdioServer, Suite
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
+
+    from mcptest.suite.models import Suite
 
 STDIO_SECRET_MIN_LEN = 8
 """As in `mcptest.run.connect`: shorter stdio values ("1", "UTC") would only shred text."""
@@ -26,6 +27,11 @@ def known_secrets(suites: Iterable[Suite], env: Mapping[str, str]) -> tuple[str,
     """Every secret value the run will use, longest first (so a prefix never masks a longer one)."""
     found = secret_values(env)
     for suite in suites:
+        if not suite.servers:
+            continue
+        # the servers' models, loaded only by a run whose suites have servers
+        from mcptest.suite.models import EnvRef, RemoteServer, StdioServer
+
         for server in suite.servers.values():
             if isinstance(server, RemoteServer):
                 if server.auth is not None and env.get(server.auth.bearer_token_env):

@@ -21,7 +21,6 @@ from mcptest.errors import ServerNotReadyError
 from mcptest.plan import SERVER_KINDS
 from mcptest.run.tapes import replay_verdict
 from mcptest.run.tool_test_run import ToolTestRun
-from mcptest.suite.models import RemoteServer
 
 if TYPE_CHECKING:
     from mcptest.grade.grader import LlmGrading
@@ -49,9 +48,7 @@ class RunState:
 
 
 def _transport_name(spec: Any) -> str:
-    if isinstance(spec, RemoteServer):
-        return spec.transport
-    return "stdio"
+    return str(getattr(spec, "transport", "stdio"))  # a RemoteServer's, else stdio
 
 
 Record: TypeAlias = "Callable[[TestResult], None]"
@@ -192,7 +189,7 @@ class Runner:
     ) -> None:
         from mcptest.grade.rows import server_report, test_result
         self.state.not_ready = True
-        field_name = "url" if isinstance(spec, RemoteServer) else "command"
+        field_name = "url" if hasattr(spec, "url") else "command"  # RemoteServer, StdioServer
         pos = tests[0].suite.pos("servers", key[1], field_name)
         self.state.server_errors.append(f"{pos}: servers.{key[1]}.{field_name}: {cause}")
         self.state.servers[key] = server_report(key[1], key[0], _transport_name(spec),

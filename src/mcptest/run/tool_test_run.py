@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import ServerNotReadyError
 from mcptest.run.tapes import playing
-from mcptest.suite.models import ListTest, PromptTest, ResourceTest, ToolTest
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -95,6 +94,7 @@ class ToolTestRun:
         self, test: PlannedTest, conn: ServerConnection, grading: anyio.abc.TaskGroup
     ) -> None:
         from mcptest.grade.rows import test_result
+        from mcptest.suite.models import ListTest, PromptTest, ResourceTest, ToolTest
         spec = test.spec
         from mcptest.run.client_test import call, client_verdict, with_client
         from mcptest.run.surface_calls import produced_of  # MCP client: only with servers
@@ -133,6 +133,7 @@ class ToolTestRun:
         expects that error passes and never gets here): the suite's mistake, said once."""
         from mcptest.grade.absent import tool_error_line, unknown_name
         from mcptest.grade.diagnose import is_tool_error
+        from mcptest.suite.models import ToolTest
         spec = test.spec
         if not isinstance(spec, ToolTest) or not is_tool_error(produced):
             return None
@@ -152,6 +153,7 @@ class ToolTestRun:
         from mcptest.grade.rows import since_ms, test_result
         from mcptest.grade.structural import StructuralTier
         from mcptest.run.client_test import ACCEPTED_TAMPERED, client_verdict, tampered
+        from mcptest.suite.models import ToolTest
 
         start = time.perf_counter()
         llm = self.llm
