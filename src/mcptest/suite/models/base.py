@@ -1,7 +1,5 @@
 """The base of every input model, and validators and fields shared across them."""
 
-from __future__ import annotations
-
 import re
 from typing import Annotated, Any, Literal
 

@@ -1,7 +1,5 @@
 """`calibration:` — gate a judge on its agreement with human labels (docs/calibration.md)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

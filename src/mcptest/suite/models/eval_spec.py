@@ -2,8 +2,6 @@
 grades it by (docs/evals.md). Its own module, so a suite of evals builds no tool test's or
 matcher's model."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import (

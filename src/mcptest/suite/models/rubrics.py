@@ -1,9 +1,7 @@
 """Rubrics (free-form, criteria, decision tree, ref, preset) and how evals are judged
 (docs/evals.md)."""
 
-from __future__ import annotations
-
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal, Self, get_args
 
 from pydantic import (
     Discriminator,
@@ -51,8 +49,8 @@ class TreeLeaf(Strict):
 
 class TreeNode(Strict):
     ask: str = Field(min_length=1)
-    yes: TreeNode | TreeLeaf
-    no: TreeNode | TreeLeaf
+    yes: "TreeNode | TreeLeaf"
+    no: "TreeNode | TreeLeaf"
 
 
 class LikertRange(Strict):
@@ -60,7 +58,7 @@ class LikertRange(Strict):
     max: int = 5
 
     @model_validator(mode="after")
-    def _ordered(self) -> LikertRange:
+    def _ordered(self) -> Self:
         if self.max <= self.min:
             raise ValueError("likert max must be greater than min")
         return self
@@ -85,7 +83,7 @@ class RubricBody(Strict):
     tree: TreeNode | None = None
 
     @model_validator(mode="after")
-    def _one_form(self) -> RubricBody:
+    def _one_form(self) -> Self:
         if self.criteria is not None and self.tree is not None:
             raise ValueError("a rubric has either `criteria` or `tree`, never both")
         if self.criteria is None and self.tree is None:
@@ -153,7 +151,7 @@ class JuryConfig(Strict):
                     "judge.temperature when above 0, else 0.7; docs/evals.md).")
 
     @model_validator(mode="after")
-    def _samples_differ(self) -> JuryConfig:
+    def _samples_differ(self) -> Self:
         if self.size > 1 and self.temperature == 0:
             raise ValueError(f"a jury of {self.size} gradings at temperature 0 pays "
                              f"{self.size} times for one answer: give `temperature` above 0 "
@@ -225,7 +223,7 @@ class EvalJudge(VerdictModeFields):
         return v
 
     @model_validator(mode="after")
-    def _panel_or_jury(self) -> EvalJudge:
+    def _panel_or_jury(self) -> Self:
         if self.panel is not None and (self.jury is not None or self.model is not None):
             raise ValueError("`panel` replaces `model` and `jury`; give one or the other")
         return self

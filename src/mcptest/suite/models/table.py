@@ -5,8 +5,6 @@ The loader reads the table and makes one row per case (`mcptest.suite.case_rows`
 says what may be written.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import Field

@@ -6,8 +6,6 @@ the passing weight against `quorum`). The keys that mean nothing in a mode are l
 naming the key, so a suite never carries a setting that is silently ignored.
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
