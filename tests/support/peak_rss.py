@@ -2,7 +2,8 @@
 
 `wait4`'s `ru_maxrss` is no use here: Linux carries the high-water mark across exec, so a child
 forked from a large pytest process reports the parent's pages (760 MiB seen in a full run). The
-child instead reads its own VmHWM on the way out, whatever way it ends, and writes it to a file.
+child instead reads its own VmHWM on the way out (an exit handler: the CLI ends its process
+with `os._exit` once the handlers ran), and writes it to a file.
 """
 
 from __future__ import annotations
@@ -11,17 +12,21 @@ import sys
 from pathlib import Path
 
 _MEASURED = """
-import runpy, sys
+import atexit, runpy, sys
 
 out = sys.argv.pop(1)
 sys.argv[0] = "mcptest"
-try:
-    runpy.run_module("mcptest", run_name="__main__", alter_sys=True)
-finally:
+
+
+def write_peak():
     with open("/proc/self/status") as status:
         peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
     with open(out, "w") as f:
         f.write(peak)
+
+
+atexit.register(write_peak)  # the CLI ends with os._exit once its exit handlers ran
+runpy.run_module("mcptest", run_name="__main__", alter_sys=True)
 """
 
 
