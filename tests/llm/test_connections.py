@@ -12,7 +12,7 @@ import anyio
 import pytest
 
 from mcptest.errors import ProviderError
-from mcptest.llm.connections import Answer, Connections
+from mcptest.llm.connections import Connections, HttpAnswer
 
 Reply = Callable[[int], bytes | None]
 """What the server writes for its n-th request on a connection (None: closes instead)."""
@@ -84,7 +84,7 @@ def test_answers_reuse_one_connection_and_chunked_answers_are_read_whole() -> No
                b"3\r\n{\"a\r\n5\r\n\": 1}\r\n0\r\n\r\n")
     seen: list[str] = []
 
-    async def main() -> list[Answer]:
+    async def main() -> list[HttpAnswer]:
         async with server(lambda n: chunked, seen=seen) as base:
             pool = Connections()
             answers = [await pool.post(base, PATH, HOST, b"{}", 5) for _ in range(3)]

@@ -41,7 +41,7 @@ Headers = Sequence[tuple[bytes, bytes]]
 
 
 @dataclass(frozen=True)
-class Answer:
+class HttpAnswer:
     """A whole HTTP answer: status, headers (names in lower case, as h11 gives them), body."""
 
     status: int
@@ -111,7 +111,7 @@ class _Connection:
         return not _readable(self.raw.fileno())  # an EOF, or bytes that are not ours
 
     async def exchange(self, origin: Origin, headers: Headers, content: bytes,
-                       sent: Callable[[], None] | None = None) -> Answer:
+                       sent: Callable[[], None] | None = None) -> HttpAnswer:
         """Send one POST and read its whole answer (the caller bounds it in time); `sent` is
         called once the request is written, before its answer is awaited."""
         import h11
@@ -144,7 +144,7 @@ class _Connection:
         if conn.our_state is h11.DONE and conn.their_state is h11.DONE:
             conn.start_next_cycle()
             self.idle_since = time.monotonic()
-        return Answer(status, got, bytes(body))
+        return HttpAnswer(status, got, bytes(body))
 
     async def aclose(self) -> None:
         with anyio.CancelScope(shield=True):  # no network wait: TLS is closed without a notify
@@ -192,7 +192,7 @@ class Connections:
         return _Connection(stream, raw)
 
     async def post(self, base: str, path: str, headers: Headers, content: bytes,
-                   timeout: float, sent: Callable[[], None] | None = None) -> Answer:
+                   timeout: float, sent: Callable[[], None] | None = None) -> HttpAnswer:
         """POST `content` to `base + path` on a kept connection of its origin (a new one if
         none is free): connecting and then the exchange each within `timeout` seconds. Errors
         name `base`."""

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from mcptest.errors import ProviderError
 from mcptest.llm.call import ChatTurn, Reply, ToolCall, chat_stop, served_version, stop_of
-from mcptest.llm.connections import Answer, Connections
+from mcptest.llm.connections import Connections, HttpAnswer
 from mcptest.llm.prompt import VERDICT_SCHEMA
 from mcptest.llm.provider_errors import failure, header_hint, read_body
 from mcptest.llm.providers import REASONING
@@ -187,7 +187,7 @@ def _headers(base: str, api_key: str) -> list[tuple[bytes, bytes]]:
             (b"Accept-Encoding", b"identity")]
 
 
-def _status_error(resp: Answer) -> ProviderError:
+def _status_error(resp: HttpAnswer) -> ProviderError:
     """The same errors `mcptest.llm.call.provider_error` makes of litellm's: the status, the
     provider's words, its retry hint."""
     try:
