@@ -71,8 +71,9 @@ def test_fixed_response_evals_through_a_gateway_import_no_litellm_openai_or_mcp(
     """Nor what only other suites use: JSON Schema (schema matchers, output schemas), the
     `regex` engine (suite regexes), jinja2 (the markdown and HTML reporters), scipy and numpy
     (the cascade's shift check; a panel's vote correlations are plain Python), rapidfuzz,
-    sarif-om, httpx, httpx2, httpcore or h2 (the fast route is h11 on anyio's streams); nor
-    parse litellm's price table for a gateway model (docs/judges.md, "Speed")."""
+    sarif-om, httpx, httpx2, httpcore or h2 (the fast route is h11 on anyio's streams), or the
+    model cassettes (without `--models`); nor parse litellm's price table for a gateway model
+    (docs/judges.md, "Speed")."""
     suite = tmp_path / "evals.yml"
     suite.write_text("""
 evals:
@@ -93,7 +94,8 @@ evals:
             "from mcptest.llm.price_table import price_table; "
             "print(json.dumps([rc, sorted(m for m in ('litellm', 'openai', 'mcp', 'jsonschema', "
             "'referencing', 'jsonschema_specifications', 'regex', 'jinja2', 'scipy', 'numpy', "
-            "'rapidfuzz', 'sarif_om', 'httpx', 'httpx2', 'httpcore', 'h2') if m in sys.modules), "
+            "'rapidfuzz', 'sarif_om', 'httpx', 'httpx2', 'httpcore', 'h2', 'mcptest.llm.cassette') "
+            "if m in sys.modules), "
             "price_table().parsed]))")
     with JudgeServer() as js:
         js.script("gw-judge", Verdict(score=0.9))

@@ -43,7 +43,6 @@ def run_options(options: Options, env: Mapping[str, str], *,
     """The pipeline's options. Signals stay the caller's unless it hands them over (the CLI).
     `ledger`: a budget shared with other runs (a pytest session's files); None: its own.
     `plan`: the run's, which a sharded run's cap is sliced by (`shard_cap`)."""
-    from mcptest.llm.cassette import Cassettes
     from mcptest.llm.contracts import JudgeOptions
     from mcptest.pipeline import FAULT_PLACES, INJECT_FAULT_ENV, RunOptions
     from mcptest.readback.evidence import evidence_for
@@ -61,10 +60,13 @@ def run_options(options: Options, env: Mapping[str, str], *,
         redact_candidates=options.redact_candidates,
         require_calibration=options.require_calibration, on_shift=options.on_shift,
         evidence=evidence, **pool)
+    cassettes = None
+    if options.models:  # a run without --models never loads the cassette machinery
+        from mcptest.llm.cassette import Cassettes
+
+        cassettes = Cassettes(options.models, options.cassette_dir, evidence)
     return RunOptions(
-        judge=judge, run_max_cost=run_cap,
-        cassettes=Cassettes(options.models, options.cassette_dir, evidence)
-        if options.models else None,
+        judge=judge, run_max_cost=run_cap, cassettes=cassettes,
         progress=progress, log=log or (lambda _: None), handle_signals=handle_signals,
         inject_fault=FAULT_PLACES.get(env.get(INJECT_FAULT_ENV, "")), ledger=ledger)
 

@@ -24,7 +24,7 @@ import contextvars
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from mcptest.errors import McpTestError, ReadBackError
+from mcptest.errors import ReadBackError
 from mcptest.llm.cassette_codec import encode, stable_ids
 from mcptest.llm.cassette_diff import explain_gap, turn
 from mcptest.llm.cassette_file import (
@@ -35,7 +35,7 @@ from mcptest.llm.cassette_file import (
     read,
     write_cassette,
 )
-from mcptest.llm.routing import Route
+from mcptest.llm.offline import NotRecorded
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -91,22 +91,6 @@ class Replayed:
     """The pull request changed the file (it differs from the merge-base)."""
     only: bool
     """Every answer of the row was replayed (none was sent live)."""
-
-
-class NotRecorded(McpTestError):
-    """A request its cassette cannot answer. `deferred`: the model cannot be reached now and
-    nothing was recorded for it, so it is deferred as any unreachable model is."""
-
-    def __init__(self, message: str, *, deferred: bool = False) -> None:
-        self.deferred = deferred
-        super().__init__(message)
-
-
-class OfflineRoute(Route):
-    """A model that cannot be reached now (no key, no gateway), asked in a replay: answered from
-    the cassette, or deferred with `reason` when the cassette has no answer."""
-
-    reason: str
 
 
 @dataclass

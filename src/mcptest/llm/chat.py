@@ -17,9 +17,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from mcptest.errors import BudgetRefused
 from mcptest.llm.budget import lookup_price
 from mcptest.llm.call import ChatTurn, ToolCall, send_chat
-from mcptest.llm.cassette import NotRecorded, OfflineRoute
-from mcptest.llm.cassette_codec import Sent
 from mcptest.llm.model_client import ModelClient, RequestSpend
+from mcptest.llm.offline import NotRecorded, OfflineRoute
 from mcptest.llm.provider_errors import container_hint
 from mcptest.llm.retry import RetriesExhausted
 from mcptest.llm.routing import Route, Unroutable, route
@@ -101,10 +100,13 @@ class AgentModel:
                                  max_tokens=self.max_tokens,
                                  temperature=self.settings.temperature)
 
-            sent = None if self.client.cassettes is None else Sent(
-                "chat", r.model, messages, tools,
-                {"temperature": self.settings.temperature, "max_tokens": self.max_tokens},
-                offline=offline)
+            sent = None
+            if self.client.cassettes is not None:  # --models: the cassettes are loaded
+                from mcptest.llm.cassette_codec import Sent
+
+                sent = Sent("chat", r.model, messages, tools,
+                            {"temperature": self.settings.temperature,
+                             "max_tokens": self.max_tokens}, offline=offline)
             turn: ChatTurn = await self.client.request(
                 r.model, once,
                 price=price, prompt_tokens=_bound(messages, tools), max_tokens=self.max_tokens,

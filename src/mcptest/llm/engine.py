@@ -17,12 +17,12 @@ from mcptest.errors import BudgetRefused
 from mcptest.llm.budget import BudgetLedger, lookup_price, prompt_token_bound
 from mcptest.llm.cache import CacheKey, VerdictCache, verdict_sampling
 from mcptest.llm.call import Reply, response_format
-from mcptest.llm.cassette import Cassettes, NotRecorded, OfflineRoute
 from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest, JudgeStats, Projection
 from mcptest.llm.cost_bound import PROJECTED_PROMPT_TOKENS, PlannedCall, project_cost
 from mcptest.llm.judge_call import JudgeCall
 from mcptest.llm.judge_reply import CutOff, JudgeVerdict, ParseFailure, read_verdict
 from mcptest.llm.model_client import ModelClient, RequestSpend
+from mcptest.llm.offline import NotRecorded, OfflineRoute
 from mcptest.llm.openai_route import openai_response_format as fast_format
 from mcptest.llm.prompt import build_messages, cache_messages, candidate_text, new_nonce, stricter
 from mcptest.llm.provider_errors import container_hint
@@ -34,6 +34,8 @@ from mcptest.suite.models import JudgeDefaults
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+    from mcptest.llm.cassette import Cassettes
 
 
 class JudgeEngine:

@@ -12,7 +12,6 @@ from mcptest.errors import ProviderError
 from mcptest.llm.budget import Price, prompt_token_bound
 from mcptest.llm.call import Reply, count_prompt_tokens
 from mcptest.llm.call import send as litellm_send
-from mcptest.llm.cassette_codec import Sent
 from mcptest.llm.prompt import cache_messages
 from mcptest.llm.verdict_modes import weaker_format
 
@@ -75,10 +74,13 @@ class JudgeCall:
                         max_tokens=settings.max_tokens, temperature=settings.temperature,
                         fmt=state["fmt"], thinking=self.thinking)
 
-        sent = None if client.cassettes is None else Sent(
-            "judge", r.model, cache_messages(messages, self.nonce), [],
-            {"temperature": settings.temperature, "max_tokens": settings.max_tokens},
-            offline=self.offline)
+        sent = None
+        if client.cassettes is not None:  # a run without --models never loads the cassettes
+            from mcptest.llm.cassette_codec import Sent
+
+            sent = Sent("judge", r.model, cache_messages(messages, self.nonce), [],
+                        {"temperature": settings.temperature,
+                         "max_tokens": settings.max_tokens}, offline=self.offline)
         reply: Reply = await client.request(
             r.model, once,
             price=self.price, prompt_tokens=prompt_token_bound(messages, counted),

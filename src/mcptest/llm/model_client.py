@@ -22,6 +22,7 @@ from mcptest.errors import BudgetRefused
 from mcptest.llm.budget import BudgetLedger, Price, Reservation
 from mcptest.llm.custom_meter import CustomJudgeMeter
 from mcptest.llm.imports import LitellmLoader
+from mcptest.llm.offline import NotRecorded, OfflineRoute
 from mcptest.llm.openai_route import ON_WIRE, OpenAIRoute, applies
 from mcptest.llm.pool import JudgePool
 from mcptest.llm.price_table import price_table
@@ -134,8 +135,6 @@ class ModelClient:
 
     def fast(self, r: Route) -> bool:
         """Whether `r` goes over the fast route (no litellm) rather than through litellm."""
-        from mcptest.llm.cassette import OfflineRoute
-
         return isinstance(r, OfflineRoute) or applies(r, self.options.env)
 
     def routed(self, r: Route | Unroutable) -> Route | Unroutable:
@@ -144,8 +143,6 @@ class ModelClient:
         if (self.cassettes is None or not self.cassettes.replays
                 or not isinstance(r, Unroutable) or r.model is None):
             return r
-        from mcptest.llm.cassette import OfflineRoute
-
         return OfflineRoute(model=r.model, litellm_model=r.model, api_base=r.api_base,
                             reason=r.reason)
 
@@ -201,7 +198,6 @@ class ModelClient:
         if tapes is None or sent is None:
             return await self._send(model, send, price=price, prompt_tokens=prompt_tokens,
                                     max_tokens=max_tokens, tally=tally, fallback=fallback)
-        from mcptest.llm.cassette import NotRecorded
         from mcptest.llm.cassette_codec import decode
         from mcptest.llm.cassette_file import canonical
 
