@@ -11,12 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from mcptest.evals.settle import eval_rule, sample_ballots
-from mcptest.grade.decision import Decision, decide
 from mcptest.llm.verdict_modes import VerdictMode
 
 if TYPE_CHECKING:
     from mcptest.evals.sample import Sample
+    from mcptest.grade.decision import Decision
     from mcptest.report.models import JuryAnalytics, Status
     from mcptest.suite.models import EvalJudge
 
@@ -41,6 +40,8 @@ class LabelDecision:
 def decide_labels(done: list[Sample], judge: EvalJudge, require_judge: bool,
                   generator: str | None) -> LabelDecision:
     """The eval's status, message, label and passed from its samples' labels."""
+    from mcptest.evals.settle import eval_rule, sample_ballots
+    from mcptest.grade.decision import decide
     if all(s.state == "deferred" for s in done):
         if require_judge:
             return LabelDecision("failed", f"judge required but unavailable: {done[0].why}")

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mcptest.evals.gates import when_holds
 from mcptest.evals.rubric import ResolvedRubric, resolve_rubric
 from mcptest.evals.verdict import SampleSeat, seats
 from mcptest.suite.models import (
@@ -57,6 +56,10 @@ def questions(rubric: ResolvedRubric, text: str | None) -> tuple[int, bool]:
     criteria = rubric.body.criteria or []
     if text is None:
         return len(criteria), not any(c.when for c in criteria)
+    if not any(c.when for c in criteria):  # every criterion is asked
+        return len(criteria), True
+    from mcptest.evals.gates import when_holds
+
     return sum(1 for c in criteria if when_holds(c.when, text)), True
 
 

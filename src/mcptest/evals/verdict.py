@@ -19,7 +19,6 @@ import anyio
 
 from mcptest.evals.gates import display
 from mcptest.evals.sample import Asker, Sample, grade_sample
-from mcptest.evals.settle import eval_rule, next_sample_wave, panel_words, sample_ballots
 from mcptest.grade.aggregate import calls_per_grading, vote
 from mcptest.grade.sampling import repeated_sampling
 from mcptest.suite.models import EvalJudge, JudgeDefaults
@@ -115,6 +114,8 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
     while pending:
         k = len(pending)
         if early:
+            from mcptest.evals.settle import next_sample_wave
+
             k = next_sample_wave(mode, [s for _, s in asked], len(pending), rubric, judge, quorum)
             if k == 0:
                 break
@@ -190,6 +191,7 @@ def _labeled(rubric: ResolvedRubric, done: list[Sample], judge: EvalJudge,
 
 def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJudge | None,
             engine: JudgeEngine, generator: str | None) -> tuple[Status, str, float | None, Any]:
+    from mcptest.evals.settle import eval_rule, panel_words, sample_ballots
     from mcptest.grade.decision import decide, unsettled
     from mcptest.grade.jury import decision_analytics
     from mcptest.report.vote_models import LostSeat, lost_words

@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from mcptest.stats.sequential import fixed_need
-
 DEFAULT_MIN_PASS_RATE = 1.0
 ADAPTIVE_MOST = 10
 """Runs an adaptive row may take at most when nothing says otherwise (the fixed count it
@@ -52,5 +50,7 @@ def adaptive_most(given: int | None, min_rate: float, gate_on: GateOn) -> int:
         return given
     if gate_on == "estimate" or min_rate >= 1.0:
         return ADAPTIVE_MOST
+    from mcptest.stats.sequential import fixed_need
+
     return next((n for n in range(ADAPTIVE_MOST, ADAPTIVE_CEILING + 1)
                  if fixed_need(min_rate, n, on_lower_bound=True) <= n - 1), ADAPTIVE_CEILING)

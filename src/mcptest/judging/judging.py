@@ -8,18 +8,19 @@ background.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from mcptest.calibrate.gate import CalibrationGating
 from mcptest.errors import SuiteError, SuiteErrors
 from mcptest.judging.model_checks import model_errors
 from mcptest.judging.plan_projection import has_agent_rows, needs_litellm, plan_calls, project_calls
-from mcptest.judging.shift_recheck import ShiftRecheck
 from mcptest.llm.engine import JudgeEngine
 from mcptest.report.redact import redact_value
 from mcptest.suite.models import JudgeDefaults
 
 if TYPE_CHECKING:
+    from mcptest.judging.shift_recheck import ShiftRecheck
     from mcptest.llm.budget import BudgetLedger
     from mcptest.llm.cassette import Cassettes
     from mcptest.llm.contracts import JudgeOptions
@@ -38,9 +39,6 @@ class Judging:
         self.engine = JudgeEngine(options, cassettes, ledger)
         self.calibration = CalibrationGating(require=options.require_calibration,
                                              evidence=options.evidence)
-        self.shift = ShiftRecheck(self.calibration, self.engine, options.on_shift)
-        """The check, during and after the run, that each calibrated cascade's guarantee
-        applies to it."""
         if errors := model_errors(plan, options.env):
             raise SuiteErrors(errors)
         calls = plan_calls(plan)
@@ -55,6 +53,14 @@ class Judging:
                     "million tokens)", pos, "matcher")
                 for model, pos in unpriced.items()
             ])
+
+    @functools.cached_property
+    def shift(self) -> ShiftRecheck:
+        """The check, during and after the run, that each calibrated cascade's guarantee
+        applies to it (made on first use: a run without judged assertions never needs it)."""
+        from mcptest.judging.shift_recheck import ShiftRecheck
+
+        return ShiftRecheck(self.calibration, self.engine, self.options.on_shift)
 
     async def start(self) -> None:
         """Start the litellm import in the background, unless nothing will need it (every call

@@ -31,6 +31,7 @@ AFTER_ANSWER: tuple[str, ...] = (
     "mcptest.report.build",
     "mcptest.judging.run_agreement",
     "mcptest.report.changed_evidence",
+    "mcptest.judging.shift_recheck",
     # the report's models, built (defer_build) innermost first so each reuses the last
     "mcptest.report.vote_models:JudgeVote",
     "mcptest.report.judge_models:JudgeDetail",
