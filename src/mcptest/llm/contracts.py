@@ -14,7 +14,9 @@ from mcptest.suite.models import JudgeDefaults
 
 
 class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # built on first use: a run builds only the contracts it uses, and those it uses once the
+    # first answer is back (outcomes, stats) are built while it waits (run/warm.py)
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class JudgeOptions(Frozen):

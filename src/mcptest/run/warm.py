@@ -32,7 +32,10 @@ AFTER_ANSWER: tuple[str, ...] = (
     "mcptest.judging.run_agreement",
     "mcptest.report.changed_evidence",
     "mcptest.judging.shift_recheck",
-    # the report's models, built (defer_build) innermost first so each reuses the last
+    # the models used once an answer is back, built (defer_build) innermost first so each
+    # reuses the last
+    "mcptest.llm.contracts:JudgeOutcome",
+    "mcptest.llm.contracts:JudgeStats",
     "mcptest.report.vote_models:JudgeVote",
     "mcptest.report.judge_models:JudgeDetail",
     "mcptest.report.corrected_models:JudgeCorrection",
