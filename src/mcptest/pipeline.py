@@ -254,12 +254,20 @@ async def _go(runner: Runner, judging: Judging | None, warm: tuple[str, ...]) ->
     try:
         async with anyio.create_task_group() as tg:
             tg.start_soon(warm_while_waiting, judging.engine.client.first_sent(),
-                          AFTER_ANSWER + warm)
+                          AFTER_ANSWER + _spec_models(runner.plan) + warm)
             await runner.run()
             tg.cancel_scope.cancel()
     finally:  # also when SIGTERM cancelled the run; closing a socket takes no time
         with anyio.move_on_after(CLOSE_S, shield=True):
             await judging.close()
+
+
+def _spec_models(plan: Plan) -> tuple[str, ...]:
+    """The plan's test models (`module:Class`): a row's definition hash dumps its test, and the
+    suite was validated section by section, so each model's own serializer is built on first
+    use, once an answer is back, unless the warm-up builds it first."""
+    kinds = dict.fromkeys(type(t.spec) for t in plan.tests)
+    return tuple(f"{k.__module__}:{k.__qualname__}" for k in kinds)
 
 
 def _progress(options: RunOptions) -> Callable[[TestResult], None] | None:

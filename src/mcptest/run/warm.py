@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 AFTER_ANSWER: tuple[str, ...] = (
+    "mcptest.evals.settle",
     "mcptest.report.models",
     "mcptest.grade.jury",
     "mcptest.grade.diagnose",
