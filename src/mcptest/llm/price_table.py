@@ -4,7 +4,8 @@
 The table ships inside the litellm package as JSON, so we read that file directly. Parsing its
 3 MB is a tenth of a cold start (docs/architecture.md, "Costs"), and a run through a
 gateway asks only for names the table does not have: a name that does not occur in the file's
-text as a JSON string is not a key of it, so such a lookup answers without parsing.
+bytes as a JSON string is not a key of it, so such a lookup answers without parsing (or even
+decoding) the file.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ TABLE_FILE = "model_prices_and_context_window_backup.json"
 class PriceTable(Mapping[str, Any]):
     """Model name → litellm's entry; parsed on the first lookup of a name the text contains."""
 
-    def __init__(self, text: str) -> None:
-        self._text = text
-        # Python's json never writes `\/`; any other escaping would hide keys from the text check
-        self._searchable = "\\/" not in text
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        # Python's json never writes `\/`; any other escaping would hide keys from the byte check
+        self._searchable = b"\\/" not in data
         self._parsed: dict[str, Any] | None = None
         self._absent: set[str] = set()
 
@@ -36,15 +37,15 @@ class PriceTable(Mapping[str, Any]):
 
     def _table(self) -> dict[str, Any]:
         if self._parsed is None:
-            data = json.loads(self._text) if self._text else {}
+            data = json.loads(self._data) if self._data else {}
             self._parsed = {k: v for k, v in data.items() if isinstance(v, dict)}
         return self._parsed
 
     def __getitem__(self, name: str) -> Any:
-        if self._parsed is None and self._searchable:
+        if self._parsed is None and self._searchable and name.isascii():
             if name in self._absent:
                 raise KeyError(name)
-            if json.dumps(name) not in self._text:
+            if json.dumps(name).encode() not in self._data:
                 self._absent.add(name)
                 raise KeyError(name)
         return self._table()[name]
@@ -61,9 +62,9 @@ def price_table() -> PriceTable:
     """Model name → litellm's entry (input_cost_per_token, output_cost_per_token, …)."""
     spec = importlib.util.find_spec("litellm")  # locates the package without importing it
     if spec is None or not spec.submodule_search_locations:
-        return PriceTable("")
+        return PriceTable(b"")
     for folder in spec.submodule_search_locations:
         path = Path(folder) / TABLE_FILE
         if path.is_file():
-            return PriceTable(path.read_text(encoding="utf-8"))
-    return PriceTable("")
+            return PriceTable(path.read_bytes())
+    return PriceTable(b"")
