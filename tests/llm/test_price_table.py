@@ -1,5 +1,5 @@
 """litellm's price table read as data: the same answers as parsing it, parsed only when a
-looked-up name occurs in it (docs/judges.md, "Speed")."""
+looked-up name occurs in its bytes (docs/judges.md, "Speed")."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ TEXT = json.dumps({
     "sample_spec": {"input_cost_per_token": 0.0, "litellm_provider": "openai"},
     "gpt-4o-mini": {"input_cost_per_token": 1.5e-07, "output_cost_per_token": 6e-07},
     "note": "not an entry",
-}, indent=4)
+}, indent=4).encode()
 
 
 def test_an_absent_name_answers_without_parsing() -> None:
@@ -39,14 +39,14 @@ def test_a_name_that_is_only_a_value_is_still_absent() -> None:
 
 
 def test_escaped_slashes_disable_the_text_check() -> None:
-    table = PriceTable('{"openai\\/gpt-x": {"input_cost_per_token": 1, "output_cost_per_token": 2}}')
+    table = PriceTable(b'{"openai\\/gpt-x": {"input_cost_per_token": 1, "output_cost_per_token": 2}}')
     assert table.get("openai/gpt-x") == {"input_cost_per_token": 1, "output_cost_per_token": 2}
 
 
 def test_the_bundled_table_agrees_with_its_json() -> None:
     spec = importlib.util.find_spec("litellm")
     assert spec is not None and spec.submodule_search_locations
-    text = (Path(spec.submodule_search_locations[0]) / TABLE_FILE).read_text(encoding="utf-8")
+    text = (Path(spec.submodule_search_locations[0]) / TABLE_FILE).read_bytes()
     whole = {k: v for k, v in json.loads(text).items() if isinstance(v, dict)}
     names = ["gpt-4o-mini", "claude-3-5-haiku-20241022", "gemini/gemini-2.5-flash",
              "judge-a", "gw-judge", "openai", "gpt-4o-mini-but-not", "gpt-4o"]
