@@ -21,9 +21,13 @@ profile drops the deadline; a test that bounds hostile input on purpose still se
 
 from __future__ import annotations
 
+import os
+import subprocess
+
 import pytest
 from _pytest.nodeid import coerce_node_id
 from hypothesis import settings
+from support.servers import SHARED_EXAMPLE_URL, shared_example, stop, wait_for_port
 
 pytest_plugins = ["pytester"]  # tests/pytest_plugin runs pytest sessions in-process
 
@@ -45,6 +49,36 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if getattr(config.option, "loadgroup", False):  # a worker of `--dist loadgroup`
         _xdist_groups(items)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow first
+
+
+_SHARED = pytest.StashKey[subprocess.Popen[bytes]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every process that runs tests (not pytest-xdist's controller) starts one example server
+    over HTTP for the suites of `support.cli_run` (its HEAD); it starts while the tests are
+    collected and is stopped at the end (docs/architecture.md, "Tests")."""
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        return
+    proc, url = shared_example()
+    config.stash[_SHARED] = proc
+    os.environ[SHARED_EXAMPLE_URL] = url
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    proc = config.stash.get(_SHARED, None)
+    if proc is not None:
+        stop(proc)
+        if proc.stderr:
+            proc.stderr.close()
+        os.environ.pop(SHARED_EXAMPLE_URL, None)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_example_ready(pytestconfig: pytest.Config) -> None:
+    proc = pytestconfig.stash.get(_SHARED, None)
+    if proc is not None:
+        wait_for_port(int(os.environ[SHARED_EXAMPLE_URL].rsplit(":", 1)[1].split("/")[0]), proc)
 
 
 @pytest.fixture

@@ -17,10 +17,19 @@ if TYPE_CHECKING:
 
 REPO = Path(__file__).resolve().parents[2]
 SERVER = REPO / "examples" / "server" / "example_server.py"
-HEAD = f"""servers:
+STDIO_HEAD = f"""servers:
   ex:
     command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
 """
+"""The example server as `ex`, started by each run (and each repetition) over stdio."""
+_SHARED = os.environ.get("MCPTEST_TEST_EXAMPLE_URL")  # support.servers.SHARED_EXAMPLE_URL
+HEAD = f"""servers:
+  ex:
+    url: {json.dumps(_SHARED)}
+""" if _SHARED else STDIO_HEAD
+"""The example server as `ex`: the test process's shared one over Streamable HTTP
+(tests/conftest.py), so a run's fresh sessions cost no server start; STDIO_HEAD outside pytest.
+Tests where the server's process is the point write their own `command:`."""
 POLITE_JUDGE = '{llm-judge: {rubric: "The greeting is polite.", threshold: 0.5}}'
 
 

@@ -104,6 +104,21 @@ def example_http_server(*, sse: bool = False, token: str | None = None) -> Itera
             proc.stderr.close()
 
 
+SHARED_EXAMPLE_URL = "MCPTEST_TEST_EXAMPLE_URL"
+"""The environment variable naming the test process's shared example server (`shared_example`)."""
+
+
+def shared_example() -> tuple[subprocess.Popen[bytes], str]:
+    """The example server over Streamable HTTP for a whole test process (tests/conftest.py
+    starts it and stops it), and its URL; not yet waited for: `wait_for_port` before first
+    use. A suite on it opens a fresh session per run and per repetition, as over stdio, without
+    an interpreter start and the MCP SDK's imports each time (~0.6 s of CPU)."""
+    port = free_port()
+    proc = subprocess.Popen([*example_command(), "--http", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return proc, f"http://127.0.0.1:{port}/mcp"
+
+
 def everything_command() -> list[str]:
     """argv of npm server-everything over stdio (prepared by .ci/prepare-tools.sh)."""
     modules = node_modules(EVERYTHING_PACKAGE)
