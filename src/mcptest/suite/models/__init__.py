@@ -44,23 +44,23 @@ if TYPE_CHECKING:  # what the names below are, for type checkers; loaded lazily 
     from mcptest.suite.models.matchers import LlmJurySpec as LlmJurySpec
     from mcptest.suite.models.matchers import RegexMatcher as RegexMatcher
     from mcptest.suite.models.matchers import SchemaMatcher as SchemaMatcher
+    from mcptest.suite.models.rubric_criteria import Aggregation as Aggregation
+    from mcptest.suite.models.rubric_criteria import CalibrationExample as CalibrationExample
+    from mcptest.suite.models.rubric_criteria import Criterion as Criterion
+    from mcptest.suite.models.rubric_criteria import LikertRange as LikertRange
+    from mcptest.suite.models.rubric_criteria import LikertScale as LikertScale
+    from mcptest.suite.models.rubric_criteria import RubricBody as RubricBody
+    from mcptest.suite.models.rubric_criteria import RubricPreset as RubricPreset
+    from mcptest.suite.models.rubric_criteria import TreeLeaf as TreeLeaf
+    from mcptest.suite.models.rubric_criteria import TreeNode as TreeNode
+    from mcptest.suite.models.rubric_criteria import WhenContains as WhenContains
+    from mcptest.suite.models.rubric_criteria import WhenRegex as WhenRegex
     from mcptest.suite.models.rubrics import PRESETS as PRESETS
-    from mcptest.suite.models.rubrics import Aggregation as Aggregation
-    from mcptest.suite.models.rubrics import CalibrationExample as CalibrationExample
-    from mcptest.suite.models.rubrics import Criterion as Criterion
     from mcptest.suite.models.rubrics import EvalJudge as EvalJudge
     from mcptest.suite.models.rubrics import JuryConfig as JuryConfig
-    from mcptest.suite.models.rubrics import LikertRange as LikertRange
-    from mcptest.suite.models.rubrics import LikertScale as LikertScale
     from mcptest.suite.models.rubrics import Matrix as Matrix
     from mcptest.suite.models.rubrics import Rubric as Rubric
-    from mcptest.suite.models.rubrics import RubricBody as RubricBody
-    from mcptest.suite.models.rubrics import RubricPreset as RubricPreset
     from mcptest.suite.models.rubrics import RubricRef as RubricRef
-    from mcptest.suite.models.rubrics import TreeLeaf as TreeLeaf
-    from mcptest.suite.models.rubrics import TreeNode as TreeNode
-    from mcptest.suite.models.rubrics import WhenContains as WhenContains
-    from mcptest.suite.models.rubrics import WhenRegex as WhenRegex
     from mcptest.suite.models.selection_spec import NO_TOOL as NO_TOOL
     from mcptest.suite.models.selection_spec import SelectionPrompt as SelectionPrompt
     from mcptest.suite.models.selection_spec import SelectionSpec as SelectionSpec
@@ -90,18 +90,18 @@ if TYPE_CHECKING:  # what the names below are, for type checkers; loaded lazily 
 
 _LAZY: dict[str, str] = {
     "AgentTest": "cases",
-    "Aggregation": "rubrics",
+    "Aggregation": "rubric_criteria",
     "AllMatcher": "composite",
     "AnyMatcher": "composite",
     "Assertion": "assertion",
     "AuthCheck": "surface",
     "BearerAuth": "servers",
-    "CalibrationExample": "rubrics",
+    "CalibrationExample": "rubric_criteria",
     "CalibrationGate": "calibration",
     "CaseFile": "table",
     "ConformanceSettings": "surface",
     "ContainsMatcher": "matchers",
-    "Criterion": "rubrics",
+    "Criterion": "rubric_criteria",
     "CustomJudgeMatcher": "matchers",
     "CustomJudgeSpec": "matchers",
     "EnvRef": "servers",
@@ -116,8 +116,8 @@ _LAZY: dict[str, str] = {
     "JuryConfig": "rubrics",
     "LIST_METHODS": "surface_cases",
     "LLM_MATCHER_KINDS": "matcher_kinds",
-    "LikertRange": "rubrics",
-    "LikertScale": "rubrics",
+    "LikertRange": "rubric_criteria",
+    "LikertScale": "rubric_criteria",
     "LintIgnore": "surface",
     "LintSettings": "surface",
     "ListTest": "surface_cases",
@@ -140,8 +140,8 @@ _LAZY: dict[str, str] = {
     "RemoteServer": "servers",
     "ResourceTest": "surface_cases",
     "Rubric": "rubrics",
-    "RubricBody": "rubrics",
-    "RubricPreset": "rubrics",
+    "RubricBody": "rubric_criteria",
+    "RubricPreset": "rubric_criteria",
     "RubricRef": "rubrics",
     "SchemaMatcher": "matchers",
     "SelectionPrompt": "selection_spec",
@@ -155,11 +155,11 @@ _LAZY: dict[str, str] = {
     "SuiteDefaults": "defaults",
     "SurfaceCheck": "surface",
     "ToolTest": "cases",
-    "TreeLeaf": "rubrics",
-    "TreeNode": "rubrics",
+    "TreeLeaf": "rubric_criteria",
+    "TreeNode": "rubric_criteria",
     "Variable": "servers",
-    "WhenContains": "rubrics",
-    "WhenRegex": "rubrics",
+    "WhenContains": "rubric_criteria",
+    "WhenRegex": "rubric_criteria",
     "is_llm_matcher": "matcher_kinds",
     "matcher_kind": "matcher_kinds",
 }

@@ -15,12 +15,12 @@ import functools
 import importlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from pydantic import BaseModel, GetCoreSchemaHandler, GetJsonSchemaHandler, TypeAdapter
-from pydantic_core import CoreSchema, PydanticCustomError, core_schema
+from pydantic import BaseModel, TypeAdapter
 
 from mcptest.suite.models.kind_aliases import MATCHER_KIND_ALIASES
+from mcptest.suite.models.lazy_union import LazyUnion
 
 
 @dataclass(frozen=True)
@@ -139,58 +139,23 @@ def is_llm_matcher(m: BaseModel) -> bool:
     return kind.judged or (kind.of_values and any(is_llm_matcher(c) for c in _children(m)))
 
 
-def _discriminate(v: Any) -> str | None:
-    if isinstance(v, dict):
-        keys = [canonical_kind(k) for k in v if canonical_kind(k) in MATCHER_KINDS]
-        return keys[0] if len(v) == 1 and keys else None
-    if isinstance(v, BaseModel) and type(v) in KIND_OF_MODEL:
-        return matcher_kind(v)
+def _kind_key(value: Any) -> str | None:
+    """The kind a matcher mapping names: its one key (an older spelling too)."""
+    if isinstance(value, dict):
+        keys = [canonical_kind(k) for k in value if canonical_kind(k) in MATCHER_KINDS]
+        return keys[0] if len(value) == 1 and keys else None
     return None
 
 
-_NOT_ONE_KIND = "a matcher is a mapping with exactly one of: " + ", ".join(MATCHER_KINDS)
-
-
-def _validate(v: Any) -> BaseModel:
-    kind = _discriminate(v)
-    if kind is None:
-        raise PydanticCustomError("matcher_kind", _NOT_ONE_KIND)
-    return cast(BaseModel, model_of(kind).__pydantic_validator__.validate_python(v))
-
-
-class _MatcherUnion:
+class _MatcherUnion(LazyUnion):
     """pydantic's `Matcher`: the mapping's one key names the kind, whose model (imported and
     built on first use) validates it. So a suite builds only the kinds it uses, while the
-    published schema (`json_schema`) still offers every kind of the table."""
+    published schema still offers every kind of the table."""
 
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any,
-                                     handler: GetCoreSchemaHandler) -> CoreSchema:
-        return core_schema.no_info_plain_validator_function(
-            _validate, metadata={"pydantic_js_functions": [cls.json_schema]})
-
-    @staticmethod
-    def json_schema(_schema: CoreSchema, handler: GetJsonSchemaHandler) -> dict[str, Any]:
-        """`oneOf` the models of every kind, in the table's order (each model once in `$defs`:
-        a kind met again, as inside `not`, is a `$ref` to it)."""
-        gen = cast(Any, handler).generate_json_schema  # pydantic's handler carries it
-        out = []
-        for k in MATCHERS:
-            schema: Any = model_of(k.name).__pydantic_core_schema__
-            top = schema["schema"] if schema["type"] == "definitions" else schema
-            ref = top.get("ref") or top["schema_ref"]
-            if (ref, gen.mode) in gen.core_to_defs_refs:
-                out.append(gen.definition_ref_schema({"type": "definition-ref", "schema_ref": ref}))
-            else:
-                gen.get_cache_defs_ref_schema(ref)  # taken: a kind inside it refers to it
-                out.append(gen.generate_inner(schema))
-        return {"oneOf": out}
-
-    @staticmethod
-    def member_for(value: Any) -> Any:
-        """The model the value's key names (None: no one kind), for error positions."""
-        kind = _discriminate(value)
-        return model_of(kind) if kind else None
+    members = tuple((k.name, k.model) for k in MATCHERS)
+    error_type = "matcher_kind"
+    error_message = "a matcher is a mapping with exactly one of: " + ", ".join(MATCHER_KINDS)
+    tag = staticmethod(_kind_key)
 
 
 if TYPE_CHECKING:

@@ -1,101 +1,19 @@
-"""Rubrics (free-form, criteria, decision tree, ref, preset) and how evals are judged
-(docs/evals.md)."""
+"""Rubrics (free-form, ref, preset, criteria or a decision tree) and how evals are judged
+(docs/evals.md). The criteria and tree models are `rubric_criteria.py`'s, built when a suite
+first writes such a rubric."""
 
-from typing import Annotated, Any, Literal, Self, get_args
+from typing import TYPE_CHECKING, Any, Literal, Self, TypeAlias, get_args
 
 from pydantic import (
-    Discriminator,
     Field,
-    Tag,
     ValidationInfo,
     field_validator,
     model_validator,
 )
 
-from mcptest.suite.models.base import Strict, check_regex
+from mcptest.suite.models.base import Strict
+from mcptest.suite.models.lazy_union import LazyUnion
 from mcptest.suite.models.verdict_kind import VerdictModeFields, mode_key_error
-
-
-class WhenContains(Strict):
-    contains: str
-
-
-class WhenRegex(Strict):
-    regex: str
-
-    _compiles = field_validator("regex")(check_regex)
-
-
-class CalibrationExample(Strict):
-    response: str
-    score: float = Field(ge=0, le=1)
-
-
-class Criterion(Strict):
-    name: str = Field(min_length=1)
-    description: str = Field(min_length=1)
-    weight: float = Field(default=1.0, gt=0)
-    required: bool = False
-    guard: bool = False
-    threshold: float | None = Field(default=None, ge=0, le=1)
-    when: WhenContains | WhenRegex | None = None
-    examples: list[CalibrationExample] = Field(default_factory=list)
-
-
-class TreeLeaf(Strict):
-    score: float = Field(ge=0, le=1)
-    reason: str | None = None
-
-
-class TreeNode(Strict):
-    ask: str = Field(min_length=1)
-    yes: "TreeNode | TreeLeaf"
-    no: "TreeNode | TreeLeaf"
-
-
-class LikertRange(Strict):
-    min: int = 1
-    max: int = 5
-
-    @model_validator(mode="after")
-    def _ordered(self) -> Self:
-        if self.max <= self.min:
-            raise ValueError("likert max must be greater than min")
-        return self
-
-
-class LikertScale(Strict):
-    likert: LikertRange
-
-
-Aggregation = Literal["mean", "min", "max", "median", "geometric"]
-
-
-class RubricBody(Strict):
-    """A structured rubric: weighted criteria or a decision tree (never both)."""
-
-    threshold: float | None = Field(default=None, ge=0, le=1)
-    strict: bool = False
-    aggregation: Aggregation = "mean"
-    scale: Literal["percent"] | LikertScale | None = None
-    require_evidence: bool = False
-    criteria: list[Criterion] | None = Field(default=None, min_length=1)
-    tree: TreeNode | None = None
-
-    @model_validator(mode="after")
-    def _one_form(self) -> Self:
-        if self.criteria is not None and self.tree is not None:
-            raise ValueError("a rubric has either `criteria` or `tree`, never both")
-        if self.criteria is None and self.tree is None:
-            raise ValueError("a structured rubric needs `criteria` or `tree`")
-        if self.tree is not None:
-            given = [k for k in ("require_evidence", "aggregation")
-                     if k in self.model_fields_set]
-            if given:
-                raise ValueError(
-                    f"`{'` and `'.join(given)}` apply to `criteria`; a `tree` rubric scores "
-                    "the leaf it reaches (no criteria to aggregate or quote evidence for)")
-        return self
 
 
 class RubricRef(Strict):
@@ -109,37 +27,38 @@ PresetName = Literal["helpfulness", "groundedness", "safety", "format-adherence"
 PRESETS: tuple[str, ...] = get_args(PresetName)
 
 
-class RubricPreset(Strict):
-    preset: PresetName
-    threshold: float | None = Field(default=None, ge=0, le=1)
-    strict: bool = False
-    criteria: list[Criterion] = Field(default_factory=list)
-
-
-def _rubric_kind(v: Any) -> str | None:
-    if isinstance(v, str):
+def _rubric_kind(value: Any) -> str | None:
+    if isinstance(value, str):
         return "text"
-    if isinstance(v, dict):
-        if "ref" in v:
+    if isinstance(value, dict):
+        if "ref" in value:
             return "ref"
-        if "preset" in v:
+        if "preset" in value:
             return "preset"
         return "body"
-    kinds: dict[type, str] = {RubricRef: "ref", RubricPreset: "preset", RubricBody: "body"}
-    return kinds.get(type(v))
+    return None
 
 
-Rubric = Annotated[
-    Annotated[str, Tag("text")]
-    | Annotated[RubricRef, Tag("ref")]
-    | Annotated[RubricPreset, Tag("preset")]
-    | Annotated[RubricBody, Tag("body")],
-    Discriminator(
-        _rubric_kind,
-        custom_error_type="rubric_kind",
-        custom_error_message="a rubric is a string, {ref}, {preset} or {criteria|tree}",
-    ),
-]
+_CRITERIA = "mcptest.suite.models.rubric_criteria"
+
+
+class _RubricUnion(LazyUnion):
+    """pydantic's `Rubric`: a string, `{ref}`, `{preset}` or a body; the criteria and tree
+    models are built when a suite first writes one (a free-form rubric builds none)."""
+
+    members = (("text", "builtins:str"), ("ref", f"{__name__}:RubricRef"),
+               ("preset", f"{_CRITERIA}:RubricPreset"), ("body", f"{_CRITERIA}:RubricBody"))
+    error_type = "rubric_kind"
+    error_message = "a rubric is a string, {ref}, {preset} or {criteria|tree}"
+    tag = staticmethod(_rubric_kind)
+
+
+if TYPE_CHECKING:
+    from mcptest.suite.models.rubric_criteria import RubricBody, RubricPreset
+
+    Rubric: TypeAlias = "str | RubricRef | RubricPreset | RubricBody"
+else:
+    Rubric = _RubricUnion
 
 
 class JuryConfig(Strict):

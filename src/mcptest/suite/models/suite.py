@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from mcptest.suite.models.client import ServerClient  # noqa: TC004
     from mcptest.suite.models.defaults import SuiteDefaults  # noqa: TC004
     from mcptest.suite.models.eval_spec import EvalSpec  # noqa: TC004
-    from mcptest.suite.models.rubrics import RubricBody  # noqa: TC004
+    from mcptest.suite.models.rubric_criteria import RubricBody  # noqa: TC004
     from mcptest.suite.models.selection_spec import SelectionSpec  # noqa: TC004
     from mcptest.suite.models.servers import Server, Variable  # noqa: TC004
     from mcptest.suite.models.surface import LintSettings, SurfaceCheck  # noqa: TC004
