@@ -8,20 +8,17 @@ walk can ask. A live eval projects all criteria, since its candidate does not ex
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mcptest.evals.rubric import ResolvedRubric, resolve_rubric
 from mcptest.evals.verdict import SampleSeat, seats
-from mcptest.suite.models import (
-    EvalRubricMatcher,
-    EvalSpec,
-    RubricBody,
-    TreeLeaf,
-    TreeNode,
-)
+from mcptest.suite.models import TreeLeaf
+from mcptest.suite.models.matcher_kinds import matcher_kind
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
+
+    from mcptest.suite.models import EvalRubricMatcher, EvalSpec, RubricBody, TreeNode
 
 
 @dataclass(frozen=True)
@@ -83,8 +80,8 @@ def project_agent_rubrics(spec: Any, rubrics: Mapping[str, RubricBody]) -> list[
     `tool-description-quality` listing counts one tool (the listing's size is not known yet)."""
     out = []
     for a in spec.expect:
-        if isinstance(a.matcher, EvalRubricMatcher):
-            r = resolve_rubric(a.matcher.eval_rubric, rubrics)
+        if matcher_kind(a.matcher) == "eval-rubric":  # by name: no matcher model is loaded
+            r = resolve_rubric(cast("EvalRubricMatcher", a.matcher).eval_rubric, rubrics)
             mode, who = seats(None, None)
             n, exact = questions(r, None)
             out.append(EvalProjection(rubric=r, mode=mode, seats=who, questions=n, exact=exact,
