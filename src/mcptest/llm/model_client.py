@@ -21,9 +21,10 @@ import anyio
 from mcptest.errors import BudgetRefused
 from mcptest.llm.budget import BudgetLedger, Price, Reservation
 from mcptest.llm.custom_meter import CustomJudgeMeter
+from mcptest.llm.first_wave import FirstWave
 from mcptest.llm.imports import LitellmLoader
 from mcptest.llm.offline import NotRecorded, OfflineRoute
-from mcptest.llm.openai_route import ON_WIRE, OpenAIRoute, applies
+from mcptest.llm.openai_route import OpenAIRoute, applies
 from mcptest.llm.pool import JudgePool
 from mcptest.llm.price_table import price_table
 from mcptest.llm.retry import RetriesExhausted, RetryPolicy, classify, with_retries
@@ -95,34 +96,12 @@ class ModelClient:
         self.meter = CustomJudgeMeter(self.pool, self.ledger)
         self.tracing: Tracing | None = None
         """Set by the pipeline on a traced run: a span per request (docs/tracing.md)."""
-        self._sent_event: anyio.Event | None = None
-        self._preparing = 0
-        """Requests holding a pool slot and not yet on the wire, until `first_sent` is set."""
+        self.first_wave = FirstWave()
 
     def first_sent(self) -> anyio.Event:
-        """Set once the client's first requests are on the wire (their bodies written, on the
-        OpenAI-compatible route; their answers back, on litellm's): a request was sent and none
-        that holds a pool slot is still being prepared, so the run's wait for its first answers
-        begins (`run/warm.py`). Not at the first request alone: a wave of them (`--concurrency`)
-        opens its connections together, and work in the loop before the last is written would
-        hold that one back. Made in the caller's event loop."""
-        if self._sent_event is None:
-            self._sent_event = anyio.Event()
-        return self._sent_event
-
-    def _on_wire(self) -> Callable[[], None]:
-        """What one try calls when its request is written (at most once counts)."""
-        self._preparing += 1
-        done = False
-
-        def written() -> None:
-            nonlocal done
-            if not done:
-                done = True
-                self._preparing -= 1
-                if self._preparing == 0 and self._sent_event is not None:
-                    self._sent_event.set()
-        return written
+        """Set once the client's first requests are on the wire: the run's wait for its first
+        answers begins (`llm/first_wave.py`, `run/warm.py`). Made in the caller's loop."""
+        return self.first_wave.sent()
 
     def start(self) -> None:
         """Begin importing litellm in the background (once the plan shows model calls)."""
@@ -237,17 +216,9 @@ class ModelClient:
             tally.sent += 1
             with self._lock:
                 self._sent += 1
-            written = None
-            if self._sent_event is not None and not self._sent_event.is_set():
-                written = self._on_wire()
-                wire = ON_WIRE.set(written)
             try:
-                try:
+                with self.first_wave.trying():
                     reply = await send()
-                finally:
-                    if written is not None:
-                        ON_WIRE.reset(wire)
-                        written()
             except Exception as e:
                 # A timed-out or cut request may still be billed: count its worst case. One
                 # never delivered (`unreachable`) or answered with an error costs nothing, and
