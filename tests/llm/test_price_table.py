@@ -38,8 +38,9 @@ def test_a_name_that_is_only_a_value_is_still_absent() -> None:
     assert table.get("openai") is None  # occurs as a value: parsed, then not found
 
 
-def test_escaped_slashes_disable_the_text_check() -> None:
+def test_a_name_written_with_escaped_slashes_is_found() -> None:
     table = PriceTable(b'{"openai\\/gpt-x": {"input_cost_per_token": 1, "output_cost_per_token": 2}}')
+    assert table.get("openai/gpt-y") is None and not table.parsed  # absent in both spellings
     assert table.get("openai/gpt-x") == {"input_cost_per_token": 1, "output_cost_per_token": 2}
 
 

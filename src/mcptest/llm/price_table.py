@@ -25,8 +25,6 @@ class PriceTable(Mapping[str, Any]):
 
     def __init__(self, data: bytes) -> None:
         self._data = data
-        # Python's json never writes `\/`; any other escaping would hide keys from the byte check
-        self._searchable = b"\\/" not in data
         self._parsed: dict[str, Any] | None = None
         self._absent: set[str] = set()
 
@@ -42,10 +40,14 @@ class PriceTable(Mapping[str, Any]):
         return self._parsed
 
     def __getitem__(self, name: str) -> Any:
-        if self._parsed is None and self._searchable and name.isascii():
+        if self._parsed is None and name.isascii():
             if name in self._absent:
                 raise KeyError(name)
-            if json.dumps(name).encode() not in self._data:
+            key = json.dumps(name).encode()
+            # as Python's json writes it, or with `\\/` for `/` (JSON's one other spelling of
+            # an ASCII name's characters that a writer may choose)
+            if key not in self._data and (b"/" not in key
+                                          or key.replace(b"/", b"\\/") not in self._data):
                 self._absent.add(name)
                 raise KeyError(name)
         return self._table()[name]
