@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +14,7 @@ import krippendorff
 import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
+from support.cli_inproc import Ran, cli
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.cli.main import main
@@ -32,11 +32,11 @@ SERVER_OUTPUT = "Deployed billing v2.4.1 to production."
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
 
-def mcptest(*args: str | Path, env: dict[str, str],
-            cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mcptest", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "MCPTEST_PYTHON": sys.executable, **env})
+def mcptest(*args: str | Path, env: dict[str, str], cwd: Path | None = None) -> Ran:
+    """`mcptest ARGS` in this process (what it writes is the point, not the process), with the
+    environment a subprocess got: this process's (the `gateway` fixture's judge included)."""
+    return cli(*args, cwd=cwd, inherit=False,
+               env={**os.environ, "MCPTEST_PYTHON": sys.executable, **env})
 
 
 @pytest.fixture
