@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from evals.conftest import judge_env
+from support.cli_inproc import Ran
+from support.cli_inproc import cli as inproc
 from support.cli_run import KEYLESS, SERVER
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
@@ -36,11 +37,11 @@ agents:
 """
 
 
-def cli(cwd: Path, env: dict[str, str], *args: str) -> tuple[subprocess.CompletedProcess[str],
-                                                              dict[str, Any]]:
-    done = subprocess.run([sys.executable, "-m", "mcptest", "run", "agents.yml", *args,
-                           "--reporter", "json", "--output", "r.json", "--reporter", "pretty"],
-                          cwd=cwd, env=env, capture_output=True, text=True, timeout=240)
+def cli(cwd: Path, env: dict[str, str], *args: str) -> tuple[Ran, dict[str, Any]]:
+    """`mcptest run agents.yml` in this process with exactly `env`, as a subprocess given it
+    (what the run writes and replays is the point, not the process)."""
+    done = inproc("run", "agents.yml", *args, "--reporter", "json", "--output", "r.json",
+                  "--reporter", "pretty", cwd=cwd, env=env, inherit=False)
     return done, json.loads((cwd / "r.json").read_text())
 
 
