@@ -28,7 +28,6 @@ from mcptest.report.redact import redact_text
 from mcptest.run.runner import Runner, RunState
 from mcptest.run.tapes import playing
 from mcptest.run.warm import AFTER_ANSWER, warm_while_waiting
-from mcptest.suite.advice import load_warnings
 from mcptest.telemetry.hooks import Tracing, wanted
 
 if TYPE_CHECKING:
@@ -163,6 +162,7 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     from mcptest.grade.juror_independence import with_effective_jurors
     from mcptest.report.build import JudgeTotals, build_report
     from mcptest.report.models import ShardInfo
+    from mcptest.suite.advice import load_warnings
     tests = _rows(plan, state, interrupted or ("internal error" if fault else None))
     if judging is not None:
         tests = with_effective_jurors(tests)

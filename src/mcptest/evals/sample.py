@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, Literal
 import anyio
 
 from mcptest.evals import prompts
-from mcptest.evals.gates import decide_criteria, evidence_found, when_holds
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
 from mcptest.suite.models import Criterion, JudgeDefaults, TreeLeaf, TreeNode
 
@@ -140,10 +139,14 @@ async def _walk(s: Sample, node: TreeNode | TreeLeaf, rubric: ResolvedRubric, ca
 
 async def _criteria(s: Sample, criteria: list[Criterion], rubric: ResolvedRubric,
                     candidate: Any, text: str, prompt: str | None, ask: Asker) -> Sample:
-    from mcptest.report.models import CriterionResult
     assert rubric.body is not None
     evidence = rubric.body.require_evidence
-    applies = [when_holds(c.when, text) for c in criteria]
+    if any(c.when is not None for c in criteria):
+        from mcptest.evals.gates import when_holds
+
+        applies = [when_holds(c.when, text) for c in criteria]
+    else:  # every criterion is asked
+        applies = [True] * len(criteria)
     answers: dict[int, JudgeOutcome] = {}
 
     async def one(i: int, c: Criterion) -> None:
@@ -156,6 +159,10 @@ async def _criteria(s: Sample, criteria: list[Criterion], rubric: ResolvedRubric
     s.outcomes = [answers[i] for i in sorted(answers)]
     if (t := _trouble(s.outcomes)) is not None:
         s.state, s.why = t
+    # the answers are back: grading's own modules (warmed in the wait, run/warm.py)
+    from mcptest.evals.gates import decide_criteria, evidence_found
+    from mcptest.report.models import CriterionResult
+
     gated: list[str] = []
     for i, c in enumerate(criteria):
         gate = c.threshold if c.threshold is not None else rubric.threshold

@@ -11,13 +11,11 @@ panels carry the jury analytics of docs/§5.3 over the samples.
 
 from __future__ import annotations
 
-import statistics
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from mcptest.evals.gates import display
 from mcptest.evals.sample import Asker, Sample, grade_sample
 from mcptest.grade.aggregate import calls_per_grading, vote
 from mcptest.grade.sampling import repeated_sampling
@@ -66,13 +64,15 @@ def jury_sampling(judge: EvalJudge | None, defaults: JudgeDefaults | None) -> Ju
 
 def _merged_criteria(samples: list[Sample]) -> list[CriterionResult]:
     """The first decisive sample's criteria with scores averaged over all decisive samples."""
+    from statistics import fmean  # after the answers: not on the first request's path
+
     if len(samples) == 1:
         return samples[0].criteria
     first = samples[0].criteria
     out = []
     for k, c in enumerate(first):
         scores = [x for s in samples if (x := s.criteria[k].score) is not None]
-        out.append(c.model_copy(update={"score": statistics.fmean(scores) if scores else None}))
+        out.append(c.model_copy(update={"score": fmean(scores) if scores else None}))
     return out
 
 
@@ -134,6 +134,7 @@ async def judge_eval(rubric: ResolvedRubric, candidate: Any, text: str, *, promp
     decisive = [s for s in done if s.state == "scored"]
     base = decisive[0] if decisive else done[0]
     scale = rubric.body.scale if rubric.body is not None else None
+    from mcptest.evals.gates import display
     from mcptest.report.models import JudgeDetail
 
     detail = JudgeDetail(
@@ -191,6 +192,8 @@ def _labeled(rubric: ResolvedRubric, done: list[Sample], judge: EvalJudge,
 
 def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJudge | None,
             engine: JudgeEngine, generator: str | None) -> tuple[Status, str, float | None, Any]:
+    from statistics import fmean  # after the answers: not on the first request's path
+
     from mcptest.evals.settle import eval_rule, panel_words, sample_ballots
     from mcptest.grade.decision import decide, unsettled
     from mcptest.grade.jury import decision_analytics
@@ -216,7 +219,7 @@ def _decide(mode: str, done: list[Sample], rubric: ResolvedRubric, judge: EvalJu
         return ("error" if d.outcome == "error" else "failed",
                 f"no decisive sample: {done[0].why}", None, None)
     scores = [s.score for s in decisive if s.score is not None]
-    mean = statistics.fmean(scores) if scores else None
+    mean = fmean(scores) if scores else None
     ok = d.outcome == "passed"
     if mode == "jury":
         why = (f"{d.passed_n}/{d.decisive} samples passed (fraction {d.fraction:.2f}, "

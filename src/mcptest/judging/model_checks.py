@@ -14,11 +14,13 @@ naming the same fix.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
+
+from pydantic import BaseModel
 
 from mcptest.errors import SuiteError
 from mcptest.llm.providers import PROVIDERS, ambiguity, temperature_range
-from mcptest.suite.models import Assertion, LlmJudgeMatcher, LlmJuryMatcher, Suite
+from mcptest.suite.models.matcher_kinds import matcher_kind
 from mcptest.suite.positions import KeyPath, format_path
 
 if TYPE_CHECKING:
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 
     from mcptest.plan import Plan
     from mcptest.suite.load import LoadedSuite
+    from mcptest.suite.models import Assertion, LlmJudgeMatcher, LlmJuryMatcher, Suite
 
 _KINDS = ("tools", "resources", "prompts", "lists", "agents")
 
@@ -86,14 +89,15 @@ def _seats(suite: Suite) -> Iterator[_Seat]:
 def _matcher_seats(m: object, at: KeyPath, base: str | None, t: float | None,
                    t_path: KeyPath) -> Iterator[_Seat]:
     """The seats of an `llm-judge` (its escalation tiers too) or an `llm-jury`."""
-    if isinstance(m, LlmJudgeMatcher):
-        spec = m.llm_judge
+    kind = matcher_kind(m) if isinstance(m, BaseModel) else None  # by the table's name
+    if kind == "llm-judge":
+        spec = cast("LlmJudgeMatcher", m).llm_judge
         if spec.model:
             yield _Seat(spec.model, (*at, "llm-judge", "model"), spec.base_url or base, t, t_path)
         for k, tier in enumerate(spec.escalate or []):
             yield from _matcher_seats(tier, (*at, "llm-judge", "escalate", k), base, t, t_path)
-    elif isinstance(m, LlmJuryMatcher):
-        jury = m.llm_jury
+    elif kind == "llm-jury":
+        jury = cast("LlmJuryMatcher", m).llm_jury
         jt, jt_path = t, t_path
         if jury.temperature is not None:
             jt, jt_path = jury.temperature, (*at, "llm-jury", "temperature")

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 AFTER_ANSWER: tuple[str, ...] = (
     "mcptest.evals.settle",
+    "mcptest.evals.gates",
+    "mcptest.suite.advice",
     "mcptest.report.models",
     "mcptest.grade.jury",
     "mcptest.grade.diagnose",

@@ -7,7 +7,6 @@ read, because validation reports that.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -82,6 +81,8 @@ class _Checker:
     def server_ref(self, ref: Any, path: KeyPath, servers: dict[str, Any]) -> None:
         if not isinstance(ref, str) or ref in servers:
             return
+        import difflib  # a suggestion for a misspelt name: only a bad suite needs it
+
         hint = difflib.get_close_matches(ref, list(servers), n=1)
         if hint:
             also = f" (did you mean `{hint[0]}`?)"
@@ -118,6 +119,8 @@ class _Checker:
             if isinstance(rubric, dict) and isinstance(rubric.get("ref"), str):
                 ref = rubric["ref"]
                 if ref not in rubrics:
+                    import difflib
+
                     hint = difflib.get_close_matches(ref, list(rubrics), n=1)
                     also = f" (did you mean `{hint[0]}`?)" if hint else (
                         f" (declared: {', '.join(sorted(rubrics))})" if rubrics

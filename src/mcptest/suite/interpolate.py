@@ -8,7 +8,6 @@ caller passes (never `os.environ` directly); variable values themselves are not 
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -92,6 +91,8 @@ class Interpolator:
 
     def _lookup(self, name: str, path: KeyPath) -> Any:
         if name not in self.declared:
+            import difflib  # a suggestion for a misspelt name: only a bad suite needs it
+
             hint = difflib.get_close_matches(name, sorted(self.declared), n=1)
             also = f" (did you mean `{hint[0]}`?)" if hint else " (declare it under `variables:`)"
             self._error(f"undefined variable `{name}`{also}", path)

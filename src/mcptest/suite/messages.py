@@ -7,7 +7,6 @@ nearest known name when one is close.
 
 from __future__ import annotations
 
-import difflib
 import inspect
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +73,8 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
 
 
 def _suggest(word: str, choices: list[str]) -> str:
+    import difflib  # a suggestion for a misspelt word: only a bad suite needs it
+
     hit = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return f" (did you mean `{hit[0]}`?)" if hit else ""
 

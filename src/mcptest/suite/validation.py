@@ -9,7 +9,6 @@ instead of one error per member.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import inspect
 import types
@@ -205,6 +204,8 @@ def _typos(items: list[_Item]) -> set[tuple[KeyPath, str]]:
         if it.err["type"] == "extra_forbidden" and it.path:
             mapping, key = it.path[:-1], str(it.path[-1])
             wanted = [k for m, k in missing if m == mapping]
+            import difflib  # an unknown key's suggestion: only a suite with a typo needs it
+
             out.update((mapping, hit) for hit in difflib.get_close_matches(key, wanted, n=1))
     return out
 
