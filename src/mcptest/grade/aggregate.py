@@ -53,11 +53,15 @@ def weighted_quorum(heads: Sequence[tuple[float, bool]], quorum: float) -> Tally
     """The jury rule over decisive heads given as (weight, passed)."""
     if not heads:
         return Tally(0, 0, None, False)
-    total = sum(Fraction(w) for w, _ in heads)
-    won = sum((Fraction(w) for w, ok in heads if ok), Fraction(0))
-    hundredths = (won * 100 / total + Fraction(1, 2)).__floor__()  # exact half-up rounding
+    passed = sum(1 for _, ok in heads if ok)
+    if all(w == 1 for w, _ in heads):  # unweighted, in integers (Fractions cost ~20 µs a call)
+        hundredths = (200 * passed + len(heads)) // (2 * len(heads))
+    else:
+        total = sum(Fraction(w) for w, _ in heads)
+        won = sum((Fraction(w) for w, ok in heads if ok), Fraction(0))
+        hundredths = (won * 100 / total + Fraction(1, 2)).__floor__()  # exact half-up rounding
     fraction = hundredths / 100
-    return Tally(sum(1 for _, ok in heads if ok), len(heads), fraction, fraction >= quorum)
+    return Tally(passed, len(heads), fraction, fraction >= quorum)
 
 
 def calls_per_grading(asked: Iterable[Sequence[JudgeOutcome]]) -> int:
