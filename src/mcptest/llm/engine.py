@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import BudgetRefused
 from mcptest.llm.budget import BudgetLedger, lookup_price, prompt_token_bound
-from mcptest.llm.cache import CacheKey, VerdictCache, verdict_sampling
 from mcptest.llm.call import Reply, response_format
 from mcptest.llm.contracts import JudgeOptions, JudgeOutcome, JudgeRequest, JudgeStats, Projection
 from mcptest.llm.cost_bound import PROJECTED_PROMPT_TOKENS, PlannedCall, project_cost
@@ -35,6 +34,7 @@ from mcptest.suite.models import JudgeDefaults
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from mcptest.llm.cache import CacheKey, VerdictCache
     from mcptest.llm.cassette import Cassettes
 
 
@@ -45,8 +45,11 @@ class JudgeEngine:
                  ledger: BudgetLedger | None = None) -> None:
         self.options = options
         self.client = ModelClient(options, cassettes, ledger)
-        self._cache = (VerdictCache(options.cache_dir, secrets=options.secrets)
-                       if options.cache_dir else None)
+        self._cache: VerdictCache | None = None
+        if options.cache_dir:  # the cache's models are imported only when there is one
+            from mcptest.llm.cache import VerdictCache
+
+            self._cache = VerdictCache(options.cache_dir, secrets=options.secrets)
         self._lock = threading.Lock()
         self._sent = self._hits = self._deferred = self._errors = 0
         self._projection: Projection | None = None
@@ -152,6 +155,8 @@ class JudgeEngine:
         if r.model is not None and self._cache is not None and self.client.cassettes is None:
             # Served even when the judge is unreachable now: a restored cache keeps a
             # key-free re-run of the same suite graded.
+            from mcptest.llm.cache import CacheKey, verdict_sampling
+
             key = CacheKey(model=r.model, messages=cache_messages(messages, nonce),
                            rubric=req.rubric, candidate=candidate_text(req.candidate),
                            sampling=verdict_sampling(settings),

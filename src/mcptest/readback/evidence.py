@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mcptest.errors import ReadBackError
-from mcptest.readback.changed_files import list_root, read_changed_files
 from mcptest.readback.files import read_regular
 
 if TYPE_CHECKING:
@@ -104,7 +103,11 @@ def evidence_for(base: str | None, distrust: bool, env: Mapping[str, str], cwd: 
     the environment: the pull request's base branch, a fork's pull request) make of this run;
     None: no comparison. A list that is refused raises `ReadBackError`."""
     distrust = distrust or fork_pull_request(env)
-    given = read_changed_files(listed, list_root(env, cwd)) if listed is not None else None
+    given = None
+    if listed is not None:  # `--evidence-changed-files`: its reader only then
+        from mcptest.readback.changed_files import list_root, read_changed_files
+
+        given = read_changed_files(listed, list_root(env, cwd))
     implicit = base is None
     if base is None and env.get("GITHUB_BASE_REF"):
         base = f"origin/{env['GITHUB_BASE_REF']}"
