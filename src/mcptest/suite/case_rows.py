@@ -19,7 +19,6 @@ from pydantic import BaseModel, ValidationError
 from mcptest.errors import SourcePos, SuiteError
 from mcptest.suite.models.suite import Suite
 from mcptest.suite.positions import KeyPath, Positions, format_path
-from mcptest.suite.validation import suite_errors
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -187,6 +186,8 @@ def expand(data: dict[str, Any], tables: dict[KeyPath, Table], positions: Positi
             try:
                 made.append(Case(row, model.model_validate(filled)))
             except ValidationError as e:
+                from mcptest.suite.validation import suite_errors  # only for a case's mistakes
+
                 for err in suite_errors(e, filled, _CasePositions(positions, base, filler),
                                         model):
                     err.key_path = _prefixed(base, err.key_path)

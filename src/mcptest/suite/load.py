@@ -21,7 +21,6 @@ from mcptest.suite.positions import Positions, parse_yaml
 from mcptest.suite.references import resolve_references
 from mcptest.suite.scoring_checks import scoring_checks
 from mcptest.suite.sections import validate_sections
-from mcptest.suite.validation import located_errors
 from mcptest.suite.yaml_bounds import MAX_FILE_BYTES
 
 if TYPE_CHECKING:
@@ -124,8 +123,11 @@ def load_suite(path: Path, *, env: Mapping[str, str]) -> LoadedSuite:
     tables = reread_inline(data, tables, positions)
     data, cases = expand(data, tables, positions, errors)
     suite, invalid = validate_sections(data)
-    errors.extend(x for x in located_errors(invalid, data, positions, Suite)
-                  if not owned_by_cases(x, tables))
+    if invalid:
+        from mcptest.suite.validation import located_errors  # only for a file with mistakes
+
+        errors.extend(x for x in located_errors(invalid, data, positions, Suite)
+                      if not owned_by_cases(x, tables))
     errors.extend(cross_check(data, positions, base_dir))
     errors.extend(scoring_checks(data, positions))
     if suite is not None:
