@@ -11,6 +11,7 @@ Results land in a `RunState` as they complete, so an interrupted run can still r
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
@@ -20,7 +21,6 @@ import anyio
 from mcptest.errors import ServerNotReadyError
 from mcptest.plan import SERVER_KINDS
 from mcptest.run.tapes import replay_verdict
-from mcptest.run.tool_test_run import ToolTestRun
 
 if TYPE_CHECKING:
     from mcptest.grade.grader import LlmGrading
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from mcptest.report.models import ServerReport, TestResult
     from mcptest.run.server_pool import ServerPool
     from mcptest.run.session import ServerConnection
+    from mcptest.run.tool_test_run import ToolTestRun
     from mcptest.telemetry.hooks import Tracing
 
 # Start-up failures that the CI environment must fix (gap `environment`, not `transport`).
@@ -103,7 +104,14 @@ class Runner:
         self.rows = rows
         self.progress = progress
         self._servers = anyio.Semaphore(server_concurrency)
-        self._tool_tests = ToolTestRun(env, llm, self._record, state.secrets, self.tapes, tracing)
+
+    @functools.cached_property
+    def _tool_tests(self) -> ToolTestRun:
+        """How one tool test runs (made at the first: a run of evals only never imports it)."""
+        from mcptest.run.tool_test_run import ToolTestRun
+
+        return ToolTestRun(self.env, self.llm, self._record, self.state.secrets, self.tapes,
+                           self.tracing)
 
     async def run(self) -> None:
         by_server: dict[tuple[str, str], list[PlannedTest]] = {}
