@@ -5,12 +5,12 @@ console and the PR-comment markdown carry the exact pass rate and unbiased pass@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from evals.conftest import judge_env
+from support.cli_inproc import Ran
+from support.cli_inproc import cli as inproc
 from support.cli_run import HEAD
 from support.judge_server import Fault, JudgeServer
 
@@ -39,9 +39,9 @@ def write_suite(tmp_path: Path, body: str) -> Path:
     return path
 
 
-def cli(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mcptest", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=240)
+def cli(env: dict[str, str], cwd: Path, *args: str) -> Ran:
+    """`mcptest ARGS` in this process with exactly `env`, as a subprocess given it."""
+    return inproc(*args, cwd=cwd, env=env, inherit=False)
 
 
 def test_pass_rate_and_pass_at_k_of_repeated_agents(tmp_path: Path, js: JudgeServer) -> None:

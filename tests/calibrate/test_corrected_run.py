@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from support.cli_inproc import Ran, cli
 from support.judge_errors import worked_labels
 from support.judge_server import JudgeServer, Verdict
 
@@ -24,10 +24,10 @@ SERVER_OUTPUT = "Deployed billing v2.4.1 to production."
 pytestmark = pytest.mark.slow  # starts real servers and subprocesses
 
 
-def _mcptest(*args: str | Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mcptest", *map(str, args)],
-                          capture_output=True, text=True, timeout=180,
-                          env={**os.environ, "MCPTEST_PYTHON": sys.executable, **env})
+def _mcptest(*args: str | Path, env: dict[str, str]) -> Ran:
+    """`mcptest ARGS` in this process (what it writes is the point), with the environment its
+    subprocess got."""
+    return cli(*args, inherit=False, env={**os.environ, "MCPTEST_PYTHON": sys.executable, **env})
 
 
 def _planner_printed(out: str) -> None:

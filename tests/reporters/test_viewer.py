@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from support.chromium import screenshot
+from support.cli_inproc import Ran, cli
 from support.cli_run import KEYLESS, SERVER
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
@@ -92,9 +93,9 @@ class Dom(HTMLParser):
         return node
 
 
-def _cli(cwd: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mcptest", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=240, check=False)
+def _cli(cwd: Path, env: dict[str, str], *args: str) -> Ran:
+    """`mcptest ARGS` in this process with exactly `env`, as a subprocess given it."""
+    return cli(*args, cwd=cwd, env=env, inherit=False)
 
 
 def _dom(chromium: str, page: Path, tmp: Path, fragment: str = "") -> Dom:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.cli_inproc import Ran, cli
 from support.cli_run import HEAD
 from support.judge_server import JudgeServer, Verdict
 
@@ -18,11 +17,12 @@ pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
 
 def run(tmp_path: Path, body: str, env: dict[str, str] | None = None
-        ) -> tuple[subprocess.CompletedProcess[str], dict]:
+        ) -> tuple[Ran, dict]:
+    """`mcptest run` in this process (the report is the point), with its subprocess's
+    environment."""
     (tmp_path / "suite.yml").write_text(HEAD + body, encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "mcptest", "run", "suite.yml", "--reporter", "json",
-                        "--output", "out.json"], cwd=tmp_path, capture_output=True, text=True,
-                       timeout=120, env={**os.environ, **(env or {})})
+    r = cli("run", "suite.yml", "--reporter", "json", "--output", "out.json", cwd=tmp_path,
+            inherit=False, env={**os.environ, **(env or {})})
     return r, json.loads((tmp_path / "out.json").read_text())
 
 
