@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from support.action_env import TOKEN, Runner, live_commands, new_runner
+from support.cli_run import HEAD
 from support.github_events import pull_request_event
 from support.github_server import GitHubServer
 from support.hostile_inputs import big_report_zip, lying_zip, rows_report, values_report, zipped
@@ -26,18 +27,14 @@ pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "hostile_reads"
 ENTRYPOINT = ROOT / "entrypoint.py"
-SERVER = ROOT / "examples" / "server" / "example_server.py"
 MAX_RSS_MIB = 300
 ROW = re.compile(r"^\| `(?P<file>[^`]+)` \| (?P<kind>[^|]+) \| (?P<attack>[^|]+) \| "
                  r"`(?P<cli>[^`]+)` \| (?P<exit>\d+) \| (?P<says>.+) \|$")
-SUITE = f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-tools:
+SUITE = HEAD + """tools:
   - name: greets Ada
     server: ex
     tool: greet
-    args: {{name: Ada}}
+    args: {name: Ada}
 """
 KEYLESS = {k: v for k, v in os.environ.items()
            if not k.endswith("_API_KEY") and not k.startswith(("MCPTEST_JUDGE", "GITHUB_"))}
