@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from reports import make_report
 from support.action_env import PR, TOKEN, Runner, new_runner
+from support.cli_run import HEAD
 from support.github_server import GitHubServer
 
 from mcptest.action.inputs import read_inputs
@@ -23,7 +24,6 @@ from mcptest.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRYPOINT = ROOT / "entrypoint.py"
-EXAMPLE_SERVER = ROOT / "examples" / "server" / "example_server.py"
 FAILING = 5  # `add 5` expects a wrong sum: the shard that draws it fails
 TESTS = 8
 
@@ -31,15 +31,14 @@ TESTS = 8
 def _suite() -> str:
     tests = "".join(f"""
   - name: add {i}
-    server: demo
+    server: ex
     tool: add
     args: {{a: {i}, b: 1}}
     expect:
       - target: result.structuredContent.result
         matcher: {{exact: {i + 1 if i != FAILING else 0}}}
 """ for i in range(TESTS))
-    return f"servers:\n  demo:\n    command: [{json.dumps(sys.executable)}, " \
-           f"{json.dumps(str(EXAMPLE_SERVER))}]\ntools:{tests}"
+    return f"{HEAD}tools:{tests}"  # the shared example server: the shards are the point
 
 
 def entrypoint(runner: Runner, **inputs: str) -> subprocess.CompletedProcess[str]:
