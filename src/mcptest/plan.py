@@ -1,8 +1,6 @@
-"""Suites → a plan: the tests to run, with stable ids and source positions. Pure.
-
-Selection (`--filter`, `--tag`, `--shard`) happens here so that the runner only ever sees what it
-must run, and so that `--explain`-style projections (judge calls, servers to start) are exact.
-"""
+"""Suites → a plan: the tests to run, with stable ids and source positions. Pure. Selection
+(`--filter`, `--tag`, `--shard`) happens here so that the runner only ever sees what it must run,
+and so that `--explain`-style projections (judge calls, servers to start) are exact."""
 
 from __future__ import annotations
 
@@ -28,17 +26,16 @@ if TYPE_CHECKING:
         ToolTest,
     )
 
-class _Served(Protocol):
-    """Every kind of test but an agent's names one server."""
+    # the kinds are told apart by `Kind`: a run loads only its sections' models
+    Spec = ToolTest | ResourceTest | PromptTest | ListTest | EvalSpec | AgentTest | SelectionSpec
 
-    server: str | None
+    class _Served(Protocol):  # every kind of test but an agent's names one server
+        server: str | None
 
 
 Kind = Literal["tool", "resource", "prompt", "list", "eval", "agent", "selection"]
 SERVER_KINDS: frozenset[str] = frozenset({"tool", "resource", "prompt", "list"})
 """Kinds whose test is one request to one server, run in order on that server's connection."""
-if TYPE_CHECKING:  # the kinds are told apart by `Kind`: a run loads only its sections' models
-    Spec = ToolTest | ResourceTest | PromptTest | ListTest | EvalSpec | AgentTest | SelectionSpec
 
 
 @dataclass(frozen=True)
