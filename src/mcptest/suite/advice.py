@@ -6,13 +6,15 @@ Unlike `checks` these never stop a run; `validate` prints them and every report 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from mcptest.suite.models import LlmJuryMatcher, RubricBody, RubricPreset, RubricRef
+from mcptest.suite.models.matcher_kinds import matcher_kind
+from mcptest.suite.models.rubrics import rubric_form
 from mcptest.suite.positions import format_path
 
 if TYPE_CHECKING:
     from mcptest.suite.load import LoadedSuite
+    from mcptest.suite.models import LlmJuryMatcher, RubricBody, RubricPreset, RubricRef
 
 
 def _num(x: float) -> str:
@@ -28,8 +30,10 @@ def _family_warnings(loaded: LoadedSuite) -> list[str]:
     places: list[tuple[tuple[str | int, ...], str, list[str]]] = []
     for i, agent in enumerate(loaded.suite.agents):
         for j, a in enumerate(agent.expect):
-            m = a.matcher
-            if isinstance(m, LlmJuryMatcher) and not m.llm_jury.strict_panel:
+            if matcher_kind(a.matcher) != "llm-jury":  # by kind: no matcher model imported
+                continue
+            m = cast("LlmJuryMatcher", a.matcher)
+            if not m.llm_jury.strict_panel:
                 for seat in ("jurors", "replacements"):  # a stand-in judges like a juror
                     for k, juror in enumerate(getattr(m.llm_jury, seat)):
                         places.append((("agents", i, "expect", j, "matcher", "llm-jury", seat,
@@ -64,14 +68,18 @@ def load_warnings(loaded: LoadedSuite) -> list[str]:
         own: float | None = None
         eval_wins = True
         where = "its rubric's"
-        if isinstance(rubric, RubricRef):
-            body = rubrics.get(rubric.ref)
-            if rubric.threshold is not None:
-                own, eval_wins, where = rubric.threshold, False, "the rubric reference's"
+        form = rubric_form(rubric)  # by form: no rubric model imported to ask
+        if form == "ref":
+            ref = cast("RubricRef", rubric)
+            body = rubrics.get(ref.ref)
+            if ref.threshold is not None:
+                own, eval_wins, where = ref.threshold, False, "the rubric reference's"
             elif body is not None and body.threshold is not None:
-                own, where = body.threshold, f"rubric `{rubric.ref}`'s"
-        elif isinstance(rubric, RubricPreset | RubricBody) and rubric.threshold is not None:
-            own, eval_wins = rubric.threshold, not isinstance(rubric, RubricPreset)
+                own, where = body.threshold, f"rubric `{ref.ref}`'s"
+        elif form in ("preset", "body"):
+            structured = cast("RubricPreset | RubricBody", rubric)
+            if structured.threshold is not None:
+                own, eval_wins = structured.threshold, form == "body"
         if own is None or own == spec.threshold:
             continue
         winner = (f"the eval's {_num(spec.threshold)} wins" if eval_wins

@@ -53,6 +53,12 @@ class _RubricUnion(LazyUnion):
     tag = staticmethod(_rubric_kind)
 
 
+def rubric_form(rubric: Any) -> str | None:
+    """`text`, `ref`, `preset` or `body`: which form a rubric (or its mapping) has, by its
+    class's name, so asking imports no rubric model."""
+    return _RubricUnion.tag_of(rubric)
+
+
 if TYPE_CHECKING:
     from mcptest.suite.models.rubric_criteria import RubricBody, RubricPreset
 
