@@ -9,6 +9,7 @@ line of defence (`mask_key_shapes`).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +59,8 @@ _SECRET_KEY = re.compile(
 """A JSON key whose string value is a secret (`{"api_key": …}`, `{"db_password": …}`): the
 names the text patterns know, as a whole key."""
 
+_PLAIN = frozenset({int, float, bool, type(None)})
+"""Value types that hold no text (checked before anything else: a report is mostly these)."""
 _TRIGGER = re.compile(
     r"sk-|gh[pousr]_|github_pat_|AKIA|ASIA|AIza|xox|bearer|api|secret|token|passw",
     re.IGNORECASE,
@@ -112,6 +115,13 @@ def _redact_str(text: str, known: re.Pattern[str] | None, found: set[str] | None
     return text
 
 
+@functools.cache
+def _field_names(model: type[BaseModel]) -> tuple[str, ...]:
+    """A model's field names, read once per model class (pydantic's `model_fields` is a
+    property that builds its answer on every read)."""
+    return tuple(model.model_fields)
+
+
 class _Redactor:
     """One redaction pass; remembers strings it has seen (reports repeat many of them).
 
@@ -148,6 +158,8 @@ class _Redactor:
 
     def value(self, value: Any) -> Any:
         kind = type(value)
+        if kind in _PLAIN:  # most of a report's values: nothing to redact, asked first
+            return value
         if kind is str:
             return self.text(value)
         if kind is dict:
@@ -170,8 +182,9 @@ class _Redactor:
         if isinstance(model, TestResult) and not self.in_row:
             return self._row(model)
         changed = {}
-        for name in type(model).model_fields:
-            old = getattr(model, name)
+        values = model.__dict__  # the fields' values (getattr's descriptor lookup, skipped)
+        for name in _field_names(type(model)):
+            old = values[name]
             new = self.value(old)
             if new is not old:
                 changed[name] = new
