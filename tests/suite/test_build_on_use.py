@@ -71,7 +71,8 @@ def test_a_suite_of_evals_builds_no_server_test_or_matcher_model(tmp_path: Path)
     modules = {m.rsplit(".", 1)[1] for m in found["modules"]}
     assert {"eval_spec", "rubrics"} <= modules
     assert not modules & {"servers", "client", "cases", "assertion", "matchers", "composite",
-                          "trajectory", "surface", "surface_cases", "selection_spec"}, modules
+                          "judged_matchers", "rubric_criteria", "trajectory", "surface",
+                          "surface_cases", "selection_spec"}, modules
     assert "EvalSpec" in found["defined"]
     assert not {"ExactMatcher", "LlmJudgeMatcher", "NotMatcher", "ToolTest", "StdioServer",
                 "Assertion"} & set(found["defined"])
@@ -84,7 +85,8 @@ def test_a_tool_suite_builds_only_the_matcher_kinds_it_uses(tmp_path: Path) -> N
     assert not {"RegexMatcher", "SchemaMatcher", "LlmJudgeMatcher", "LlmJuryMatcher",
                 "CustomJudgeMatcher"} & set(found["built"])
     modules = {m.rsplit(".", 1)[1] for m in found["modules"]}
-    assert not modules & {"composite", "trajectory", "eval_spec", "surface_cases"}, modules
+    assert not modules & {"composite", "trajectory", "eval_spec", "surface_cases",
+                          "judged_matchers", "rubrics"}, modules
 
 
 def test_the_whole_model_still_sees_every_section_and_kind(tmp_path: Path) -> None:

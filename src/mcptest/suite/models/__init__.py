@@ -25,6 +25,14 @@ if TYPE_CHECKING:  # what the names below are, for type checkers; loaded lazily 
     from mcptest.suite.models.composite import NotMatcher as NotMatcher
     from mcptest.suite.models.defaults import SuiteDefaults as SuiteDefaults
     from mcptest.suite.models.eval_spec import EvalSpec as EvalSpec
+    from mcptest.suite.models.judged_matchers import CustomJudgeMatcher as CustomJudgeMatcher
+    from mcptest.suite.models.judged_matchers import CustomJudgeSpec as CustomJudgeSpec
+    from mcptest.suite.models.judged_matchers import EvalRubricMatcher as EvalRubricMatcher
+    from mcptest.suite.models.judged_matchers import Juror as Juror
+    from mcptest.suite.models.judged_matchers import LlmJudgeMatcher as LlmJudgeMatcher
+    from mcptest.suite.models.judged_matchers import LlmJudgeSpec as LlmJudgeSpec
+    from mcptest.suite.models.judged_matchers import LlmJuryMatcher as LlmJuryMatcher
+    from mcptest.suite.models.judged_matchers import LlmJurySpec as LlmJurySpec
     from mcptest.suite.models.matcher_kinds import LLM_MATCHER_KINDS as LLM_MATCHER_KINDS
     from mcptest.suite.models.matcher_kinds import MATCHER_KINDS as MATCHER_KINDS
     from mcptest.suite.models.matcher_kinds import MATCHERS as MATCHERS
@@ -33,15 +41,7 @@ if TYPE_CHECKING:  # what the names below are, for type checkers; loaded lazily 
     from mcptest.suite.models.matcher_kinds import is_llm_matcher as is_llm_matcher
     from mcptest.suite.models.matcher_kinds import matcher_kind as matcher_kind
     from mcptest.suite.models.matchers import ContainsMatcher as ContainsMatcher
-    from mcptest.suite.models.matchers import CustomJudgeMatcher as CustomJudgeMatcher
-    from mcptest.suite.models.matchers import CustomJudgeSpec as CustomJudgeSpec
-    from mcptest.suite.models.matchers import EvalRubricMatcher as EvalRubricMatcher
     from mcptest.suite.models.matchers import ExactMatcher as ExactMatcher
-    from mcptest.suite.models.matchers import Juror as Juror
-    from mcptest.suite.models.matchers import LlmJudgeMatcher as LlmJudgeMatcher
-    from mcptest.suite.models.matchers import LlmJudgeSpec as LlmJudgeSpec
-    from mcptest.suite.models.matchers import LlmJuryMatcher as LlmJuryMatcher
-    from mcptest.suite.models.matchers import LlmJurySpec as LlmJurySpec
     from mcptest.suite.models.matchers import RegexMatcher as RegexMatcher
     from mcptest.suite.models.matchers import SchemaMatcher as SchemaMatcher
     from mcptest.suite.models.rubric_criteria import Aggregation as Aggregation
@@ -102,17 +102,17 @@ _LAZY: dict[str, str] = {
     "ConformanceSettings": "surface",
     "ContainsMatcher": "matchers",
     "Criterion": "rubric_criteria",
-    "CustomJudgeMatcher": "matchers",
-    "CustomJudgeSpec": "matchers",
+    "CustomJudgeMatcher": "judged_matchers",
+    "CustomJudgeSpec": "judged_matchers",
     "EnvRef": "servers",
     "EvalJudge": "rubrics",
-    "EvalRubricMatcher": "matchers",
+    "EvalRubricMatcher": "judged_matchers",
     "EvalSpec": "eval_spec",
     "ExactMatcher": "matchers",
     "FromEnv": "servers",
     "HttpSettings": "servers",
     "JudgeDefaults": "suite",
-    "Juror": "matchers",
+    "Juror": "judged_matchers",
     "JuryConfig": "rubrics",
     "LIST_METHODS": "surface_cases",
     "LLM_MATCHER_KINDS": "matcher_kinds",
@@ -121,10 +121,10 @@ _LAZY: dict[str, str] = {
     "LintIgnore": "surface",
     "LintSettings": "surface",
     "ListTest": "surface_cases",
-    "LlmJudgeMatcher": "matchers",
-    "LlmJudgeSpec": "matchers",
-    "LlmJuryMatcher": "matchers",
-    "LlmJurySpec": "matchers",
+    "LlmJudgeMatcher": "judged_matchers",
+    "LlmJudgeSpec": "judged_matchers",
+    "LlmJuryMatcher": "judged_matchers",
+    "LlmJurySpec": "judged_matchers",
     "MATCHERS": "matcher_kinds",
     "MATCHER_KINDS": "matcher_kinds",
     "Matcher": "matcher_kinds",

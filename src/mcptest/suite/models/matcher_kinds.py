@@ -43,6 +43,7 @@ class MatcherKind:
 
 _GRADE = "mcptest.grade.deterministic"
 _LEAF = "mcptest.suite.models.matchers"
+_JUDGED = "mcptest.suite.models.judged_matchers"
 _COMPOSITE = "mcptest.suite.models.composite"
 MATCHERS: tuple[MatcherKind, ...] = (
     MatcherKind("exact", f"{_LEAF}:ExactMatcher", f"{_GRADE}:match_exact"),
@@ -58,13 +59,13 @@ MATCHERS: tuple[MatcherKind, ...] = (
                 "mcptest.grade.similarity:grade_similar"),
     MatcherKind("same-shape", "mcptest.suite.models.scoring:SameShapeMatcher",
                 "mcptest.grade.shape:grade_same_shape"),
-    MatcherKind("llm-judge", f"{_LEAF}:LlmJudgeMatcher",
+    MatcherKind("llm-judge", f"{_JUDGED}:LlmJudgeMatcher",
                 "mcptest.grade.escalation:grade_llm_judge", judged=True, of_values=False),
-    MatcherKind("llm-jury", f"{_LEAF}:LlmJuryMatcher",
+    MatcherKind("llm-jury", f"{_JUDGED}:LlmJuryMatcher",
                 "mcptest.grade.llm_matchers:grade_llm_jury", judged=True, of_values=False),
-    MatcherKind("eval-rubric", f"{_LEAF}:EvalRubricMatcher",
+    MatcherKind("eval-rubric", f"{_JUDGED}:EvalRubricMatcher",
                 "mcptest.evals.assertions:grade_eval_rubric", judged=True, of_values=False),
-    MatcherKind("custom-judge", f"{_LEAF}:CustomJudgeMatcher",
+    MatcherKind("custom-judge", f"{_JUDGED}:CustomJudgeMatcher",
                 "mcptest.evals.assertions:grade_custom", judged=True, of_values=False),
 )
 """The table: one entry per kind, in the order docs and error messages list them."""
