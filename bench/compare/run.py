@@ -158,8 +158,8 @@ def one(name: str, tool: str, run: tuple[list[str], dict[str, str]], judge: Judg
     m = measure(cmd, env, work)
     after, m["peak"] = judge.stats()
     m["calls"] = after - before
-    # the floor runs no tests (its exit code says whether every call was answered)
-    m["passed"] = None if tool == "floor" else passed(
+    # the floors run no tests (their exit code says whether every call was answered)
+    m["passed"] = None if tool in ("floor", "stack floor") else passed(
         work / ("p.json" if tool == "promptfoo" else "m.json"))
     results.setdefault(name, {}).setdefault(tool, []).append(m)
     ok = "" if m["rc"] in (0, 100) else f" rc={m['rc']} {m['stderr'][-300:]}"
@@ -205,6 +205,11 @@ def main() -> int:
                     tools["floor"] = ([str(mcptest.parent / "python"), "-I", "-S",
                                        str(HERE / "floor.py"),
                                        judge.base_url, str(w.calls), str(args.concurrency)], env)
+                    # the same calls with mcptest's libraries only (yaml, pydantic, anyio, h11)
+                    tools["stack floor"] = ([str(mcptest.parent / "python"),
+                                             str(HERE / "stack_floor.py"), judge.base_url,
+                                             str(w.calls), str(args.concurrency),
+                                             str(mcptest_suite(w, work))], env)
                 if args.litellm_route:
                     tools["mcptest-litellm"] = (tools["mcptest"][0],
                                                 dict(mcp_env, MCPTEST_LLM_ROUTE="litellm"))
@@ -300,7 +305,12 @@ def floor_check(summary: dict[str, Any]) -> None:
         cpu = med["mcptest"]["cpu"] - med["floor"]["cpu"]
         ok = "within" if wall <= FLOOR_TARGET_S else "OVER"
         summary[f"{name}_over_floor_s"] = {"wall": wall, "cpu": cpu}
-        print(f"  {name} {WORKLOADS[name].what}: wall +{wall:.2f} s ({ok}), CPU +{cpu:.2f} s")
+        line = f"  {name} {WORKLOADS[name].what}: wall +{wall:.2f} s ({ok}), CPU +{cpu:.2f} s"
+        if "stack floor" in med:  # how much of the gap is the libraries', how much mcptest's
+            libs = med["stack floor"]["wall"] - med["floor"]["wall"]
+            line += (f"; of the wall, the libraries' floor +{libs:.2f} s, "
+                     f"mcptest's own +{wall - libs:.2f} s")
+        print(line)
 
 
 if __name__ == "__main__":
