@@ -31,10 +31,12 @@ def _adapter(target: str) -> TypeAdapter[Any]:
     return TypeAdapter(_member(target))
 
 
+@functools.cache
 def _validator(target: str) -> Any:
-    """A model's own validator (built once, on this first use), else a type's adapter."""
+    """A model's own validator (built on this first use), else a type's adapter."""
     member = _member(target)
     if isinstance(member, type) and issubclass(member, BaseModel):
+        member.model_rebuild()  # built now (`defer_build`), so the validator kept is the real one
         return member.__pydantic_validator__
     return _adapter(target)
 
@@ -44,9 +46,15 @@ class LazyUnion:
 
     members: ClassVar[tuple[tuple[str, str], ...]]
     """(tag, `module:Name`) of each member, in the published schema's order."""
+    targets: ClassVar[dict[str, str]]
+    """`members` by tag (made from them)."""
     error_type: ClassVar[str]
     error_message: ClassVar[str]
     """The error of a value that names no member (pydantic's custom error)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.targets = dict(cls.members)
 
     @staticmethod
     def tag(value: Any) -> str | None:
@@ -65,7 +73,7 @@ class LazyUnion:
     @classmethod
     def member(cls, tag: str) -> Any:
         """The member of a tag, imported on first use."""
-        return _member(dict(cls.members)[tag])
+        return _member(cls.targets[tag])
 
     @classmethod
     def member_for(cls, value: Any) -> Any:
@@ -78,7 +86,7 @@ class LazyUnion:
         tag = cls.tag_of(value)
         if tag is None:
             raise PydanticCustomError(cls.error_type, cls.error_message)
-        return _validator(dict(cls.members)[tag]).validate_python(value)
+        return _validator(cls.targets[tag]).validate_python(value)
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any,
