@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from support.cli_inproc import cli
-from support.cli_run import REPO
+from support.cli_run import HEAD
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
@@ -46,11 +46,7 @@ def _suite(folder: Path, calibrated: bool, answers: int) -> Path:
         json.dumps({"name": f"r{i}", "candidate": f"#R{i:02d}#"}) + "\n"
         for i in range(answers)), encoding="utf-8")
     suite = folder / "jury.yml"
-    server = json.dumps(str(REPO / "examples" / "server" / "example_server.py"))
-    suite.write_text(f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {server}]
-tools:
+    suite.write_text(HEAD + f"""tools:
   - name: answer
     server: ex
     tool: greet

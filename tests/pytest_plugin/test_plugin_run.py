@@ -5,21 +5,15 @@ judge), `-x`, junit through `--junitxml`, and a judge reached through the loopba
 
 from __future__ import annotations
 
-import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
-from support.cli_run import MIXED
+from support.cli_run import HEAD, MIXED
 from support.judge_server import JudgeServer, Verdict
 
 pytestmark = pytest.mark.slow  # pytest processes that start the example server
 
-REPO = Path(__file__).resolve().parents[2]
-SERVER = f"""servers:
-  ex:
-    command: ["{sys.executable}", "{REPO / 'examples/server/example_server.py'}"]
-"""
+SERVER = HEAD  # the test process's shared example server: the plugin's runs are the point
 RECORDER = '''import pathlib
 def judge(ctx):
     with open(pathlib.Path(__file__).parent / "judged.txt", "a") as f:
