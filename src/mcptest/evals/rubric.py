@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING
 
 from mcptest.errors import SuiteError
 from mcptest.evals.presets import PRESET_CRITERIA
-from mcptest.suite.models import Criterion, Rubric, RubricBody, RubricPreset, RubricRef
+from mcptest.suite.models import RubricRef
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
+
+    from mcptest.suite.models import Rubric, RubricBody
 
 DEFAULT_THRESHOLD = 0.7
 
@@ -64,6 +66,9 @@ def resolve_rubric(rubric: Rubric, rubrics: Mapping[str, RubricBody],
         strict = body.strict if rubric.strict is None else rubric.strict
         return ResolvedRubric(text=None, body=body, strict=strict, source=f"ref:{rubric.ref}",
                               threshold=_first(rubric.threshold, eval_threshold, body.threshold))
+    # a preset or an inline body: their models, loaded only by a suite that writes one
+    from mcptest.suite.models import Criterion, RubricBody, RubricPreset
+
     if isinstance(rubric, RubricPreset):
         criteria = [*(Criterion(name=name, description=text)
                       for name, text in PRESET_CRITERIA[rubric.preset]), *rubric.criteria]

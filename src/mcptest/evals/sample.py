@@ -14,13 +14,13 @@ import anyio
 
 from mcptest.evals import prompts
 from mcptest.llm.contracts import JudgeOutcome, JudgeRequest
-from mcptest.suite.models import Criterion, JudgeDefaults, TreeLeaf, TreeNode
 
 if TYPE_CHECKING:
     from mcptest.evals.rubric import ResolvedRubric
     from mcptest.llm.engine import JudgeEngine
     from mcptest.llm.verdict_modes import VerdictMode
     from mcptest.report.models import CriterionResult, TreeStep
+    from mcptest.suite.models import Criterion, JudgeDefaults, TreeLeaf, TreeNode
 
 SampleState = Literal["scored", "deferred", "budget", "error", "inconclusive"]
 _UNSCORED: dict[str, Literal["deferred", "skipped"]] = {"deferred": "deferred",
@@ -121,6 +121,8 @@ def _finish_holistic(s: Sample, score: float, rubric: ResolvedRubric, reason: st
 async def _walk(s: Sample, node: TreeNode | TreeLeaf, rubric: ResolvedRubric, candidate: Any,
                 prompt: str | None, ask: Asker) -> Sample:
     from mcptest.report.models import TreeStep
+    from mcptest.suite.models import TreeNode
+
     while isinstance(node, TreeNode):
         o = await ask(prompts.tree_question(node.ask, prompt), candidate)
         s.outcomes.append(o)
