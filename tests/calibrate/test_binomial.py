@@ -8,7 +8,6 @@ import math
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from scipy.stats import beta, binom
 
 from mcptest.calibrate.binomial import (
     binom_cdf,
@@ -31,6 +30,8 @@ deltas = st.floats(min_value=1e-4, max_value=0.5)
 def test_cdf_equals_scipy(kn: tuple[int, int], p: float) -> None:
     """Equal to 1e-9 relative; tails under 1e-200 (far below any risk a test is run at) only
     need to be that small."""
+    from scipy.stats import binom  # at use: not in every worker
+
     k, n = kn
     assert binom_cdf(k, n, p) == pytest.approx(float(binom.cdf(k, n, p)), rel=1e-9, abs=1e-200)
 
@@ -39,6 +40,8 @@ def test_cdf_equals_scipy(kn: tuple[int, int], p: float) -> None:
 @given(counts, deltas)
 def test_upper_bound_is_the_beta_quantile(kn: tuple[int, int], delta: float) -> None:
     """Clopper-Pearson's one-sided upper bound is Beta(k + 1, n − k)'s 1 − δ quantile."""
+    from scipy.stats import beta
+
     k, n = kn
     expected = 1.0 if k >= n else float(beta.ppf(1 - delta, k + 1, n - k))
     assert upper_bound(k, n, delta) == pytest.approx(expected, abs=1e-9)
@@ -48,6 +51,8 @@ def test_upper_bound_is_the_beta_quantile(kn: tuple[int, int], delta: float) -> 
 @given(counts, st.floats(min_value=0.01, max_value=0.5), deltas)
 def test_the_test_is_the_bound_below_alpha(kn: tuple[int, int], alpha: float,
                                            delta: float) -> None:
+    from scipy.stats import binom
+
     k, n = kn
     cdf = float(binom.cdf(k, n, alpha))
     if abs(cdf - delta) < 1e-9:
@@ -98,6 +103,8 @@ def test_least_labels_is_where_the_test_first_passes(errors: int, alpha: float, 
                                                      above: int, near: int | None) -> None:
     """Whatever the guess: the test rejects on that count and not on one fewer (above `above`),
     by scipy's tail."""
+    from scipy.stats import binom
+
     n = least_labels(errors, alpha, delta, above=above, near=near)
     assert n > above and float(binom.cdf(errors, n, alpha)) <= delta * (1 + 1e-9)
     assert n - 1 <= above or float(binom.cdf(errors, n - 1, alpha)) > delta * (1 - 1e-9)

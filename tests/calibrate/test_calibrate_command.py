@@ -13,7 +13,6 @@ from pathlib import Path
 import krippendorff
 import numpy as np
 import pytest
-from sklearn.metrics import cohen_kappa_score
 from support.cli_inproc import Ran, cli
 from support.judge_server import JudgeServer, Verdict
 
@@ -91,6 +90,8 @@ def test_a_judge_agreeing_on_45_of_50_gets_the_reference_kappa_and_alpha(
     judge = [h if i not in wrong else 1 - h for i, h in enumerate(human)]
     v = record["verdict"]
     assert v["labels"] == 50 and v["accuracy"] == pytest.approx(45 / 50)
+    from sklearn.metrics import cohen_kappa_score  # at use: not in every worker
+
     assert v["kappa"] == pytest.approx(cohen_kappa_score(human, judge), abs=1e-9)
     ref = krippendorff.alpha(reliability_data=np.array([human, judge], dtype=float),
                              level_of_measurement="nominal")

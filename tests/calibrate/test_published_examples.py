@@ -28,7 +28,6 @@ import random
 from fractions import Fraction
 
 import pytest
-from scipy.stats import false_discovery_control
 
 from mcptest.calibrate.stats import cohen_kappa
 from mcptest.compare.fisher import fisher_greater
@@ -105,6 +104,8 @@ def test_benjamini_hochberg_1995_example() -> None:
 
 
 def test_bh_adjusted_p_values_equal_scipys() -> None:
+    from scipy.stats import false_discovery_control  # at use: not in every worker
+
     rng = random.Random(26)
     for _ in range(200):
         ps = [rng.random() ** rng.choice((1, 3)) for _ in range(rng.randint(1, 40))]

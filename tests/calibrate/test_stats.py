@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.metrics import cohen_kappa_score
 
 from mcptest.calibrate.stats import alpha, cohen_kappa, figures, wilson_interval
 
@@ -19,6 +18,8 @@ pairs = st.lists(st.tuples(st.booleans(), st.booleans()), min_size=2, max_size=8
 @settings(max_examples=200, deadline=None)
 @given(pairs)
 def test_kappa_equals_scikit_learn(data: list[tuple[bool, bool]]) -> None:
+    from sklearn.metrics import cohen_kappa_score  # at use: not in every worker
+
     a, b = [x for x, _ in data], [y for _, y in data]
     ours = cohen_kappa(a, b)
     if len(set(a) | set(b)) < 2:  # both raters constant on one value: kappa is 0/0

@@ -7,7 +7,6 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.stats import fisher_exact
 
 from mcptest.compare.fisher import fisher_greater, worse
 
@@ -17,6 +16,8 @@ counts = st.integers(min_value=0, max_value=30)
 @settings(max_examples=400, deadline=None)
 @given(counts, counts, counts, counts)
 def test_matches_scipy_one_sided(a: int, b: int, c: int, d: int) -> None:
+    from scipy.stats import fisher_exact  # at use: not in every worker
+
     expected = fisher_exact([[a, b], [c, d]], alternative="greater").pvalue
     assert math.isclose(fisher_greater(a, b, c, d), expected, rel_tol=1e-9, abs_tol=1e-12)
 
