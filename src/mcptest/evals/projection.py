@@ -12,13 +12,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 from mcptest.evals.rubric import ResolvedRubric, resolve_rubric
 from mcptest.evals.verdict import SampleSeat, seats
-from mcptest.suite.models import TreeLeaf
 from mcptest.suite.models.matcher_kinds import matcher_kind
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from mcptest.suite.models import EvalRubricMatcher, EvalSpec, RubricBody, TreeNode
+    from mcptest.suite.models import EvalRubricMatcher, EvalSpec, RubricBody, TreeLeaf, TreeNode
 
 
 @dataclass(frozen=True)
@@ -40,6 +39,8 @@ class EvalProjection:
 
 
 def tree_depth(node: TreeNode | TreeLeaf) -> int:
+    from mcptest.suite.models import TreeLeaf  # a tree rubric's: loaded only for one
+
     if isinstance(node, TreeLeaf):
         return 0
     return 1 + max(tree_depth(node.yes), tree_depth(node.no))
