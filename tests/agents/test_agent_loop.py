@@ -2,28 +2,23 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import pytest
 from evals.conftest import JUDGE, judge_env, judge_requests, run_suite
+from support.cli_run import HEAD as SHARED_HEAD
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
 from mcptest.agents.tools import function_tools
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
-SERVER = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
 
 
 def suite(tmp_path: Path, body: str) -> Path:
     p = tmp_path / "agents.yml"
     p.write_text(f"""
-servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-agents:
+{SHARED_HEAD}agents:
 {body}""", encoding="utf-8")
     return p
 

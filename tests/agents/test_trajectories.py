@@ -11,18 +11,14 @@ from pathlib import Path
 
 import pytest
 from evals.conftest import judge_env
+from support.cli_run import HEAD as SHARED_HEAD
 from support.judge_server import Fault, JudgeServer, ToolCalls
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
-SERVER = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
-HEAD = f"""judge:
-  pricing: {{gpt-4o: {{input: 1000000, output: 1000000}}}}
-servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-agents:
-"""
+HEAD = """judge:
+  pricing: {gpt-4o: {input: 1000000, output: 1000000}}
+""" + SHARED_HEAD + "agents:\n"
 PASSING = """
   - name: plans well
     models: [gpt-4o]

@@ -14,11 +14,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from support.cli_run import HEAD as SHARED_HEAD
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
 REPO = Path(__file__).resolve().parents[2]
-SERVER = REPO / "examples" / "server" / "example_server.py"
 N = 40  # 40 runaway matches: 40 s if SIGTERM had to wait for all of them
 HANG_GUARD_S = 20
 
@@ -36,10 +36,7 @@ def _suite(tmp_path: Path) -> Path:
 """ for i in range(N))
     path = tmp_path / "suite.yml"
     path.write_text(f"""
-servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-tools:{tests}""", encoding="utf-8")
+{SHARED_HEAD}tools:{tests}""", encoding="utf-8")
     return path
 
 
