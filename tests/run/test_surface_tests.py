@@ -5,76 +5,76 @@ reporters on their rows (docs/suites.md, "Resources, prompts and lists")."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from support.cli_inproc import cli
+from support.cli_run import HEAD
 from support.servers import everything_command
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
-REPO = Path(__file__).resolve().parents[2]
-SERVER = REPO / "examples" / "server" / "example_server.py"
+SERVER = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
+
 
 
 def run(tmp_path: Path, body: str, *extra: str) -> tuple[int, dict, str]:
     path = tmp_path / "s.yml"
     path.write_text(body, encoding="utf-8")
     out = tmp_path / "run.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "mcptest", "run", str(path), "--reporter", "json", "--output",
-         str(out), *extra], capture_output=True, text=True, timeout=120)
+    # in this process, with the environment its subprocess got: the report is the point
+    done = cli("run", path, "--reporter", "json", "--output", out, *extra, inherit=False,
+               env=dict(os.environ))
     return done.returncode, json.loads(out.read_text(encoding="utf-8")), done.stderr
 
 
-EXAMPLE = f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-tools:
+EXAMPLE = HEAD + """tools:
   - name: greets
     server: ex
     tool: greet
-    args: {{name: Ada}}
-    expect: [{{target: "result.content[0].text", matcher: {{contains: Ada}}}}]
+    args: {name: Ada}
+    expect: [{target: "result.content[0].text", matcher: {contains: Ada}}]
 resources:
   - name: catalog
     server: ex
     uri: catalog://services
     expect:
-      - {{target: "result.contents[0].mimeType", matcher: {{exact: application/json}}}}
-      - {{target: "result.contents[0].text", matcher: {{regex: "^\\\\["}}}}
+      - {target: "result.contents[0].mimeType", matcher: {exact: application/json}}
+      - {target: "result.contents[0].text", matcher: {regex: "^\\\\["}}
   - name: one service
     server: ex
-    template: "catalog://services/{{service_id}}"
-    args: {{service_id: nope}}
+    template: "catalog://services/{service_id}"
+    args: {service_id: nope}
     expect:
-      - {{target: "result.contents[0].text", matcher: {{exact: "{{}}"}}}}
+      - {target: "result.contents[0].text", matcher: {exact: "{}"}}
   - name: wrong mime
     server: ex
     uri: catalog://services
     tags: [wrong]
     expect:
-      - {{target: "result.contents[0].mimeType", matcher: {{exact: text/plain}}}}
+      - {target: "result.contents[0].mimeType", matcher: {exact: text/plain}}
 prompts:
   - name: summary prompt
     server: ex
     prompt: incident_summary
-    args: {{service: billing, severity: high}}
+    args: {service: billing, severity: high}
     expect:
-      - {{target: "result.messages[0].role", matcher: {{exact: user}}}}
-      - {{target: "result.messages[0].content.text", matcher: {{contains: "billing service"}}}}
+      - {target: "result.messages[0].role", matcher: {exact: user}}
+      - {target: "result.messages[0].content.text", matcher: {contains: "billing service"}}
 lists:
   - name: tools listed
     server: ex
     list: tools
     expect:
-      - {{target: result.tools, matcher: {{contains: {{name: greet}}}}}}
+      - {target: result.tools, matcher: {contains: {name: greet}}}
   - name: prompts listed
     server: ex
     list: prompts
     expect:
-      - {{target: "result.prompts[0].name", matcher: {{exact: incident_summary}}}}
+      - {target: "result.prompts[0].name", matcher: {exact: incident_summary}}
 """
 
 
