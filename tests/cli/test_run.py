@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from support.cli_inproc import Ran, cli
+from support.cli_run import HEAD
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
@@ -22,8 +23,11 @@ REPO = Path(__file__).resolve().parents[2]
 SERVER = REPO / "examples" / "server" / "example_server.py"
 
 
-def suite(tmp_path: Path, body: str, name: str = "suite.yml") -> Path:
-    head = f"""
+def suite(tmp_path: Path, body: str, name: str = "suite.yml", *, shared: bool = False) -> Path:
+    """The suite file on the example server as `ex`: a stdio one each run starts, or with
+    `shared` the test process's own over HTTP (support.cli_run.HEAD), where its start, stderr
+    and exit are not the point."""
+    head = "\n" + HEAD if shared else f"""
 servers:
   ex:
     command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
@@ -66,7 +70,7 @@ WRONG = """
 
 
 def test_passing_run_exits_0_and_writes_every_requested_report(tmp_path: Path) -> None:
-    path = suite(tmp_path, "tools:" + GREET)
+    path = suite(tmp_path, "tools:" + GREET, shared=True)
     out = tmp_path / "out"
     r = mcptest("run", path, "--reporter", "json", "--output", out / "run.json",
                 "--reporter", "pretty")
@@ -81,7 +85,7 @@ def test_passing_run_exits_0_and_writes_every_requested_report(tmp_path: Path) -
 
 
 def test_failure_exits_1_with_expected_and_actual(tmp_path: Path) -> None:
-    path = suite(tmp_path, "tools:" + GREET + WRONG)
+    path = suite(tmp_path, "tools:" + GREET + WRONG, shared=True)
     r = mcptest("run", path, "--reporter", "json")
     assert r.returncode == 1, r.stderr
     data = json.loads(r.stdout)
@@ -198,7 +202,7 @@ def test_error_answer_without_expectations_fails(tmp_path: Path) -> None:
     server: ex
     tool: divide
     args: {a: 1, b: 0}
-""")
+""", shared=True)
     r = mcptest("run", path, "--reporter", "json")
     assert r.returncode == 1, r.stderr
     t = json.loads(r.stdout)["tests"][0]
@@ -206,7 +210,7 @@ def test_error_answer_without_expectations_fails(tmp_path: Path) -> None:
 
 
 def test_selection_filter_tag_shard_and_no_tests(tmp_path: Path) -> None:
-    path = suite(tmp_path, "tools:" + GREET + WRONG)
+    path = suite(tmp_path, "tools:" + GREET + WRONG, shared=True)
     r = mcptest("run", path, "--reporter", "json", "--filter", "re:^greets A")
     assert r.returncode == 0 and len(json.loads(r.stdout)["tests"]) == 1
     r = mcptest("run", path, "--reporter", "json", "--tag", "quick")
@@ -239,7 +243,7 @@ def test_llm_assertions_without_keys_are_deferred_and_counted(tmp_path: Path) ->
       - target: result.content[0].text
         matcher:
           llm-judge: {rubric: "Reads as a deployment note.", model: gpt-4o-mini}
-""")
+""", shared=True)
     env = {k: v for k, v in os.environ.items()
            if not k.endswith("_API_KEY") and not k.startswith("MCPTEST_JUDGE")}
     r = mcptest("run", path, "--reporter", "json", "--no-cache", env=env)
