@@ -7,7 +7,6 @@ shard reports with one missing.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,12 +14,13 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support.cli_run import HEAD
 
 from mcptest.plan import balanced_shards
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_run import SERVER, mcptest, report  # noqa: E402
+from test_run import mcptest, report  # noqa: E402
 
 
 def test_longest_first_balances_the_shards() -> None:
@@ -74,10 +74,7 @@ def test_four_merged_shards_equal_the_unsharded_run_row_for_row(tmp_path: Path) 
 """ for i in range(14))
     path = tmp_path / "suite.yml"
     path.write_text(f"""
-servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-tools:{tests}""", encoding="utf-8")
+{HEAD}tools:{tests}""", encoding="utf-8")  # the shared example server: the shards are the point
     whole = tmp_path / "whole.json"
     assert mcptest("run", path, "--reporter", "json", "--output", whole).returncode == 1
     outs = []

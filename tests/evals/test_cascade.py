@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from evals.conftest import JUDGE, judge_env, row, run_suite
+from support.cli_run import HEAD
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.evals.custom import normalise
@@ -16,17 +17,14 @@ from mcptest.grade.structural import structural_problem
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
 JUDGED = "{target: \"result.content[0].text\", matcher: {llm-judge: {rubric: \"Is fine.\"}}}"
 
 
 def write(tmp_path: Path, tools: str) -> Path:
     p = tmp_path / "cascade.yml"
     p.write_text(f"""
-servers:
-  ex: {{command: [{json.dumps(sys.executable)}, {json.dumps(str(EXAMPLE))}]}}
-tools:
-{tools}""", encoding="utf-8")
+{HEAD}tools:
+{tools}""", encoding="utf-8")  # the shared example server: the tiers are the point
     return p
 
 
