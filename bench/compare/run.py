@@ -308,8 +308,8 @@ def floor_check(summary: dict[str, Any]) -> None:
         line = f"  {name} {WORKLOADS[name].what}: wall +{wall:.2f} s ({ok}), CPU +{cpu:.2f} s"
         if "stack floor" in med:  # how much of the gap is the libraries', how much mcptest's
             libs = med["stack floor"]["wall"] - med["floor"]["wall"]
-            line += (f"; of the wall, the libraries' floor +{libs:.2f} s, "
-                     f"mcptest's own +{wall - libs:.2f} s")
+            line += (f"; of the wall, the libraries' floor {libs:+.2f} s, "
+                     f"mcptest's own {wall - libs:+.2f} s")
         print(line)
 
 
