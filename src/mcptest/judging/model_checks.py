@@ -16,8 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from pydantic import BaseModel
-
 from mcptest.errors import SuiteError
 from mcptest.llm.providers import PROVIDERS, ambiguity, temperature_range
 from mcptest.suite.models.matcher_kinds import matcher_kind
@@ -25,6 +23,8 @@ from mcptest.suite.positions import KeyPath, format_path
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
+
+    from pydantic import BaseModel
 
     from mcptest.plan import Plan
     from mcptest.suite.load import LoadedSuite
@@ -86,10 +86,10 @@ def _seats(suite: Suite) -> Iterator[_Seat]:
             yield _Seat(model, ("evals", i, "judge", "panel", k), own, jt, jt_path)
 
 
-def _matcher_seats(m: object, at: KeyPath, base: str | None, t: float | None,
+def _matcher_seats(m: BaseModel, at: KeyPath, base: str | None, t: float | None,
                    t_path: KeyPath) -> Iterator[_Seat]:
     """The seats of an `llm-judge` (its escalation tiers too) or an `llm-jury`."""
-    kind = matcher_kind(m) if isinstance(m, BaseModel) else None  # by the table's name
+    kind = matcher_kind(m)  # by the table's name: no judged matcher's model is loaded
     if kind == "llm-judge":
         spec = cast("LlmJudgeMatcher", m).llm_judge
         if spec.model:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from pydantic import BaseModel
-
 from mcptest.errors import SourcePos
 from mcptest.evals.projection import project_agent_rubrics, project_eval
 from mcptest.llm.cost_bound import PlannedCall, litellm_needed, project_cost
@@ -20,6 +18,8 @@ from mcptest.suite.models.matcher_kinds import matcher_kind
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+
+    from pydantic import BaseModel
 
     from mcptest.llm.contracts import Projection
     from mcptest.plan import Plan, PlannedAssertion, PlannedTest
@@ -45,9 +45,9 @@ def assertion_calls(t: PlannedTest, p: PlannedAssertion) -> list[PlannedCall]:
     return matcher_calls(p.assertion.matcher, t.suite.suite.judge, _where(t, p))
 
 
-def matcher_calls(m: object, d: JudgeDefaults | None, where: SourcePos) -> list[PlannedCall]:
+def matcher_calls(m: BaseModel, d: JudgeDefaults | None, where: SourcePos) -> list[PlannedCall]:
     # by the kind's name, so a plan without judged matchers loads no judged matcher's model
-    kind = matcher_kind(m) if isinstance(m, BaseModel) else None
+    kind = matcher_kind(m)
     if kind == "llm-judge":
         judge = cast("LlmJudgeMatcher", m).llm_judge
         return [PlannedCall(judge.model, judge.base_url, d, where)] + [
