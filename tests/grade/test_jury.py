@@ -434,3 +434,16 @@ def test_the_run_alpha_bootstrap_sums_give_the_textbook_alpha() -> None:
     assert (same.alpha, same.juries, same.unanimous, same.band) == (1.0, 2, 2, "high")
     lone = run_alpha([[[0.6], [0.7]]])
     assert lone is not None and lone.ci95 is None  # one jury: nothing to resample
+
+
+def test_juries_all_alike_give_the_interval_the_draws_give() -> None:
+    """Without drawing when every jury is alike: the same interval as the 1,000 resamples."""
+    from mcptest.grade.run_alpha import RESAMPLES, _draws, _unit, run_alpha
+    from mcptest.stats.intervals import SEED, quantile
+
+    for jury in ([0.9, 0.9, 0.9], [0.9, 0.2, 0.9], [1.0, 0.0]):
+        got = run_alpha([[[v] for v in jury]] * 40)
+        draws = _draws([_unit(jury)] * 40, RESAMPLES, SEED)
+        assert got is not None and got.ci95 == (round(quantile(draws, 0.025), 6),
+                                                round(quantile(draws, 0.975), 6))
+        assert got.alpha is not None and got.ci95 == (round(got.alpha, 6),) * 2
