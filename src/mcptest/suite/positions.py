@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # the stubs type the C loader apart; both share SafeLoader's 
 else:
     _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _TAG = "tag:yaml.org,2002:"
+_STR = _TAG + "str"
 _INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
 _FLOAT = re.compile(
     r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
@@ -216,6 +217,8 @@ class _Builder:
             return self._mapping(node, path, depth)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+        if node.tag == _STR:  # most scalars: what SafeConstructor's `construct_yaml_str` returns
+            return node.value
         try:
             return self.loader.construct_object(node, deep=True)
         except (yaml.YAMLError, ValueError, TypeError) as e:  # e.g. `!!int abc`, `!custom x`
