@@ -97,6 +97,20 @@ def test_answers_reuse_one_connection_and_chunked_answers_are_read_whole() -> No
     assert seen.count("connection") == 1 and seen.count("request") == 3
 
 
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+def test_an_address_and_a_host_name_both_connect(host: str) -> None:
+    """An IPv4 address is connected directly, a name through anyio's lookup: same answer."""
+
+    async def main() -> bytes:
+        async with server(plain(b'{"ok": 1}')) as base:
+            pool = Connections()
+            answer = await pool.post(base.replace("127.0.0.1", host), PATH, HOST, b"{}", 5)
+            await pool.aclose()
+            return answer.content
+
+    assert anyio.run(main) == b'{"ok": 1}'
+
+
 def _failure(reply: Reply, timeout: float = 5, *, gone: bool = False) -> ProviderError:
     """How one POST fails against a server answering `reply` (`gone`: once it has closed)."""
 

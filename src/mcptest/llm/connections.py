@@ -18,10 +18,13 @@ delivered is `unreachable`, a deadline passed is `timeout`, anything else on the
 
 from __future__ import annotations
 
+import os
 import select
+import socket
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from ipaddress import IPv4Address
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -61,6 +64,8 @@ class Origin:
     host: str
     port: int
     target: bytes
+    address: bool = False
+    """`host` is an IPv4 address: connected without a name lookup (`_tcp_to_address`)."""
 
     @classmethod
     def of(cls, url: str) -> Origin:
@@ -76,7 +81,37 @@ class Origin:
                                 f"https:// and name a host: {url}")
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         return cls(scheme == "https", parts.hostname, port or (443 if scheme == "https" else 80),
-                   target.encode())
+                   target.encode(), _ipv4(parts.hostname))
+
+
+async def _tcp_to_address(host: str, port: int) -> ByteStream:
+    """A plain TCP stream to an IPv4 address, connected here and handed to anyio: what
+    `anyio.connect_tcp` does for an address (its happy-eyeballs task group and name parsing are
+    for host names), at ~0.12 ms of CPU a connection against ~0.3 ms. A run's first wave opens
+    one connection per request in flight (docs/architecture.md, "Costs")."""
+    from anyio.abc import SocketStream
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setblocking(False)
+        try:
+            sock.connect((host, port))
+        except BlockingIOError:
+            await anyio.wait_writable(sock)
+            if err := sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):
+                raise OSError(err, os.strerror(err)) from None  # its subclass: refused …
+        return await SocketStream.from_socket(sock)
+    except BaseException:
+        sock.close()
+        raise
+
+
+def _ipv4(host: str) -> bool:
+    try:
+        IPv4Address(host)
+    except ValueError:
+        return False
+    return True
 
 
 def _readable(fd: int) -> bool:
@@ -177,6 +212,8 @@ class Connections:
                     stream: Any = await anyio.connect_tcp(
                         origin.host, origin.port, ssl_context=self._context(),
                         tls_hostname=origin.host, tls_standard_compatible=False)
+                elif origin.address:
+                    stream = await _tcp_to_address(origin.host, origin.port)
                 else:
                     stream = await anyio.connect_tcp(origin.host, origin.port)
         except TimeoutError as e:

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from mcptest.telemetry.hooks import Tracing
 
 T = TypeVar("T")
+HANDOVER_TURNS = 8
+"""At most this many turns of the loop an answer's grading yields to requests handed a slot."""
 _HOLD: ContextVar[Reservation | None] = ContextVar("mcptest_budget_hold", default=None)
 """The hold the current task's requests draw from (`ModelClient.hold`): a context variable, so a
 cascade's tiers find it in the tasks they start without every grader passing it along."""
@@ -257,16 +259,17 @@ class ModelClient:
                 out = await with_retries(attempt, self.policy, passthrough=(BudgetRefused,))
             except RetriesExhausted as e:  # the true count: format fallbacks are sends too
                 raise RetriesExhausted(e.last, sends) from e.__cause__
-        # Give the task woken for this slot a turn before this answer is graded: a wave's
-        # answers arrive together, and each graded at once held its successor's request back
-        # (the answer-to-request turnaround it saves: docs/architecture.md, "Costs"). Twice:
-        # when k answers are read in one turn of the loop, the first turn queues each one's
-        # successor between the answers' gradings (the k-th request would wait for k-1
-        # gradings); the second puts every grading after every successor's request. Shielded:
-        # the reply is settled and paid for, so a cancellation takes effect at the next await
-        # rather than throwing it away.
-        await anyio.lowlevel.cancel_shielded_checkpoint()
-        await anyio.lowlevel.cancel_shielded_checkpoint()
+        # Let the request of the task woken for this slot go before this answer is graded: a
+        # wave's answers arrive together, and each graded at once held its successor's request
+        # back (the answer-to-request turnaround it saves: docs/architecture.md, "Costs"). One
+        # turn of the loop lets the successors of the answers read with this one go; while the
+        # pool still hands slots over (answers read after this one) it yields again, a few
+        # times at most. Shielded: the reply is settled and paid for, so a cancellation takes
+        # effect at the next await rather than throwing it away.
+        for _ in range(HANDOVER_TURNS):
+            await anyio.lowlevel.cancel_shielded_checkpoint()
+            if not self.pool.handing_over:
+                break
         return out
 
     @asynccontextmanager

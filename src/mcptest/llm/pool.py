@@ -2,12 +2,16 @@
 
 A suite with 500 LLM assertions must not open 500 connections, and one slow provider must not
 hog every slot: a request first takes a slot of its model, then one of the shared pool.
+
+A slot given up while others wait goes to the first of them, which sends its request when it
+next runs; `handing_over` says such a request is still to go, so the work that follows an answer
+(its grading) can let it go first (`ModelClient._send`).
 """
 
 from __future__ import annotations
 
 import threading
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from typing import TYPE_CHECKING
 
 import anyio
@@ -25,6 +29,13 @@ class JudgePool:
         self._lock = threading.Lock()
         self._shared: anyio.CapacityLimiter | None = None
         self._models: dict[str, anyio.CapacityLimiter] = {}
+        self._handed = 0
+        """Slots given up to a waiting task that has not run since (`handing_over`)."""
+
+    @property
+    def handing_over(self) -> bool:
+        """Whether a slot was given to a waiting task that has not yet resumed with it."""
+        return self._handed > 0
 
     def _limiters(self, model: str) -> tuple[anyio.CapacityLimiter | None, anyio.CapacityLimiter]:
         with self._lock:
@@ -40,9 +51,11 @@ class JudgePool:
     @asynccontextmanager
     async def slot(self, model: str) -> AsyncIterator[None]:
         own, shared = self._limiters(model)
-        if own is None:
-            async with shared:
+        limiters = (shared,) if own is None else (own, shared)
+        waits = sum(1 for lim in limiters if lim.available_tokens < 1)
+        async with own if own is not None else nullcontext(), shared:
+            self._handed = max(0, self._handed - waits)  # the slots handed to it are taken up
+            try:
                 yield
-            return
-        async with own, shared:
-            yield
+            finally:
+                self._handed += sum(1 for lim in limiters if lim.statistics().tasks_waiting)
