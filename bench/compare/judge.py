@@ -5,7 +5,10 @@ with a verdict both understand (`{"reason", "pass", "score"}`: promptfoo's `llm-
 mcptest's judges read the same keys). Plain asyncio with keep-alive, so the server's own CPU
 stays small next to the clients it measures; `GET /stats` returns the requests served and the
 peak number of requests in flight since the previous `/stats` (so each run reads its own peak:
-how many calls a CLI really overlaps, whatever its concurrency flag says).
+how many calls a CLI really overlaps, whatever its concurrency flag says); `GET /log` returns,
+and forgets, each request since the previous `/log` as `[arrived, connection, answered]` on the
+machine's monotonic clock (`time.monotonic()`, the same in every process), from which `run.py`
+splits a run's wall into its phases (`phases.py`).
 Answers whose candidate contains "FAIL" score 0.2, the others 0.9; on answers containing "SPLIT"
 the models ending in `-b` and `-d` dissent (the early-stop bench mixes all three).
 
@@ -18,8 +21,11 @@ import argparse
 import asyncio
 import json
 import sys
+import time
 
 _COUNT = {"requests": 0, "in_flight": 0, "peak_in_flight": 0}
+_LOG: list[list[float]] = []
+"""[arrived, connection, answered] per chat request since the last `GET /log`."""
 
 
 def _answer(body: bytes) -> bytes:
@@ -54,11 +60,17 @@ async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                 if line.lower().startswith("content-length:"):
                     length = int(line.split(":", 1)[1])
             body = await reader.readexactly(length) if length else b""
-            if method == "GET" and path.endswith("/stats"):
+            record: list[float] | None = None
+            if method == "GET" and path.endswith("/log"):
+                out, status = json.dumps(_LOG).encode(), "200 OK"
+                _LOG.clear()
+            elif method == "GET" and path.endswith("/stats"):
                 out, status = json.dumps(_COUNT).encode(), "200 OK"
                 _COUNT["peak_in_flight"] = _COUNT["in_flight"]
             elif method == "POST" and path.endswith("/chat/completions"):
                 _COUNT["requests"] += 1
+                record = [time.monotonic(), float(id(writer)), 0.0]
+                _LOG.append(record)
                 _COUNT["in_flight"] += 1
                 _COUNT["peak_in_flight"] = max(_COUNT["peak_in_flight"], _COUNT["in_flight"])
                 try:
@@ -72,6 +84,8 @@ async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                          f"Content-Length: {len(out)}\r\nConnection: keep-alive\r\n\r\n"
                          .encode() + out)
             await writer.drain()
+            if record is not None:
+                record[2] = time.monotonic()
     except (asyncio.IncompleteReadError, ConnectionError, ValueError):
         pass
     finally:

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from phases import phases, print_phases
 from workloads import ROOT, WORKLOADS, Workload, mcptest_suite, promptfoo_config
 
 PROMPTFOO_VERSION = "0.121.20"
@@ -99,6 +100,11 @@ class Judge:
             data = json.load(r)
         return int(data["requests"]), int(data["peak_in_flight"])
 
+    def log(self) -> list[list[float]]:
+        """Each request since the previous call: [arrived, connection, answered]."""
+        with urllib.request.urlopen(self.base_url + "/log", timeout=10) as r:
+            return list(json.load(r))
+
     def close(self) -> None:
         self.proc.terminate()
         self.proc.wait(timeout=10)
@@ -106,15 +112,17 @@ class Judge:
 
 def measure(cmd: list[str], env: dict[str, str], cwd: Path) -> dict[str, Any]:
     """Wall, CPU and peak RSS of one whole process (and the children it waited for)."""
-    start = time.perf_counter()
+    start = time.monotonic()  # the judge's clock too (phases.py)
     proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
+    ended = time.monotonic()
+    wall = ended - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
     return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
-            "rss_mib": usage.ru_maxrss / 1024, "rc": proc.returncode, "stderr": err[-2000:]}
+            "rss_mib": usage.ru_maxrss / 1024, "rc": proc.returncode, "stderr": err[-2000:],
+            "started": start, "ended": ended}
 
 
 def mcptest_cmd(exe: Path, w: Workload, suite: Path, out: Path, concurrency: int) -> list[str]:
@@ -151,13 +159,15 @@ def passed(out: Path) -> int:
 
 
 def one(name: str, tool: str, run: tuple[list[str], dict[str, str]], judge: Judge,
-        work: Path, results: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
-    """Run one CLI once; record its measures, judge calls, peak in flight and passes."""
+        work: Path, results: dict[str, dict[str, list[dict[str, Any]]]], lanes: int) -> None:
+    """Run one CLI once; record its measures, judge calls, peak in flight, phases and passes."""
     cmd, env = run
     before, _ = judge.stats()
+    judge.log()  # forget what came before this run
     m = measure(cmd, env, work)
     after, m["peak"] = judge.stats()
     m["calls"] = after - before
+    m["phases"] = phases(judge.log(), m.pop("started"), m.pop("ended"), lanes)
     # the floors run no tests (their exit code says whether every call was answered)
     m["passed"] = None if tool in ("floor", "stack floor") else passed(
         work / ("p.json" if tool == "promptfoo" else "m.json"))
@@ -217,9 +227,10 @@ def main() -> int:
                     tools["promptfoo"] = (promptfoo_cmd(exe, promptfoo_config(
                         w, work, judge.base_url), work / "p.json", args.concurrency), env)
                 order = list(tools)
+                lanes = min(w.calls, args.concurrency)
                 for rep in range(args.reps):
                     for tool in (order if rep % 2 == 0 else order[::-1]):
-                        one(name, tool, tools[tool], judge, work, results)
+                        one(name, tool, tools[tool], judge, work, results, lanes)
                 runs = results.get(name, {})
                 top = {t: max(r["peak"] for r in runs[t]) for t in ("mcptest", "promptfoo")
                        if t in runs}
@@ -228,7 +239,7 @@ def main() -> int:
                                       top["promptfoo"])
                     for _ in range(args.reps):  # the same calls in flight as promptfoo
                         one(name, f"mcptest -j{top['promptfoo']}", (cmd, mcp_env), judge, work,
-                            results)
+                            results, min(w.calls, top["promptfoo"]))
     finally:
         judge.close()
     summary = report(results, args.latency, args.concurrency)
@@ -282,6 +293,7 @@ def report(results: dict[str, dict[str, list[dict[str, Any]]]], latency: float,
         summary[f"{name}_floor_ratio"], summary[f"{name}_ideal_ratio"] = at, ideal
         print(f"{name}: the bare Python client's wall is {at:.2f}x promptfoo's; the ideal's "
               f"is {ideal:.2f}x")
+    summary["phases"] = print_phases(results)
     floor_check(summary)
     return summary
 
