@@ -116,6 +116,13 @@ def _redact_str(text: str, known: re.Pattern[str] | None, found: set[str] | None
 
 
 @functools.cache
+def _test_result() -> type[TestResult]:
+    """`TestResult`, imported on first use (this module sits below the report models)."""
+    from mcptest.report.models import TestResult
+    return TestResult
+
+
+@functools.cache
 def _field_names(model: type[BaseModel]) -> tuple[str, ...]:
     """A model's field names, read once per model class (pydantic's `model_fields` is a
     property that builds its answer on every read)."""
@@ -169,7 +176,7 @@ class _Redactor:
                 return value
             return dict(pairs)
         if kind is list or kind is tuple:
-            items = [self.value(v) for v in value]
+            items = [v if type(v) in _PLAIN else self.value(v) for v in value]
             return value if all(a is b for a, b in zip(items, value, strict=True)) else items
         if isinstance(value, BaseModel):
             return self.model(value)
@@ -178,13 +185,14 @@ class _Redactor:
         return value
 
     def model(self, model: BaseModel) -> BaseModel:
-        from mcptest.report.models import TestResult
-        if isinstance(model, TestResult) and not self.in_row:
+        if not self.in_row and isinstance(model, _test_result()):
             return self._row(model)
         changed = {}
         values = model.__dict__  # the fields' values (getattr's descriptor lookup, skipped)
         for name in _field_names(type(model)):
             old = values[name]
+            if type(old) in _PLAIN:  # asked here too: most fields, and a call saved on each
+                continue
             new = self.value(old)
             if new is not old:
                 changed[name] = new
