@@ -14,6 +14,7 @@ from mcptest.llm.contracts import JudgeOptions, JudgeRequest
 from mcptest.llm.engine import JudgeEngine
 from mcptest.llm.model_client import ModelClient, RequestSpend
 from mcptest.llm.openai_route import ON_WIRE
+from mcptest.llm.pool import JudgePool
 
 REPLY = Reply(content='{"score": 1}', refusal=None, prompt_tokens=1, completion_tokens=1,
               reported_cost=None)
@@ -86,6 +87,51 @@ def test_the_successors_of_answers_read_together_are_sent_before_any_is_graded()
     anyio.run(main)
     assert order[:4] == ["a written", "b written", "c written", "d written"]
     assert sorted(order[4:]) == ["a graded", "b graded", "c graded", "d graded"]
+
+
+def _staggered(lull: bool) -> list[str]:
+    """a answers a few turns of the loop before b and c (c took a's slot), d waits for a slot
+    and answers at once: the order of writes, answers and gradings."""
+    client = ModelClient(JudgeOptions(concurrency=2))
+    client.pool = JudgePool(2, lull_s=0.2, lull_max_s=5)  # a lull no loaded machine misses
+    order: list[str] = []
+
+    async def main() -> None:
+        first, second = anyio.Event(), anyio.Event()
+
+        async def call(name: str) -> None:
+            async def send() -> Reply:
+                order.append(f"{name} written")
+                if name in "abc":
+                    await (first if name == "a" else second).wait()
+                    order.append(f"{name} answered")
+                return REPLY
+
+            await client.request("m", send, price=None, prompt_tokens=1, max_tokens=1,
+                                 tally=RequestSpend(), lull=lull)
+            order.append(f"{name} graded")
+
+        async with anyio.create_task_group() as tg:
+            for name in "abcd":
+                tg.start_soon(call, name)
+            await anyio.wait_all_tasks_blocked()
+            first.set()
+            for _ in range(4):
+                await anyio.lowlevel.checkpoint()
+            second.set()
+
+    anyio.run(main)
+    return order
+
+
+def test_a_judge_answer_is_graded_after_the_answers_that_come_within_the_lull() -> None:
+    """With a full pool (its slot went to a waiting request) a judge's answer waits for the
+    lull after a wave's answers before it is graded; an agent's turn (no lull) goes on at once."""
+    waited = _staggered(lull=True)
+    assert waited.index("a graded") > waited.index("d written") > waited.index("b answered")
+    at_once = _staggered(lull=False)
+    assert at_once.index("c written") < at_once.index("a graded") < at_once.index("b answered")
+    assert sorted(waited) == sorted(at_once)  # the same work either way
 
 
 def test_on_the_fast_route_it_is_set_when_the_request_is_written_not_answered() -> None:

@@ -85,5 +85,5 @@ class JudgeCall:
             r.model, once,
             price=self.price, prompt_tokens=prompt_token_bound(messages, counted),
             max_tokens=settings.max_tokens + self.thinking, tally=tally, fallback=drop_format,
-            sent=sent)
+            sent=sent, lull=True)
         return reply

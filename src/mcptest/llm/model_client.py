@@ -40,8 +40,6 @@ if TYPE_CHECKING:
     from mcptest.telemetry.hooks import Tracing
 
 T = TypeVar("T")
-HANDOVER_TURNS = 8
-"""At most this many turns of the loop an answer's grading yields to requests handed a slot."""
 _HOLD: ContextVar[Reservation | None] = ContextVar("mcptest_budget_hold", default=None)
 """The hold the current task's requests draw from (`ModelClient.hold`): a context variable, so a
 cascade's tiers find it in the tasks they start without every grader passing it along."""
@@ -148,24 +146,26 @@ class ModelClient:
     async def request(self, model: str, send: Callable[[], Awaitable[R]], *,
                       price: Price | None, prompt_tokens: int, max_tokens: int, tally: RequestSpend,
                       fallback: Callable[[BaseException], bool] | None = None,
-                      sent: Sent | None = None) -> R:
+                      sent: Sent | None = None, lull: bool = False) -> R:
         """Send one request under a pool slot: reserve → send → settle, with our retries.
 
         `prompt_tokens` is the padded worst case of the prompt; `fallback(error)` may change
         what `send` sends and return True to try once more at once (not counted as a retry).
         `sent` is what the request holds, for the run's cassettes: a replay answers from the
         recording with nothing sent and nothing spent, a recording keeps the answer.
+        `lull`: what follows the answer can wait while a wave's answers are coming in
+        (`JudgePool.after_answer`; a judge's grading, never an agent's next turn).
         Raises `BudgetRefused` (nothing sent), `RetriesExhausted` or `NotRecorded`.
         """
         if self.tracing is None:
             return await self._request(model, send, price=price, prompt_tokens=prompt_tokens,
                                        max_tokens=max_tokens, tally=tally, fallback=fallback,
-                                       sent=sent)
+                                       sent=sent, lull=lull)
         before = (tally.prompt_tokens, tally.completion_tokens, tally.cost, tally.sent)
         with self.tracing.model_call(model) as note:
             out = await self._request(model, send, price=price, prompt_tokens=prompt_tokens,
                                       max_tokens=max_tokens, tally=tally, fallback=fallback,
-                                      sent=sent)
+                                      sent=sent, lull=lull)
             note.done(prompt_tokens=tally.prompt_tokens - before[0],
                       completion_tokens=tally.completion_tokens - before[1],
                       cost_usd=tally.cost - before[2], replayed=tally.sent == before[3])
@@ -174,11 +174,12 @@ class ModelClient:
     async def _request(self, model: str, send: Callable[[], Awaitable[R]], *,
                        price: Price | None, prompt_tokens: int, max_tokens: int,
                        tally: RequestSpend, fallback: Callable[[BaseException], bool] | None,
-                       sent: Sent | None) -> R:
+                       sent: Sent | None, lull: bool = False) -> R:
         tapes = self.cassettes if sent is not None else None
         if tapes is None or sent is None:
             return await self._send(model, send, price=price, prompt_tokens=prompt_tokens,
-                                    max_tokens=max_tokens, tally=tally, fallback=fallback)
+                                    max_tokens=max_tokens, tally=tally, fallback=fallback,
+                                    lull=lull)
         from mcptest.llm.cassette_codec import decode
         from mcptest.llm.cassette_file import canonical
 
@@ -192,7 +193,8 @@ class ModelClient:
             raise NotRecorded(sent.offline, deferred=True)
         try:
             out = await self._send(model, send, price=price, prompt_tokens=prompt_tokens,
-                                   max_tokens=max_tokens, tally=tally, fallback=fallback)
+                                   max_tokens=max_tokens, tally=tally, fallback=fallback,
+                                   lull=lull)
         except BaseException:
             tapes.lost()
             raise
@@ -204,7 +206,7 @@ class ModelClient:
 
     async def _send(self, model: str, send: Callable[[], Awaitable[R]], *,
                     price: Price | None, prompt_tokens: int, max_tokens: int, tally: RequestSpend,
-                    fallback: Callable[[BaseException], bool] | None) -> R:
+                    fallback: Callable[[BaseException], bool] | None, lull: bool = False) -> R:
         """`request` on the wire: a pool slot, the budget, our retries."""
         worst = price.cost(prompt_tokens, max_tokens) if price is not None else 0.0
         sends = 0
@@ -254,22 +256,13 @@ class ModelClient:
             tally.completion_tokens += reply.completion_tokens
             return reply
 
-        async with self.pool.slot(model):
+        async with self.pool.slot(model) as use:
             try:
                 out = await with_retries(attempt, self.policy, passthrough=(BudgetRefused,))
             except RetriesExhausted as e:  # the true count: format fallbacks are sends too
                 raise RetriesExhausted(e.last, sends) from e.__cause__
-        # Let the request of the task woken for this slot go before this answer is graded: a
-        # wave's answers arrive together, and each graded at once held its successor's request
-        # back (the answer-to-request turnaround it saves: docs/architecture.md, "Costs"). One
-        # turn of the loop lets the successors of the answers read with this one go; while the
-        # pool still hands slots over (answers read after this one) it yields again, a few
-        # times at most. Shielded: the reply is settled and paid for, so a cancellation takes
-        # effect at the next await rather than throwing it away.
-        for _ in range(HANDOVER_TURNS):
-            await anyio.lowlevel.cancel_shielded_checkpoint()
-            if not self.pool.handing_over:
-                break
+        # its successors' requests go before this answer is graded (`JudgePool.after_answer`)
+        await self.pool.after_answer(use, lull=lull)
         return out
 
     @asynccontextmanager

@@ -4,24 +4,43 @@ A suite with 500 LLM assertions must not open 500 connections, and one slow prov
 hog every slot: a request first takes a slot of its model, then one of the shared pool.
 
 A slot given up while others wait goes to the first of them, which sends its request when it
-next runs; `handing_over` says such a request is still to go, so the work that follows an answer
-(its grading) can let it go first (`ModelClient._send`).
+next runs. What follows an answer (its grading) lets such requests go first (`after_answer`):
+with a full pool, every answer's turnaround to the next request adds to the run's wall, and a
+wave's answers come in together (docs/architecture.md, "Costs").
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from contextlib import asynccontextmanager, nullcontext
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import anyio
+import anyio.lowlevel
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
+HANDOVER_TURNS = 8
+"""At most this many turns of the loop an answer's grading yields to requests handed a slot."""
+LULL_S = 0.002
+"""A judge answer's grading waits for this long without a new answer (`after_answer`)…"""
+LULL_MAX_S = 0.02
+"""… and never longer than this."""
+
+
+@dataclass
+class SlotUse:
+    """One use of a slot; `handed`: given up to a task that was waiting for it."""
+
+    handed: bool = False
+
 
 class JudgePool:
-    def __init__(self, concurrency: int = 8, per_model: int | None = None) -> None:
+    def __init__(self, concurrency: int = 8, per_model: int | None = None, *,
+                 lull_s: float = LULL_S, lull_max_s: float = LULL_MAX_S) -> None:
         if concurrency < 1 or (per_model is not None and per_model < 1):
             raise ValueError("concurrency limits must be at least 1")
         self.concurrency = concurrency
@@ -31,6 +50,9 @@ class JudgePool:
         self._models: dict[str, anyio.CapacityLimiter] = {}
         self._handed = 0
         """Slots given up to a waiting task that has not run since (`handing_over`)."""
+        self._answered = 0.0
+        """When the last answer came (`time.monotonic`): the lull `after_answer` waits for."""
+        self.lull_s, self.lull_max_s = lull_s, lull_max_s
 
     @property
     def handing_over(self) -> bool:
@@ -49,13 +71,36 @@ class JudgePool:
             return own, self._shared
 
     @asynccontextmanager
-    async def slot(self, model: str) -> AsyncIterator[None]:
+    async def slot(self, model: str) -> AsyncIterator[SlotUse]:
         own, shared = self._limiters(model)
         limiters = (shared,) if own is None else (own, shared)
         waits = sum(1 for lim in limiters if lim.available_tokens < 1)
+        use = SlotUse()
         async with own if own is not None else nullcontext(), shared:
             self._handed = max(0, self._handed - waits)  # the slots handed to it are taken up
             try:
-                yield
+                yield use
             finally:
-                self._handed += sum(1 for lim in limiters if lim.statistics().tasks_waiting)
+                handed = sum(1 for lim in limiters if lim.statistics().tasks_waiting)
+                self._handed += handed
+                use.handed = handed > 0
+
+    async def after_answer(self, use: SlotUse, *, lull: bool) -> None:
+        """Before an answer (read under `use`) is graded: let the tasks handed a slot send
+        their requests first, yielding while any is still to go (a few turns at most); with
+        `lull`, and when this answer's slot went to a waiting task (a full pool: more answers
+        are due), also wait until no answer has come for `lull_s`, so a wave's gradings run
+        after its answers' next requests are out. Shielded: the reply is settled and paid for,
+        so a cancellation takes effect at the next await rather than throwing it away."""
+        for _ in range(HANDOVER_TURNS):
+            await anyio.lowlevel.cancel_shielded_checkpoint()
+            if not self.handing_over:
+                break
+        self._answered = now = time.monotonic()
+        if not (lull and use.handed):
+            return
+        end = now + self.lull_max_s
+        with anyio.CancelScope(shield=True):
+            while (wait := min(self._answered + self.lull_s, end) - now) > 0:
+                await anyio.sleep(wait)
+                now = time.monotonic()
