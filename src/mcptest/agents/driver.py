@@ -70,16 +70,39 @@ class RowDriver:
             # waiting rows held 36 MiB more at their peak (docs/reports.md, "Scale").
             slots = anyio.Semaphore(max(FIXED_ROWS_MIN, FIXED_ROWS_PER_CALL
                                         * self.engine.options.concurrency))
+            done = anyio.Event()
             for t in fixed:
                 await slots.acquire()
-                tg.start_soon(self._fixed, t, slots)
+                if self.engine.client.pool.full and not done.is_set():
+                    await self._first_wave_out(done)
+                tg.start_soon(self._fixed, t, slots, done)
 
-    async def _fixed(self, t: PlannedTest, slots: anyio.Semaphore) -> None:
+    async def _first_wave_out(self, done: anyio.Event) -> None:
+        """With the pool full, the rows that wait for its slots are prepared only once the
+        first wave is on the wire (or an answer came, or a row ended): preparing them (~0.1 ms
+        each) between the first requests spread those over milliseconds, a delay every later
+        wave inherits (docs/architecture.md, "Costs")."""
+        client = self.engine.client
+        signals = (client.first_sent(), client.pool.first_answer(), done)
+        if any(s.is_set() for s in signals):
+            done.set()
+            return
+        async with anyio.create_task_group() as tg:
+            async def one(signal: anyio.Event) -> None:
+                await signal.wait()
+                tg.cancel_scope.cancel()
+
+            for signal in signals:
+                tg.start_soon(one, signal)
+        done.set()
+
+    async def _fixed(self, t: PlannedTest, slots: anyio.Semaphore, done: anyio.Event) -> None:
         try:
             with playing(self.engine.client.cassettes, t), self._traced(t):
                 row = await run_eval_row(t, self.engine)
             self.record(self.calibration.apply_row(t, row))
         finally:
+            done.set()
             slots.release()
 
     async def _live(self, rows: list[PlannedTest]) -> None:

@@ -53,6 +53,18 @@ class JudgePool:
         self._answered = 0.0
         """When the last answer came (`time.monotonic`): the lull `after_answer` waits for."""
         self.lull_s, self.lull_max_s = lull_s, lull_max_s
+        self._first_answer: anyio.Event | None = None
+
+    @property
+    def full(self) -> bool:
+        """Whether every slot of the shared pool is taken."""
+        return self._shared is not None and self._shared.available_tokens < 1
+
+    def first_answer(self) -> anyio.Event:
+        """Set once an answer has come (`after_answer`). Made in the caller's event loop."""
+        if self._first_answer is None:
+            self._first_answer = anyio.Event()
+        return self._first_answer
 
     @property
     def handing_over(self) -> bool:
@@ -97,6 +109,8 @@ class JudgePool:
             if not self.handing_over:
                 break
         self._answered = now = time.monotonic()
+        if self._first_answer is not None:
+            self._first_answer.set()
         if not (lull and use.handed):
             return
         end = now + self.lull_max_s
