@@ -12,7 +12,6 @@ wave's answers come in together (docs/architecture.md, "Costs").
 from __future__ import annotations
 
 import threading
-import time
 from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -20,15 +19,13 @@ from typing import TYPE_CHECKING
 import anyio
 import anyio.lowlevel
 
+from mcptest.llm.lull import MAX_S, QUIET_S, Lull
+
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
 HANDOVER_TURNS = 8
 """At most this many turns of the loop an answer's grading yields to requests handed a slot."""
-LULL_S = 0.002
-"""A judge answer's grading waits for this long without a new answer (`after_answer`)…"""
-LULL_MAX_S = 0.02
-"""… and never longer than this."""
 
 
 @dataclass
@@ -40,7 +37,7 @@ class SlotUse:
 
 class JudgePool:
     def __init__(self, concurrency: int = 8, per_model: int | None = None, *,
-                 lull_s: float = LULL_S, lull_max_s: float = LULL_MAX_S) -> None:
+                 lull_s: float = QUIET_S, lull_max_s: float = MAX_S) -> None:
         if concurrency < 1 or (per_model is not None and per_model < 1):
             raise ValueError("concurrency limits must be at least 1")
         self.concurrency = concurrency
@@ -50,9 +47,8 @@ class JudgePool:
         self._models: dict[str, anyio.CapacityLimiter] = {}
         self._handed = 0
         """Slots given up to a waiting task that has not run since (`handing_over`)."""
-        self._answered = 0.0
-        """When the last answer came (`time.monotonic`): the lull `after_answer` waits for."""
-        self.lull_s, self.lull_max_s = lull_s, lull_max_s
+        self.lull = Lull(lull_s, lull_max_s)
+        """What a judge answer's grading waits for while a wave's answers come (`llm/lull.py`)."""
         self._first_answer: anyio.Event | None = None
 
     @property
@@ -101,20 +97,15 @@ class JudgePool:
         """Before an answer (read under `use`) is graded: let the tasks handed a slot send
         their requests first, yielding while any is still to go (a few turns at most); with
         `lull`, and when this answer's slot went to a waiting task (a full pool: more answers
-        are due), also wait until no answer has come for `lull_s`, so a wave's gradings run
-        after its answers' next requests are out. Shielded: the reply is settled and paid for,
-        so a cancellation takes effect at the next await rather than throwing it away."""
+        are due), also wait for the lull after the wave's answers (`llm/lull.py`). Shielded:
+        the reply is settled and paid for, so a cancellation takes effect at the next await
+        rather than throwing it away."""
         for _ in range(HANDOVER_TURNS):
             await anyio.lowlevel.cancel_shielded_checkpoint()
             if not self.handing_over:
                 break
-        self._answered = now = time.monotonic()
+        self.lull.answered()
         if self._first_answer is not None:
             self._first_answer.set()
-        if not (lull and use.handed):
-            return
-        end = now + self.lull_max_s
-        with anyio.CancelScope(shield=True):
-            while (wait := min(self._answered + self.lull_s, end) - now) > 0:
-                await anyio.sleep(wait)
-                now = time.monotonic()
+        if lull and use.handed:
+            await self.lull.wait()
