@@ -20,6 +20,9 @@ from mcptest.suite.models import JudgeDefaults
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
+    from mcptest.llm.budget import Price
+    from mcptest.llm.routing import Route
+
 PROJECTED_PROMPT_TOKENS = 2000
 """Prompt size assumed for the header's cost bound; the cap itself is enforced per call."""
 
@@ -45,14 +48,23 @@ def project_cost(calls: Iterable[PlannedCall], env: Mapping[str, str],
     sent = deferred = 0
     total = 0.0
     unpriced: dict[str, Any] = {}
+    # a run's calls name a few judges many times: each is routed and priced once (a 100-answer
+    # panel run projects 300 calls of 3 models). Keyed by the defaults' identity: the entry
+    # holds them, so no other defaults can take that identity while it is looked up.
+    known: dict[tuple[str | None, str | None, int],
+                tuple[Route | Unroutable, JudgeDefaults, Price | None, object]] = {}
     for c in calls:
-        r = route(c.model, c.base_url, c.defaults, env)
+        key = (c.model, c.base_url, id(c.defaults))
+        if (hit := known.get(key)) is None:
+            r = route(c.model, c.base_url, c.defaults, env)
+            settings = c.defaults or JudgeDefaults()
+            hit = known[key] = (r, settings, None if isinstance(r, Unroutable) else lookup_price(
+                r.model, settings.pricing, model_cost, r.price_name), c.defaults)
+        r, settings, price, _ = hit
         if isinstance(r, Unroutable):
             deferred += 0 if c.agent_turns else 1
             continue
-        settings = c.defaults or JudgeDefaults()
         sent += 0 if c.agent_turns else 1
-        price = lookup_price(r.model, settings.pricing, model_cost, r.price_name)
         if price is None:
             unpriced.setdefault(r.model, c.where)
         elif not c.agent_turns:
@@ -67,7 +79,11 @@ def project_cost(calls: Iterable[PlannedCall], env: Mapping[str, str],
 def litellm_needed(calls: Iterable[PlannedCall], env: Mapping[str, str]) -> bool:
     """Whether any call would go through litellm (the others take the fast OpenAI-compatible
     route or are deferred), so a run that never needs it never starts its import."""
+    seen: dict[tuple[str | None, str | None, int], object] = {}  # holds the defaults, as above
     for c in calls:
+        if (key := (c.model, c.base_url, id(c.defaults))) in seen:
+            continue
+        seen[key] = c.defaults
         r = route(c.model, c.base_url, c.defaults, env)
         if not isinstance(r, Unroutable) and not applies(r, env):
             return True
