@@ -3,9 +3,11 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
-# pytest-xdist workers for `make test`: one per core (each worker collects every test module, so
-# more workers cost CPU; docs/architecture.md, "Tests"). `make test WORKERS=0` runs serially.
-WORKERS ?= auto
+# pytest-xdist workers for `make test`: three for every two cores. Most slow tests wait on the
+# processes they start (a CLI run on its server, a lint on its probes, a server's own timers), so
+# one worker per core left the cores about half idle; a worker costs its collection (~7 s of CPU)
+# (docs/architecture.md, "Tests"). `make test WORKERS=0` runs serially.
+WORKERS ?= $(shell $(PYTHON) -c 'import os; n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1; print(max(1, n * 3 // 2))')
 
 .PHONY: demo test pytest lint bench clean
 
@@ -26,12 +28,21 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.installed
 	@BIN=$(BIN) bash examples/demo.sh
 
-test: lint pytest
+# lint runs beside the tests (a cold mypy is a minute of one core the tests' waits leave free);
+# its output comes after theirs, and either failing fails `make test`
+test: $(VENV)/.dev-installed
+	@log=$$(mktemp); ($(MAKE) --no-print-directory lint >"$$log" 2>&1) & lint=$$!; \
+	  $(MAKE) --no-print-directory pytest; tests=$$?; wait $$lint; linted=$$?; \
+	  cat "$$log"; rm -f "$$log"; \
+	  [ $$linted -eq 0 ] || echo "make test: lint failed (exit $$linted)" >&2; \
+	  [ $$linted -eq 0 ] && [ $$tests -eq 0 ]
 
-# the tests alone (`make test` after lint); .ci/run runs lint beside the image's end-to-end run
+# the tests alone; .ci/run runs lint beside the image's end-to-end run. The tests' processes write
+# bytecode whatever the caller's PYTHONDONTWRITEBYTECODE: hundreds of `python -m mcptest` and
+# server starts, and each worker's collection, import the same modules (~6 s of CPU a worker)
 pytest: $(VENV)/.dev-installed
 	@bash .ci/prepare-tools.sh
-	$(BIN)/pytest -n $(WORKERS) --dist loadgroup
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n $(WORKERS) --dist loadgroup
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
