@@ -5,13 +5,19 @@ sample the estimate is unbiased and its interval covers the truth whatever the j
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
 
 from mcptest.stats.ppi import power_tuning, ppi_mean
 
-ppi_py = pytest.importorskip("ppi_py")
+
+@pytest.fixture(scope="module")
+def ppi_py() -> Any:
+    """The reference package, imported by the test that compares with it (~0.3 s of CPU), not
+    at collection, which every pytest-xdist worker does."""
+    return pytest.importorskip("ppi_py")
 
 
 def _data(seed: int, n: int, big_n: int, theta: float, q0: float, q1: float
@@ -36,7 +42,7 @@ def _data(seed: int, n: int, big_n: int, theta: float, q0: float, q1: float
 ])
 @pytest.mark.parametrize("level", [0.9, 0.95])
 def test_as_ppi_python_computes_it(seed: int, n: int, big_n: int, theta: float, q0: float,
-                                   q1: float, level: float) -> None:
+                                   q1: float, level: float, ppi_py: Any) -> None:
     human, judged, unlabelled = _data(seed, n, big_n, theta, q0, q1)
     ours = ppi_mean(human, judged, unlabelled, level=level)
     assert ours is not None

@@ -22,7 +22,8 @@ from mcptest.suite.load import load_suite
 from mcptest.suite.positions import parse_yaml
 from mcptest.suite.schema import suite_json_schema
 
-SUITES = suite_strategy(suite_json_schema())
+SUITES = st.deferred(lambda: suite_strategy(suite_json_schema()))
+"""Built on the first draw (~1.5 s of CPU), not at collection, which every worker does."""
 HOSTILE = st.sampled_from([
     float("inf"), float("-inf"), float("nan"), 10**400, -1, 0, 1e308, "", "\x00", "${nope}",
     "$${x}", "(a|aa)+$", "1e999s", "9" * 400, "x" * 5000, [], {}, None, True,
