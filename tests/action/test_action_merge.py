@@ -77,6 +77,7 @@ def _merge_runner(tmp_path: Path, sharded: Path, shards: range = range(1, 5)) ->
 
 
 @pytest.mark.slow  # five Action runs on the example server
+@pytest.mark.xdist_group("action-merge")  # one worker: the module fixture (`sharded`, ~8 s) is built once, not on every worker
 def test_four_shards_merged_post_exactly_one_comment(tmp_path: Path, sharded: Path) -> None:
     runner = _merge_runner(tmp_path, sharded)
     runner.inputs(reporters="junit")
@@ -112,6 +113,7 @@ def test_four_shards_merged_post_exactly_one_comment(tmp_path: Path, sharded: Pa
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("action-merge")
 def test_a_missing_shard_fails_the_merge_and_says_so(tmp_path: Path, sharded: Path) -> None:
     runner = _merge_runner(tmp_path, sharded, shards=range(1, 4))
     with GitHubServer(token=TOKEN) as gh:

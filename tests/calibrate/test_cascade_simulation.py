@@ -48,7 +48,8 @@ from mcptest.plan import build_plan
 from mcptest.suite.load import load_suites
 from mcptest.suite.models import LlmJudgeMatcher
 
-pytestmark = pytest.mark.slow  # 2,400 judge requests over loopback HTTP
+pytestmark = [pytest.mark.slow,  # 2,400 judge requests over loopback HTTP
+              pytest.mark.xdist_group("cascade-simulation")]  # one worker: the module fixture (`outputs`, ~6 s) is built once, not on every worker
 
 TARGET, RISK, SPLITS = 0.9, 0.1, 50
 

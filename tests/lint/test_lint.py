@@ -205,6 +205,7 @@ def lint_sarif(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.xdist_group("lint-sarif")  # one worker: the module fixture (`lint_sarif`, ~3 s) is built once, not on every worker
 def test_lint_sarif_is_valid_and_points_into_docs(lint_sarif: Path) -> None:
     log = json.loads(lint_sarif.read_text(encoding="utf-8"))
     jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(log)
@@ -224,6 +225,7 @@ def test_lint_sarif_is_valid_and_points_into_docs(lint_sarif: Path) -> None:
     assert loc.endswith("surface.json")
 
 
+@pytest.mark.xdist_group("lint-sarif")
 def test_lint_sarif_passes_the_multitool_with_github_rules(
     lint_sarif: Path, sarif_multitool: Path, tmp_path: Path
 ) -> None:

@@ -71,6 +71,7 @@ def test_valid_against_the_official_schema(report: Report) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("sarif-multitool")  # one worker: the module fixture (`multitool_findings`, ~3 s) is built once, not on every worker
 @pytest.mark.parametrize("name", IDS)
 def test_multitool_finds_no_errors_or_warnings(
     multitool_findings: dict[str, list[dict[str, Any]]], name: str
