@@ -111,6 +111,27 @@ def test_an_address_and_a_host_name_both_connect(host: str) -> None:
     assert anyio.run(main) == b'{"ok": 1}'
 
 
+def test_an_address_connection_sends_without_delay() -> None:
+    """Like `anyio.connect_tcp`'s sockets, a directly connected one has TCP_NODELAY: a request
+    larger than a segment is not held back waiting for the judge's delayed ack (Nagle)."""
+    import socket
+
+    from anyio.abc import SocketAttribute
+
+    from mcptest.llm.connections import _tcp_to_address
+
+    async def main() -> int:
+        async with server(plain(b"{}")) as base:
+            stream = await _tcp_to_address("127.0.0.1", int(base.rsplit(":", 1)[1]))
+            try:
+                raw = stream.extra(SocketAttribute.raw_socket)
+                return int(raw.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            finally:
+                await stream.aclose()
+
+    assert anyio.run(main) != 0
+
+
 def _failure(reply: Reply, timeout: float = 5, *, gone: bool = False) -> ProviderError:
     """How one POST fails against a server answering `reply` (`gone`: once it has closed)."""
 

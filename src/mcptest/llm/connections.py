@@ -91,7 +91,9 @@ async def _tcp_to_address(host: str, port: int) -> ByteStream:
     one connection per request in flight (docs/architecture.md, "Costs")."""
     from anyio.abc import SocketStream
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP named: asyncio sets TCP_NODELAY (as anyio's own sockets have it) only on a
+    # socket whose protocol says TCP, and 0 ("the default") does not
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setblocking(False)
         try:
