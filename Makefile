@@ -29,13 +29,9 @@ demo: $(VENV)/.installed
 	@BIN=$(BIN) bash examples/demo.sh
 
 # lint runs beside the tests (a cold mypy is a minute of one core the tests' waits leave free);
-# its output comes after theirs, and either failing fails `make test`
+# its output comes after theirs, either failing fails `make test`, and an interrupt ends both
 test: $(VENV)/.dev-installed
-	@log=$$(mktemp); ($(MAKE) --no-print-directory lint >"$$log" 2>&1) & lint=$$!; \
-	  $(MAKE) --no-print-directory pytest; tests=$$?; wait $$lint; linted=$$?; \
-	  cat "$$log"; rm -f "$$log"; \
-	  [ $$linted -eq 0 ] || echo "make test: lint failed (exit $$linted)" >&2; \
-	  [ $$linted -eq 0 ] && [ $$tests -eq 0 ]
+	@$(BIN)/python .ci/lint_beside_tests.py $(MAKE)
 
 # the tests alone; .ci/run runs lint beside the image's end-to-end run. The tests' processes write
 # bytecode whatever the caller's PYTHONDONTWRITEBYTECODE: hundreds of `python -m mcptest` and
