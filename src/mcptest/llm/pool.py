@@ -12,7 +12,7 @@ wave's answers come in together (docs/architecture.md, "Costs").
 from __future__ import annotations
 
 import threading
-from contextlib import asynccontextmanager, nullcontext
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -82,9 +82,14 @@ class JudgePool:
     async def slot(self, model: str) -> AsyncIterator[SlotUse]:
         own, shared = self._limiters(model)
         limiters = (shared,) if own is None else (own, shared)
-        waits = sum(1 for lim in limiters if lim.available_tokens < 1)
         use = SlotUse()
-        async with own if own is not None else nullcontext(), shared:
+        held: list[anyio.CapacityLimiter] = []
+        try:
+            waits = 0
+            for lim in limiters:  # each asked as it is taken: its model's may be handed over
+                waits += lim.available_tokens < 1  # first, then the pool's found full
+                await lim.acquire()
+                held.append(lim)
             self._handed = max(0, self._handed - waits)  # the slots handed to it are taken up
             try:
                 yield use
@@ -92,6 +97,9 @@ class JudgePool:
                 handed = sum(1 for lim in limiters if lim.statistics().tasks_waiting)
                 self._handed += handed
                 use.handed = handed > 0
+        finally:
+            for lim in reversed(held):
+                lim.release()
 
     async def after_answer(self, use: SlotUse, *, lull: bool) -> None:
         """Before an answer (read under `use`) is graded: let the tasks handed a slot send
