@@ -20,7 +20,8 @@ import anyio.lowlevel
 QUIET_S = 0.002
 """A wave's gradings wait for this long without a new answer…"""
 MAX_S = 0.02
-"""… and never longer than this after the first of them began to wait."""
+"""… and none longer than this after the first of them began to wait (then every waiter left
+goes at once: their gradings run one after another, as any CPU work queued on the loop)."""
 
 
 class Lull:
@@ -53,9 +54,12 @@ class Lull:
             try:
                 end = time.monotonic() + self.max_s
                 while True:
-                    wait = min(self._last + self.quiet_s, end) - time.monotonic()
+                    now = time.monotonic()
+                    wait = min(self._last + self.quiet_s, end) - now
                     if wait > 0:
                         await anyio.sleep(wait)
+                    elif now >= end:  # the bound: every waiter goes (`finally`), none is held
+                        return        # a turn per grading queued ahead of it beyond `max_s`
                     elif self._turns:  # one grading per turn: an answer that comes is read
                         self._turns.popleft().set()
                         await anyio.lowlevel.checkpoint()
