@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import sys
 import time
@@ -26,6 +27,8 @@ import time
 _COUNT = {"requests": 0, "in_flight": 0, "peak_in_flight": 0}
 _LOG: list[list[float]] = []
 """[arrived, connection, answered] per chat request since the last `GET /log`."""
+_CONNECTIONS = itertools.count(1)
+"""A number per connection (a closed writer's `id` may come back for the next one)."""
 
 
 def _answer(body: bytes) -> bytes:
@@ -50,6 +53,7 @@ def _answer(body: bytes) -> bytes:
 
 async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                   latency: float) -> None:
+    connection = float(next(_CONNECTIONS))
     try:
         while True:
             head = await reader.readuntil(b"\r\n\r\n")
@@ -69,7 +73,7 @@ async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                 _COUNT["peak_in_flight"] = _COUNT["in_flight"]
             elif method == "POST" and path.endswith("/chat/completions"):
                 _COUNT["requests"] += 1
-                record = [time.monotonic(), float(id(writer)), 0.0]
+                record = [time.monotonic(), connection, 0.0]
                 _LOG.append(record)
                 _COUNT["in_flight"] += 1
                 _COUNT["peak_in_flight"] = max(_COUNT["peak_in_flight"], _COUNT["in_flight"])
