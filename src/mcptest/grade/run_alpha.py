@@ -94,7 +94,7 @@ def run_alpha(per_assertion: Sequence[Sequence[Sequence[Rating]]], *,
         units = [_unit(v) for v in values]
         # Juries all alike (the usual run: every juror gave every answer the same score): each
         # resample draws copies of that one jury, so all its alphas are the whole run's, bit for
-        # bit. Drawing them cost ~20 ms at the end of a 100-answer panel run.
+        # bit. Drawing them cost ~25 ms at the end of a 100-answer panel run.
         draws = ([_alpha(*(sum(c) for c in zip(*units, strict=True)))] if len(set(units)) == 1
                  else _draws(units, resamples, seed))
         ci = (round(quantile(draws, 0.025), 6), round(quantile(draws, 0.975), 6))
