@@ -49,18 +49,19 @@ def project_cost(calls: Iterable[PlannedCall], env: Mapping[str, str],
     total = 0.0
     unpriced: dict[str, Any] = {}
     # a run's calls name a few judges many times: each is routed and priced once (a 100-answer
-    # panel run projects 300 calls of 3 models). Keyed by the defaults' identity: the entry
-    # holds them, so no other defaults can take that identity while it is looked up.
+    # panel run projects 300 calls of 3 models). Keyed by the defaults' identity: the entry's
+    # settings are those defaults (or None's stand-in), so no other defaults can take that
+    # identity while it is looked up.
     known: dict[tuple[str | None, str | None, int],
-                tuple[Route | Unroutable, JudgeDefaults, Price | None, object]] = {}
+                tuple[Route | Unroutable, JudgeDefaults, Price | None]] = {}
     for c in calls:
         key = (c.model, c.base_url, id(c.defaults))
         if (hit := known.get(key)) is None:
             r = route(c.model, c.base_url, c.defaults, env)
             settings = c.defaults or JudgeDefaults()
             hit = known[key] = (r, settings, None if isinstance(r, Unroutable) else lookup_price(
-                r.model, settings.pricing, model_cost, r.price_name), c.defaults)
-        r, settings, price, _ = hit
+                r.model, settings.pricing, model_cost, r.price_name))
+        r, settings, price = hit
         if isinstance(r, Unroutable):
             deferred += 0 if c.agent_turns else 1
             continue
@@ -79,7 +80,7 @@ def project_cost(calls: Iterable[PlannedCall], env: Mapping[str, str],
 def litellm_needed(calls: Iterable[PlannedCall], env: Mapping[str, str]) -> bool:
     """Whether any call would go through litellm (the others take the fast OpenAI-compatible
     route or are deferred), so a run that never needs it never starts its import."""
-    seen: dict[tuple[str | None, str | None, int], object] = {}  # holds the defaults, as above
+    seen: dict[tuple[str | None, str | None, int], object] = {}  # the value holds the defaults
     for c in calls:
         if (key := (c.model, c.base_url, id(c.defaults))) in seen:
             continue
