@@ -19,9 +19,7 @@ from typing import TYPE_CHECKING, Literal
 
 import anyio
 
-from mcptest.agents.driver import RowDriver
 from mcptest.errors import McpTestError
-from mcptest.judging.judging import Judging, pool_limits
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.known_secrets import known_secrets
 from mcptest.report.redact import redact_text
@@ -33,6 +31,7 @@ from mcptest.telemetry.hooks import Tracing, wanted
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
+    from mcptest.judging.judging import Judging
     from mcptest.llm.budget import BudgetLedger
     from mcptest.llm.cassette import Cassettes
     from mcptest.plan import Plan
@@ -108,6 +107,8 @@ def _now() -> str:
 def judge_options(plan: Plan, judge: JudgeOptions, secrets: tuple[str, ...]) -> JudgeOptions:
     """The run's judge settings with what the plan decides: the pool's limits (`--concurrency`
     when given, else the suites' `judge:` blocks: `pool_limits`) and the run's known secrets."""
+    from mcptest.judging.judging import pool_limits
+
     flag = judge.concurrency if "concurrency" in judge.model_fields_set else None
     concurrency, per_model = pool_limits(plan, flag)
     return judge.model_copy(update={"concurrency": concurrency,
@@ -132,11 +133,15 @@ def run_plan(plan: Plan, options: RunOptions) -> RunOutcome:
 
 async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     """Run `plan`; never raises for a fault during the run (the report carries it). Errors in
-    setting up (an unpriced model under `--max-cost`) raise before anything starts."""
+    setting up (an unpriced model under `--max-cost`) raise before anything starts.
+    The judge's stack (model client, engine, evals) is imported only by a plan that judges."""
     known = known_secrets((s.suite for s in plan.suites), options.env)
-    judging = (Judging(plan, judge_options(plan, options.judge, known), options.cassettes,
-                       options.ledger)
-               if plan.needs_judge else None)
+    judging: Judging | None = None
+    if plan.needs_judge:
+        from mcptest.judging.judging import Judging
+
+        judging = Judging(plan, judge_options(plan, options.judge, known), options.cassettes,
+                          options.ledger)
     options.log(header(plan, judging, options.cassettes))
     started, t0 = _now(), time.perf_counter()
     state = RunState()
@@ -219,6 +224,8 @@ async def _run(plan: Plan, options: RunOptions, judging: Judging | None,
     """Run until done or until SIGTERM/SIGINT; returns the interruption cause, if any."""
     rows = None
     if judging is not None:
+        from mcptest.agents.driver import RowDriver
+
         rows = RowDriver(llm=judging, engine=judging.engine, env=options.env, state=state,
                          tracing=tracing)
     runner = Runner(plan, env=options.env, llm=judging, state=state, rows=rows,

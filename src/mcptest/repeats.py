@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 import anyio
 
 from mcptest.grade.repeat_options import GateOn, RepeatOptions, adaptive_most
-from mcptest.judging.plan_projection import project
 from mcptest.llm.budget import BudgetLedger
 from mcptest.pipeline import (
     InjectedFault,
@@ -85,6 +84,8 @@ def total_runs(plan: Plan, repeat: RepeatOptions) -> int:
 def _all_repetitions(plan: Plan, options: RunOptions, repeat: RepeatOptions, most: int) -> str:
     """The header of a repeated run: the judge calls of every repetition together (each
     repetition's own header counts only its own)."""
+    from mcptest.judging.plan_projection import project  # a run without judges never needs it
+
     p, _ = project(plan, options.env, lambda t: _times(t, repeat))
     bound = "unknown" if p.cost_bound_usd is None else f"${p.cost_bound_usd:.4f}"
     return (f"mcptest: up to {most} repetitions; judges: up to {p.calls} call(s) in all, "

@@ -96,6 +96,11 @@ def test_failure_exits_1_with_expected_and_actual(tmp_path: Path) -> None:
         'expected to contain "Ada", got "Hello, Bob!"')
 
 
+JUDGE_STACK = ("mcptest.judging", "mcptest.evals", "mcptest.agents", "mcptest.calibrate",
+               "mcptest.llm.engine", "mcptest.llm.model_client", "mcptest.llm.cost_bound")
+"""What only a plan that judges imports (`pipeline.arun_plan`, `repeats`)."""
+
+
 def test_deterministic_run_never_imports_litellm(tmp_path: Path) -> None:
     path = suite(tmp_path, "tools:" + GREET)
     code = (
@@ -104,11 +109,13 @@ def test_deterministic_run_never_imports_litellm(tmp_path: Path) -> None:
         f"rc = main(['run', {str(path)!r}, '--reporter', 'json', '--output', "
         f"{str(tmp_path / 'r.json')!r}])\n"
         "print(json.dumps({'rc': rc, 'litellm': sorted(m for m in sys.modules "
-        "if m.split('.')[0] in ('litellm', 'openai'))}))\n"
+        "if m.split('.')[0] in ('litellm', 'openai')), 'judge': sorted(m for m in sys.modules "
+        f"if m.startswith({JUDGE_STACK!r}))}}))\n"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout.strip().splitlines()[-1]) == {"rc": 0, "litellm": []}
+    assert json.loads(r.stdout.strip().splitlines()[-1]) == {"rc": 0, "litellm": [],
+                                                               "judge": []}
 
 
 def test_server_that_never_starts_exits_3_and_other_servers_carry_on(tmp_path: Path) -> None:
