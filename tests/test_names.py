@@ -24,7 +24,7 @@ SAME_ROLE_FILES: dict[str, tuple[set[str], str]] = {
 NAMED_FROM_OUTSIDE = ("cli/commands/",)
 # public names that are a protocol, defined once per module of one role
 PROTOCOL_NAMES: dict[str, tuple[str, ...]] = {
-    "add_parser": ("cli/commands/",),  # each command adds its subparser (cli/main.py)
+    "add_arguments": ("cli/commands/",),  # each command adds its arguments (cli/main.py)
     "run": ("cli/commands/",),  # ... and runs it; `mcptest.run` (api/) is the Python API's
     "render": ("reporters/",),  # a reporter: render(report) -> str (docs/reports.md)
     "main": ("",),  # a program's entry point (`python -m ...`)

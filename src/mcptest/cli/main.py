@@ -19,31 +19,38 @@ from mcptest.version import __version__
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-# name → (module, one-line help); each module has `add_parser(sub)` (which sets `handler`) and
-# `run(args) -> int`. Only the module of the command being run is imported: `validate` must not
-# pay for the runner, the reporters or the report models.
+# name → (module, one-line help): the one list of commands. Each module has
+# `add_arguments(p)` (which sets `handler`) and `run(args) -> int`; only the module of the
+# command being run is imported: `validate` must not pay for the runner, the reporters or the
+# report models, and `--version`/`--help` for none of them.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("mcptest.cli.commands.run", "run tool and agent tests (evals with --with-evals)"),
-    "eval": ("mcptest.cli.commands.eval", "run rubric evals (--explain: the plan only)"),
+    "run": ("mcptest.cli.commands.run",
+            "run tool tests and agent tests (evals too with --with-evals)"),
+    "eval": ("mcptest.cli.commands.eval",
+             "run rubric evals and the judged assertions of tool tests"),
     "validate": ("mcptest.cli.commands.validate", "check suite files without running them"),
-    "schema": ("mcptest.cli.commands.schema", "print the JSON Schema of suites or reports"),
+    "schema": ("mcptest.cli.commands.schema", "print the JSON Schema of suite files"),
     "report": ("mcptest.cli.commands.report", "re-render a saved JSON report"),
-    "view": ("mcptest.cli.commands.view", "write an offline HTML viewer of a saved report"),
+    "view": ("mcptest.cli.commands.view", "write an offline HTML viewer of a saved JSON report"),
     "merge": ("mcptest.cli.commands.merge", "combine shard reports into one"),
-    "diff": ("mcptest.cli.commands.diff", "compare two saved reports: regressions, fixes, flaky"),
-    "surface": ("mcptest.cli.commands.surface", "snapshot a server's surface, or diff two"),
-    "lint": ("mcptest.cli.commands.lint", "check servers against protocol and quality rules"),
+    "diff": ("mcptest.cli.commands.diff", "compare two saved JSON reports: baseline, then new"),
+    "surface": ("mcptest.cli.commands.surface",
+                "snapshot a server's surface, or diff two snapshots"),
+    "lint": ("mcptest.cli.commands.lint",
+             "check servers against protocol and quality rules (no key needed)"),
     "init": ("mcptest.cli.commands.init", "write a starter suite from what a server lists"),
     "calibrate": ("mcptest.cli.commands.calibrate", "measure a judge against human labels"),
     "label": ("mcptest.cli.commands.label",
-              "draw a random audit sample of a run's judged verdicts; estimate from it"),
+              "draw a random audit sample of a run's judged verdicts, or estimate its pass "
+              "rate from a labelled one"),
     "demo-judge": ("mcptest.cli.commands.demo_judge",
                    "run a command with a scripted loopback judge (no key; measures nothing)"),
 }
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The full parser of `command`; the other commands get a placeholder with their help."""
+    """The full parser of `command`; the other commands get a placeholder with their help (all
+    of them without a command: `--version`, `--help`)."""
     parser = argparse.ArgumentParser(
         prog="mcptest",
         description="Test MCP servers: deterministic checks, LLM judges and juries, CI reports.",
@@ -51,10 +58,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mcptest {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module_name, help_text) in COMMANDS.items():
-        if command is None or name == command:
-            importlib.import_module(module_name).add_parser(sub)
-        else:
-            sub.add_parser(name, help=help_text)
+        p = sub.add_parser(name, help=help_text)
+        if name == command:
+            importlib.import_module(module_name).add_arguments(p)
     return parser
 
 

@@ -28,8 +28,7 @@ if TYPE_CHECKING:  # imported when a command runs, not when the CLI starts
     from mcptest.llm.engine import JudgeEngine
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("calibrate", help="measure a judge against human labels")
+def add_arguments(p: argparse.ArgumentParser) -> None:
     add_suite_arguments(p)
     p.add_argument("--labels", type=Path, metavar="FILE",
                    help="labels file (YAML `labels: [...]` or JSONL); required unless --check")

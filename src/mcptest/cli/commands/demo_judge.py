@@ -19,14 +19,11 @@ GATEWAY_KEY = "mcptest-demo-judge-0f3c9a"
 """Sent to the loopback judge (a key is redacted wherever it appears, so not a common word)."""
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "demo-judge", help="run a command with a scripted loopback judge (no key; measures "
-                           "nothing)",
-        description="Run `mcptest run|eval|calibrate …` with every judge call answered by a "
-                    "scripted loopback judge on 127.0.0.1: see a jury, a calibration and a "
-                    "recording without any key. The verdicts are scripted and measure nothing "
-                    "(docs/judges.md).")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("Run `mcptest run|eval|calibrate …` with every judge call answered by a "
+                     "scripted loopback judge on 127.0.0.1: see a jury, a calibration and a "
+                     "recording without any key. The verdicts are scripted and measure nothing "
+                     "(docs/judges.md).")
     p.add_argument("argv", nargs=argparse.REMAINDER, metavar="COMMAND ...",
                    help=f"the mcptest command to run: {', '.join(COMMANDS)}")
     p.set_defaults(handler=run)

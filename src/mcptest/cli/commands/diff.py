@@ -16,8 +16,7 @@ if TYPE_CHECKING:
     from mcptest.report.models import Report
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("diff", help="compare two saved JSON reports: baseline, then new")
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("old", type=Path, help="the baseline report (--reporter json)")
     p.add_argument("new", type=Path, help="the report to compare with it")
     add_single_output(p, default="pretty")

@@ -17,8 +17,7 @@ if TYPE_CHECKING:
     from mcptest.suite.models import EvalSpec
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("eval", help="run rubric evals and the judged assertions of tool tests")
+def add_arguments(p: argparse.ArgumentParser) -> None:
     add_run_arguments(p)
     add_run_compare_arguments(p)
     p.add_argument("--explain", action="store_true",

@@ -19,12 +19,9 @@ if TYPE_CHECKING:
     import argparse
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "init", help="write a starter suite from what a server lists",
-        description="Connect to a server, list its tools, resources and prompts, and write a "
-                    "starter suite: one test per tool (docs/init.md).",
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("Connect to a server, list its tools, resources and prompts, and write a "
+                     "starter suite: one test per tool (docs/init.md).")
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--command", metavar="CMD",
                         help='a stdio server, e.g. "uvx mcp-server-time"')

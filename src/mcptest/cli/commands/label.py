@@ -14,9 +14,7 @@ if TYPE_CHECKING:
     import argparse
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("label", help="draw a random audit sample of a run's judged verdicts, "
-                                     "or estimate its pass rate from a labelled one")
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("report", type=Path, help="a report written by --reporter json")
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--sample", type=int, metavar="K",

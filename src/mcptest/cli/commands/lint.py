@@ -22,12 +22,10 @@ if TYPE_CHECKING:
     from mcptest.suite.load import LoadedSuite
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "lint", help="check servers against protocol and quality rules (no key needed)",
-        description="Connect to each suite's servers and check every message on the wire, "
-                    "tool names, schemas, descriptions, annotations and the surface snapshot "
-                    "(see docs/lint.md).")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("Connect to each suite's servers and check every message on the wire, "
+                     "tool names, schemas, descriptions, annotations and the surface snapshot "
+                     "(see docs/lint.md).")
     add_suite_arguments(p)
     p.add_argument("--update", action="store_true",
                    help="rewrite the suites' surface snapshots instead of comparing them")

@@ -19,8 +19,7 @@ if TYPE_CHECKING:
     from mcptest.report.models import Report, ServerReport, TestResult
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("merge", help="combine shard reports into one")
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("reports", nargs="+", type=Path, help="JSON reports of the shards")
     add_single_output(p, default="json")
     p.set_defaults(handler=run)

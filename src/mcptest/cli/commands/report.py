@@ -13,8 +13,7 @@ if TYPE_CHECKING:
     import argparse
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("report", help="re-render a saved JSON report")
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("report", type=Path, help="a report written by --reporter json")
     add_single_output(p, default="pretty")
     p.add_argument("--exit-code", action="store_true",

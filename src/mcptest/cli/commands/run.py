@@ -28,8 +28,7 @@ if TYPE_CHECKING:
     from mcptest.pipeline import RunOutcome
     from mcptest.report.models import Report
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("run", help="run tool tests and agent tests (evals too with --with-evals)")
+def add_arguments(p: argparse.ArgumentParser) -> None:
     add_run_arguments(p)
     add_run_compare_arguments(p)
     p.add_argument("--with-evals", action="store_true", help="also run the suites' evals")

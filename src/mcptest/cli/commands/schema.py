@@ -19,11 +19,8 @@ if TYPE_CHECKING:
     import argparse
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "schema", help="print the JSON Schema of suite files",
-        description="Print the JSON Schema (draft 2020-12) of suite files, or of the JSON report.",
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = "Print the JSON Schema (draft 2020-12) of suite files, or of the JSON report."
     p.add_argument("--report", action="store_true",
                    help="print the schema of the JSON report instead")
     where = p.add_mutually_exclusive_group()

@@ -24,11 +24,10 @@ if TYPE_CHECKING:
     import argparse
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("surface", help="snapshot a server's surface, or diff two snapshots",
-                       description="Snapshot the tools, resources, templates and prompts of a "
-                                   "suite's servers, or classify the changes between two "
-                                   "snapshots (see docs/lint.md).")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("Snapshot the tools, resources, templates and prompts of a "
+                     "suite's servers, or classify the changes between two "
+                     "snapshots (see docs/lint.md).")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     snap = actions.add_parser("snapshot", help="write the surface of a suite's servers as JSON")
     snap.add_argument("suite", type=Path, metavar="SUITE")

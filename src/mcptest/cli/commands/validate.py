@@ -23,12 +23,9 @@ if TYPE_CHECKING:
     from mcptest.surface.names import NameCheck
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "validate", help="check suite files without running them",
-        description="Load every suite file and print `ok: FILE (…)` on stdout, or each error "
-                    "as `file:line:col: key.path: message` on stderr (exit 2).",
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("Load every suite file and print `ok: FILE (…)` on stdout, or each error "
+                     "as `file:line:col: key.path: message` on stderr (exit 2).")
     add_suite_arguments(p)
     p.add_argument("--connect", action="store_true",
                    help="also start the servers and check that every tool, prompt and resource "

@@ -10,8 +10,7 @@ if TYPE_CHECKING:
     import argparse
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("view", help="write an offline HTML viewer of a saved JSON report")
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("report", type=Path,
                    help="a report written by --reporter json (a merged or compared one too)")
     p.add_argument("--output", type=Path, metavar="PATH", default=Path("view.html"),
