@@ -3,15 +3,17 @@ loopback GitHub server's compare, commits, artifacts and zip-download endpoints.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
-import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
 import pytest
 from support.action_env import PR, TOKEN, Runner
+from support.cli_inproc import cli
 from support.github_events import pull_request_event
 from support.github_server import GitHubServer
 
@@ -41,13 +43,21 @@ HISTORY = [("c5" * 20, "2026-11-20T10:00:00Z"), ("c4" * 20, "2026-11-19T10:00:00
 MERGE_BASE = HISTORY[0][0]
 
 
-def base_report(runner: Runner, flag: str = "on", **summary: object) -> bytes:
+@functools.cache
+def push_run(flag: str) -> str:
+    """The JSON report of a push run of SUITE with FLAG=`flag`, once per test process: the
+    reports a test stores as artifacts are its data, not what it tests, and the same two runs
+    were made again for every artifact (~1.5 s of CPU each: mcptest and a server process)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "mcptest.yml").write_text(SUITE, encoding="utf-8")
+        cli("run", "mcptest.yml", "--reporter", "json", "--output", "push.json", cwd=Path(tmp),
+            env={"PATH": "/usr/bin:/bin", "FLAG": flag}, inherit=False)
+        return (Path(tmp) / "push.json").read_text(encoding="utf-8")
+
+
+def base_report(flag: str = "on", **summary: object) -> bytes:
     """A push run's report, zipped as upload-artifact stores it (`summary` overrides fields)."""
-    out = runner.workspace.parent / f"push-{flag}.json"
-    subprocess.run([sys.executable, "-m", "mcptest", "run", "mcptest.yml", "--reporter", "json",
-                    "--output", out], cwd=runner.workspace, capture_output=True, timeout=120,
-                   env={"PATH": "/usr/bin:/bin", "FLAG": flag}, check=False)
-    data = json.loads(out.read_text(encoding="utf-8"))
+    data = json.loads(push_run(flag))
     data["summary"].update(summary)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as z:
@@ -75,7 +85,7 @@ def test_merge_base_artifact_is_the_baseline_and_regressions_lead(runner: Runner
     pr_runner(runner, baseline="auto", fail_on="regressed")
     with GitHubServer(token=TOKEN) as gh:
         gh.baseline.commits, gh.baseline.merge_base = HISTORY, MERGE_BASE
-        gh.baseline.add("mcptest-report", MERGE_BASE, base_report(runner), False,
+        gh.baseline.add("mcptest-report", MERGE_BASE, base_report(), False,
                         "2026-11-20T10:05:00Z")
         gh.baseline.add("other-report", MERGE_BASE, b"not a zip", False, "2026-11-20T10:06:00Z")
         code, log, body = act(runner, gh)
@@ -97,10 +107,10 @@ def test_walks_back_past_missing_and_incomplete_reports_and_says_how_stale(
         # c5 (merge-base): nothing stored; c4: interrupted; c3: expired; c2: complete but its
         # flag was off too, so nothing regressed against it
         gh.baseline.add("mcptest-report", HISTORY[1][0], base_report(
-            runner, interrupted="SIGTERM"), False, "2026-11-19T10:05:00Z")
-        gh.baseline.add("mcptest-report", HISTORY[2][0], base_report(runner), True,
+            interrupted="SIGTERM"), False, "2026-11-19T10:05:00Z")
+        gh.baseline.add("mcptest-report", HISTORY[2][0], base_report(), True,
                         "2026-11-18T10:05:00Z")
-        gh.baseline.add("mcptest-report", HISTORY[3][0], base_report(runner, flag="off"), False,
+        gh.baseline.add("mcptest-report", HISTORY[3][0], base_report(flag="off"), False,
                         "2026-11-17T10:05:00Z")
         code, log, body = act(runner, gh)
     assert code == 0, log  # `flag is on` was already failing on c2: not this PR's doing
@@ -114,7 +124,7 @@ def test_no_baseline_behaves_as_today_and_says_so_in_one_line(runner: Runner) ->
     pr_runner(runner, baseline="auto")
     with GitHubServer(token=TOKEN) as gh:
         gh.baseline.commits, gh.baseline.merge_base = HISTORY, MERGE_BASE
-        gh.baseline.add("mcptest-report", "9" * 40, base_report(runner), False,
+        gh.baseline.add("mcptest-report", "9" * 40, base_report(), False,
                         "2026-11-20T10:05:00Z")  # a commit not on the base branch's history
         code, _, body = act(runner, gh)
     assert code == 1  # the failing test fails the run, as without a baseline
@@ -127,13 +137,13 @@ def test_no_baseline_behaves_as_today_and_says_so_in_one_line(runner: Runner) ->
 def test_baseline_path_input_uses_the_file_and_refuses_an_incomplete_one(
         runner: Runner) -> None:
     pr_runner(runner, baseline="base.json", fail_on="regressed")
-    with zipfile.ZipFile(io.BytesIO(base_report(runner))) as z:
+    with zipfile.ZipFile(io.BytesIO(base_report())) as z:
         (runner.workspace / "base.json").write_bytes(z.read("mcptest.json"))
     with GitHubServer(token=TOKEN) as gh:
         code, log, body = act(runner, gh)
         assert code == 1 and "Regressed: 1" in body
         assert not any("artifacts" in path for _, path in gh.requests)
-    with zipfile.ZipFile(io.BytesIO(base_report(runner, budget_stopped=True))) as z:
+    with zipfile.ZipFile(io.BytesIO(base_report(budget_stopped=True))) as z:
         (runner.workspace / "base.json").write_bytes(z.read("mcptest.json"))
     with GitHubServer(token=TOKEN) as gh:
         code, log, body = act(runner, gh)

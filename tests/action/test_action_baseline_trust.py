@@ -42,7 +42,7 @@ def test_a_fork_pull_request_artifact_on_the_merge_base_is_not_trusted(runner: R
     with GitHubServer(token=TOKEN) as gh:
         gh.baseline.commits, gh.baseline.merge_base = HISTORY, MERGE_BASE
         # the fork's PR run claims the merge-base commit, on a branch it also named `main`
-        gh.baseline.add("mcptest-report", MERGE_BASE, base_report(runner, flag="off"), False,
+        gh.baseline.add("mcptest-report", MERGE_BASE, base_report(flag="off"), False,
                         "2026-11-20T10:05:00Z", event="pull_request", head_repository=FORK)
         code, log, body = act(runner, gh)
         downloads = gh.baseline.blob_authorizations
@@ -56,9 +56,9 @@ def test_a_newer_fork_artifact_does_not_shadow_the_push_runs(runner: Runner) -> 
     pr_runner(runner, baseline="auto", fail_on="regressed")
     with GitHubServer(token=TOKEN) as gh:
         gh.baseline.commits, gh.baseline.merge_base = HISTORY, MERGE_BASE
-        gh.baseline.add("mcptest-report", MERGE_BASE, base_report(runner), False,
+        gh.baseline.add("mcptest-report", MERGE_BASE, base_report(), False,
                         "2026-11-20T10:05:00Z")
-        gh.baseline.add("mcptest-report", MERGE_BASE, base_report(runner, flag="off"), False,
+        gh.baseline.add("mcptest-report", MERGE_BASE, base_report(flag="off"), False,
                         "2026-11-20T11:00:00Z", event="pull_request", head_repository=FORK)
         code, log, body = act(runner, gh)
     assert code == 1 and "Regressed: 1" in body, log  # the push run's report was the baseline
@@ -78,7 +78,7 @@ def test_only_push_and_schedule_runs_of_the_base_branch(runner: Runner, event: s
     pr_runner(runner, baseline="auto", fail_on="regressed")
     with GitHubServer(token=TOKEN) as gh:
         gh.baseline.commits, gh.baseline.merge_base = HISTORY, MERGE_BASE
-        gh.baseline.add("mcptest-report", MERGE_BASE, base_report(runner), False,
+        gh.baseline.add("mcptest-report", MERGE_BASE, base_report(), False,
                         "2026-11-20T10:05:00Z", event=event, head_branch=branch)
         _, log, body = act(runner, gh)  # exit 1 either way: regressed, or failing with none
     assert ("Regressed: 1" in body) is trusted, log
