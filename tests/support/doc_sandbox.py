@@ -9,6 +9,7 @@ clone, `NPM_CONFIG_OFFLINE`) instead of downloading them.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shlex
 import shutil
@@ -46,10 +47,24 @@ def clone(dest: Path) -> Path:
             target = dest / name
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, target)
+            if name.startswith("src/") and name.endswith(".py"):
+                _bytecode(src, target)
     venv(dest)
     if NODE_MODULES.is_dir():
         (dest / "node_modules").symlink_to(NODE_MODULES)
     return dest
+
+
+def _bytecode(src: Path, target: Path) -> None:
+    """The source's compiled module beside its copy, as a clone that ran mcptest once has it:
+    the copy keeps the source's size and time, which the bytecode records, so Python takes it
+    (and compiles again if it is stale); without it each page's first command compiled
+    mcptest's ~200 modules (~0.3 s of CPU)."""
+    cached = Path(importlib.util.cache_from_source(str(src)))
+    if cached.is_file():
+        into = Path(importlib.util.cache_from_source(str(target)))
+        into.parent.mkdir(exist_ok=True)
+        shutil.copy2(cached, into)
 
 
 def venv(clone: Path) -> None:
