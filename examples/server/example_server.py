@@ -17,9 +17,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import logging
 import os
 import secrets
 import sys
+import threading
 from typing import Any
 
 import anyio
@@ -237,7 +239,8 @@ def main(argv: list[str] | None = None) -> None:
 
     server = build_server()
     if not (args.http or args.sse):
-        server.run("stdio")
+        server.run("stdio")  # returns when the client closes our stdin
+        _exit_now()
         return
 
     import uvicorn
@@ -246,6 +249,25 @@ def main(argv: list[str] | None = None) -> None:
     if args.token:
         app = BearerGate(app, args.token)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+
+
+def _exit_now() -> None:
+    """End the process once the transport is closed and the output flushed, skipping the
+    interpreter's teardown of the SDK's ~650 modules: ~0.15 s of wall and CPU that the client,
+    which waits for the server to exit, would otherwise wait through on every run. Other
+    threads are joined first, as the interpreter's exit joins them (anyio's worker threads,
+    told to stop as the event loop closed). Returns (the interpreter then exits as usual) when
+    the output cannot be flushed."""
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and not thread.daemon:
+            thread.join()
+    logging.shutdown()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a client that went away: exit as usual, saying so
+        return
+    os._exit(0)
 
 
 if __name__ == "__main__":
