@@ -12,10 +12,10 @@ import sys
 
 
 def _main(argv: list[str]) -> int:
-    if argv:
+    if argv:  # the process is the CLI's, as the console script's is: its collector and its exit
         from mcptest.cli.main import main
 
-        return main(argv)
+        return main()  # reads sys.argv[1:], which is `argv`
     from mcptest.action.main import entrypoint
 
     return entrypoint([])
