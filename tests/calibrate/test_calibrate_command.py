@@ -14,6 +14,7 @@ import krippendorff
 import numpy as np
 import pytest
 from support.cli_inproc import Ran, cli
+from support.cli_run import HEAD, on_shared_server
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.cli.main import main
@@ -55,9 +56,11 @@ def gateway(js: JudgeServer, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
 
 @pytest.fixture
 def example(tmp_path: Path) -> Path:
-    """The worked example copied beside a copy of the example server (its `cwd: ../server`)."""
+    """The worked example copied beside a copy of the example server (its `cwd: ../server`),
+    the run's server the test process's shared one (`on_shared_server`)."""
     shutil.copytree(EXAMPLE, tmp_path / "calibration")
     shutil.copytree(REPO / "examples" / "server", tmp_path / "server")
+    on_shared_server(tmp_path / "calibration" / "mcptest.yml")
     return tmp_path / "calibration"
 
 
@@ -225,15 +228,11 @@ def test_the_cli_flag_reaches_the_gate(example: Path, js: JudgeServer) -> None:
     assert "judge-calibration" in required.stdout
 
 
-def _jury_suite(tmp_path: Path, example: Path, extra: str) -> Path:
+def _jury_suite(tmp_path: Path, extra: str) -> Path:
     """A three-juror `llm-jury` over the example server's release note; `extra`: one more key
     of the jury."""
     suite = tmp_path / "jury.yml"
-    server = json.dumps(str(example.parent / "server" / "example_server.py"))
-    suite.write_text(f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {server}]
-tools:
+    suite.write_text(HEAD + f"""tools:
   - name: note
     server: ex
     tool: release_note
@@ -250,9 +249,9 @@ tools:
 
 
 def test_a_jury_is_measured_per_juror_and_the_juror_that_lowers_agreement_is_named(
-        tmp_path: Path, example: Path, js: JudgeServer, gateway: dict[str, str],
+        tmp_path: Path, js: JudgeServer, gateway: dict[str, str],
         capsys: pytest.CaptureFixture[str]) -> None:
-    suite = _jury_suite(tmp_path, example, "quorum: 0.6")
+    suite = _jury_suite(tmp_path, "quorum: 0.6")
     wrong = {"juror-a": set(), "juror-b": {10, 11}, "juror-c": {10, 11, 12, 13, 14, 15}}
     lines = []
     for i in range(20):
@@ -353,12 +352,12 @@ def test_the_floor_can_hold_the_lower_bound_of_kappa(
 
 
 def test_near_duplicate_jurors_are_flagged_in_the_record_and_the_comment(
-        tmp_path: Path, example: Path, js: JudgeServer, gateway: dict[str, str]) -> None:
+        tmp_path: Path, js: JudgeServer, gateway: dict[str, str]) -> None:
     """Issue 26, problem 4: juror-b makes exactly juror-a's mistakes. The record names the pair,
     gives their error correlation and what the jury is worth, and a run gated by the record
     carries the warning into the PR comment."""
-    suite = _jury_suite(tmp_path, example, "calibration: {file: jury.calibration.json, "
-                                           "min_labels: 20, min_agreement: 0.3}")
+    suite = _jury_suite(tmp_path, "calibration: {file: jury.calibration.json, "
+                                  "min_labels: 20, min_agreement: 0.3}")
     wrong = {"juror-a": {0, 5, 10, 15, 20, 25, 30, 35}, "juror-b": {0, 5, 10, 15, 20, 25, 30, 35},
              "juror-c": {2, 13, 27, 38}}
     lines = []

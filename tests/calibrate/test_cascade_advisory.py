@@ -7,17 +7,18 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.cli_inproc import cli
+from support.cli_run import on_shared_server
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
 
-pytestmark = pytest.mark.slow  # starts the example server in a subprocess
+pytestmark = pytest.mark.slow  # runs the worked example, importing litellm
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -33,14 +34,14 @@ def js() -> Iterator[JudgeServer]:
 def example(tmp_path: Path) -> Path:
     shutil.copytree(REPO / "examples" / "escalate", tmp_path / "escalate")
     shutil.copytree(REPO / "examples" / "server", tmp_path / "server")
+    on_shared_server(tmp_path / "escalate" / "mcptest.yml")
     return tmp_path / "escalate"
 
 
 def run(example: Path, js: JudgeServer, *flags: str) -> tuple[int, dict]:
-    done = subprocess.run(
-        [sys.executable, "-m", "mcptest", "run", "mcptest.yml", "--no-cache", "--reporter",
-         "json", "--output", "r.json", *flags], cwd=example, capture_output=True, text=True,
-        timeout=120, env={**os.environ, "MCPTEST_PYTHON": sys.executable, **js.gateway_env()})
+    done = cli("run", "mcptest.yml", "--no-cache", "--reporter", "json", "--output", "r.json",
+               *flags, cwd=example, inherit=False,
+               env={**os.environ, "MCPTEST_PYTHON": sys.executable, **js.gateway_env()})
     assert done.returncode in (0, 1), done.stdout + done.stderr
     return done.returncode, json.loads((example / "r.json").read_text())
 

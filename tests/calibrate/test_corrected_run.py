@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from support.cli_inproc import Ran, cli
+from support.cli_run import on_shared_server
 from support.judge_errors import worked_labels
 from support.judge_server import JudgeServer, Verdict
 
@@ -46,7 +47,7 @@ def _planner_printed(out: str) -> None:
 def test_the_run_reports_the_judges_rate_and_the_corrected_one(tmp_path: Path) -> None:
     shutil.copytree(REPO / "examples" / "calibration", tmp_path / "calibration")
     shutil.copytree(REPO / "examples" / "server", tmp_path / "server")
-    suite = tmp_path / "calibration" / "mcptest.yml"
+    suite = on_shared_server(tmp_path / "calibration" / "mcptest.yml")
     with JudgeServer() as js:
         labels = worked_labels(js, tmp_path)
         env = js.gateway_env()

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from support.cli_inproc import Ran, cli
+from support.cli_run import on_shared_server
 from support.judge_server import JudgeServer, Verdict
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,6 +37,7 @@ def example(tmp_path: Path) -> Path:
     shutil.copytree(REPO / "examples" / "escalate", tmp_path / "examples" / "escalate")
     shutil.copytree(REPO / "examples" / "server", tmp_path / "examples" / "server")
     shutil.copytree(REPO / "examples" / "calibration", tmp_path / "examples" / "calibration")
+    on_shared_server(tmp_path / "examples" / "escalate" / "mcptest.yml")
     return tmp_path
 
 

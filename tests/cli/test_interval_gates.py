@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from support.cli_inproc import Ran, cli
-from support.cli_run import REPO, greet_suite
+from support.cli_run import REPO, greet_suite, on_shared_server
 from support.judge_errors import worked_labels
 from support.judge_server import JudgeServer, Verdict
 
@@ -123,7 +123,7 @@ def test_a_labelled_judge_is_held_on_its_corrected_lower_bound(tmp_path: Path) -
     labels' uncertainty too) does not: the default fails the row; the estimate passes it."""
     shutil.copytree(REPO / "examples" / "calibration", tmp_path / "calibration")
     shutil.copytree(REPO / "examples" / "server", tmp_path / "server")
-    suite = tmp_path / "calibration" / "mcptest.yml"
+    suite = on_shared_server(tmp_path / "calibration" / "mcptest.yml")
     want = correct(5, 5, JudgeErrors(20, 16, 30, 28))
     low = wilson(5, 5)
     assert want is not None and low is not None and want.low < 0.5 < low[0]

@@ -30,6 +30,25 @@ HEAD = f"""servers:
 """The example server as `ex`: the test process's shared one over Streamable HTTP
 (tests/conftest.py), so a run's fresh sessions cost no server start; STDIO_HEAD outside pytest.
 Tests where the server's process is the point write their own `command:`."""
+EXAMPLE_STDIO = """    command: ["${python}", "example_server.py"]
+    cwd: ../server
+"""
+"""How the worked examples (examples/calibration, examples/escalate) start the example server."""
+
+
+def on_shared_server(suite: Path) -> Path:
+    """A copy of a worked example's suite with its example server (EXAMPLE_STDIO) the test
+    process's shared one, as HEAD names it: for tests of what a run does with the example's
+    judge, where a server process per run and per repetition (~0.75 s of CPU each) is not the
+    point. Returns `suite`."""
+    text = suite.read_text(encoding="utf-8")
+    assert EXAMPLE_STDIO in text, f"{suite}: the example server is no longer EXAMPLE_STDIO"
+    if _SHARED:
+        suite.write_text(text.replace(EXAMPLE_STDIO, f"    url: {json.dumps(_SHARED)}\n"),
+                         encoding="utf-8")
+    return suite
+
+
 POLITE_JUDGE = '{llm-judge: {rubric: "The greeting is polite.", threshold: 0.5}}'
 
 
