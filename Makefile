@@ -40,10 +40,17 @@ pytest: $(VENV)/.dev-installed
 	@bash .ci/prepare-tools.sh
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n $(WORKERS) --dist loadgroup
 
+# mypy's cache lives in the user's cache, as the test wheelhouse does: a fresh clone (or worktree)
+# otherwise checks all of src/ cold, ~21 s of CPU beside the tests, where a warm cache takes ~1 s.
+# mypy keys each module by its content's hash (a copy at another path is still fresh), keeps a
+# folder per Python version and writes each entry by an atomic rename.
+# `make lint MYPY_CACHE=.mypy_cache` keeps it in the clone.
+MYPY_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/mcptest-lint/mypy
+
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy
+	$(BIN)/mypy --cache-dir "$(MYPY_CACHE)"
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/run_all.py
