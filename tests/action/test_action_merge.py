@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from reports import make_report
 from support.action_env import PR, TOKEN, Runner, new_runner
+from support.cli_inproc import cli
 from support.cli_run import HEAD
 from support.github_server import GitHubServer
 
@@ -60,10 +61,9 @@ def sharded(tmp_path_factory: pytest.TempPathFactory) -> Path:
                             output_dir=f"shard-{i}").returncode for i in range(1, 5)]
         assert gh.comments(PR) == [] and gh.requests == []
     assert sorted(codes) == [0, 0, 0, 1]  # the shard that drew `add 5` failed
-    whole = subprocess.run(
-        [sys.executable, "-m", "mcptest", "run", "suites/demo.yml", "--reporter", "md",
-         "--output", "whole.md"], cwd=runner.workspace, capture_output=True, text=True,
-        timeout=120)
+    # the unsharded run to compare with: what it writes is the point, so in-process
+    whole = cli("run", "suites/demo.yml", "--reporter", "md", "--output", "whole.md",
+                cwd=runner.workspace)
     assert whole.returncode == 1, whole.stdout + whole.stderr
     return runner.workspace
 

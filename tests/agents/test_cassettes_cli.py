@@ -15,7 +15,7 @@ import pytest
 from evals.conftest import judge_env
 from support.cli_inproc import Ran
 from support.cli_inproc import cli as inproc
-from support.cli_run import KEYLESS, SERVER
+from support.cli_run import HEAD, KEYLESS, SERVER
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
 pytestmark = pytest.mark.slow  # the CLI and the example server, several times
@@ -142,11 +142,7 @@ def test_replay_or_record_sends_only_what_is_missing(tmp_path: Path) -> None:
 def test_repetitions_share_a_cassette_and_replay_the_same_pass_rate(tmp_path: Path) -> None:
     """A repeated agent test asks the same first turn three times: one request in the file with
     its three answers, and a replay hands each repetition one of them (docs/cassettes.md)."""
-    shutil.copy(SERVER, tmp_path / "example_server.py")
-    (tmp_path / "agents.yml").write_text(f"""
-servers:
-  ex: {{command: [{json.dumps(sys.executable)}, example_server.py]}}
-agents:
+    (tmp_path / "agents.yml").write_text(HEAD + """agents:
   - name: sums
     models: [gpt-4o]
     servers: [ex]
@@ -154,8 +150,8 @@ agents:
     repeat: 3
     min_pass_rate: 0.5
     min_pass_rate_on: estimate
-    expect: [{{target: final, matcher: {{contains: "= 5"}}}}]
-""", encoding="utf-8")
+    expect: [{target: final, matcher: {contains: "= 5"}}]
+""", encoding="utf-8")  # the shared server: six sessions, no server process each
     with JudgeServer() as js:
         js.script("gpt-4o", [Fault.text("2 + 3 = 5."), Fault.text("2 + 3 = 6."),
                              Fault.text("2 + 3 = 5.")])

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support.cli_inproc import Ran, cli
 from support.cli_run import KEYLESS, SERVER
 from support.judge_server import JudgeServer, ToolCalls
 
@@ -62,11 +62,11 @@ def script(js: JudgeServer) -> None:
 
 
 def run(root: Path, env: dict[str, str], out: str, *args: str
-        ) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
-    done = subprocess.run([sys.executable, "-m", "mcptest", "run", "sel.yml", *args,
-                           "--reporter", "json", "--output", f"{out}.json",
-                           "--reporter", "md", "--output", f"{out}.md", "--reporter", "pretty"],
-                          cwd=root, env=env, capture_output=True, text=True, timeout=240)
+        ) -> tuple[Ran, dict[str, Any]]:
+    """`mcptest run` in the test's process with exactly `env`, as a subprocess given it."""
+    done = cli("run", "sel.yml", *args, "--reporter", "json", "--output", f"{out}.json",
+               "--reporter", "md", "--output", f"{out}.md", "--reporter", "pretty",
+               cwd=root, env=env, inherit=False)
     return done, json.loads((root / f"{out}.json").read_text())
 
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from evals.conftest import judge_env
+from support.cli_inproc import Ran, cli
 from support.cli_run import HEAD as SHARED_HEAD
 from support.judge_server import Fault, JudgeServer, ToolCalls
 
@@ -60,13 +59,12 @@ def script(js: JudgeServer) -> None:
                          Fault.text("Hello, Ada! 2 + 3 = 5.")])
 
 
-def run(tmp_path: Path, body: str, js: JudgeServer) -> tuple[subprocess.CompletedProcess[str],
-                                                             dict]:
+def run(tmp_path: Path, body: str, js: JudgeServer) -> tuple[Ran, dict]:
+    """`mcptest run` in the test's process (support/cli_inproc.py) with the environment a
+    subprocess was given: what the run writes is the point, not the process."""
     (tmp_path / "agents.yml").write_text(HEAD + body, encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "mcptest", "run", "agents.yml", "--reporter",
-                        "json", "--output", "out.json", "--reporter", "pretty"],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                       env={**os.environ, **judge_env(js)})
+    r = cli("run", "agents.yml", "--reporter", "json", "--output", "out.json", "--reporter",
+            "pretty", cwd=tmp_path, inherit=False, env={**os.environ, **judge_env(js)})
     return r, json.loads((tmp_path / "out.json").read_text())
 
 
@@ -115,8 +113,7 @@ def test_tools_called_needs_a_check_and_valid_argument_matchers(tmp_path: Path) 
       - {target: tool_calls, matcher: {tools_called: {contains: [{name: a, args: {q: {regex: "("}}}]}}}
 """
     (tmp_path / "agents.yml").write_text(HEAD + body, encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "mcptest", "validate", "agents.yml"], cwd=tmp_path,
-                       capture_output=True, text=True, timeout=60)
+    r = cli("validate", "agents.yml", cwd=tmp_path, inherit=False, env=dict(os.environ))
     assert r.returncode == 2
     lines = r.stderr.splitlines()
     assert lines[0].startswith("agents.yml:13:")

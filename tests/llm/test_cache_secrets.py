@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from support.cli_inproc import Ran, cli
 from support.judge_server import JudgeServer
 from support.judge_server import Verdict as ScriptedVerdict
 
@@ -52,12 +52,12 @@ tools:
     return path
 
 
-def _run(suite: Path, js: JudgeServer, who: str, *extra: str) -> subprocess.CompletedProcess[str]:
+def _run(suite: Path, js: JudgeServer, who: str, *extra: str) -> Ran:
+    """`mcptest run` in the test's process with the environment a subprocess was given (what
+    the run writes to its cache is the point, not the process)."""
     env = {**os.environ, **js.gateway_env(JUDGE_KEY), "WHO": who, "SERVICE_TOKEN": PLAIN}
-    return subprocess.run(
-        [sys.executable, "-m", "mcptest", "run", str(suite), "--reporter", "json", "--output",
-         "run.json", "--cache-dir", ".cache", *extra],
-        capture_output=True, text=True, env=env, cwd=suite.parent, timeout=120)
+    return cli("run", suite, "--reporter", "json", "--output", "run.json", "--cache-dir",
+               ".cache", *extra, env=env, inherit=False, cwd=suite.parent)
 
 
 def _cache_text(root: Path) -> str:

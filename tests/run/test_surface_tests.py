@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,9 +14,6 @@ from support.cli_run import HEAD
 from support.servers import everything_command
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
-
-SERVER = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
-
 
 
 def run(tmp_path: Path, body: str, *extra: str) -> tuple[int, dict, str]:
@@ -124,26 +119,21 @@ def test_a_judge_grades_a_prompt_like_a_tool_answer(tmp_path: Path) -> None:
 
     from support.judge_server import JudgeServer, Verdict
 
-    body = f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-prompts:
+    body = HEAD + """prompts:
   - name: judged prompt
     server: ex
     prompt: incident_summary
-    args: {{service: billing}}
+    args: {service: billing}
     expect:
       - target: "result.messages[0].content.text"
-        matcher: {{llm-judge: {{rubric: "Asks for an incident summary", model: judge-m}}}}
+        matcher: {llm-judge: {rubric: "Asks for an incident summary", model: judge-m}}
 """
     path = tmp_path / "s.yml"
     path.write_text(body, encoding="utf-8")
     with JudgeServer() as js:
         js.script("judge-m", Verdict(0.95, reason="it asks for a summary"))
-        done = subprocess.run(
-            [sys.executable, "-m", "mcptest", "run", str(path), "--no-cache", "--reporter",
-             "json"], capture_output=True, text=True, timeout=120,
-            env={**os.environ, **js.gateway_env()})
+        done = cli("run", path, "--no-cache", "--reporter", "json", inherit=False,
+                   env={**os.environ, **js.gateway_env()})
         sent = js.requests("judge-m")
     report = json.loads(done.stdout)
     row = report["tests"][0]
@@ -158,17 +148,14 @@ def test_tool_description_quality_grades_each_tool_and_weighs_the_weakest(tmp_pa
 
     from support.judge_server import JudgeServer, Verdict
 
-    body = f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-judge: {{model: judge-m}}
+    body = HEAD + """judge: {model: judge-m}
 lists:
   - name: descriptions
     server: ex
     list: tools
     expect:
       - target: result.tools
-        matcher: {{eval.rubric: {{preset: tool-description-quality, threshold: 0.7}}}}
+        matcher: {eval.rubric: {preset: tool-description-quality, threshold: 0.7}}
 """
     path = tmp_path / "s.yml"
     path.write_text(body, encoding="utf-8")
@@ -176,10 +163,8 @@ lists:
         js.script("judge-m", Verdict(0.9))
         js.script("judge-m", Verdict(0.2, reason="says nothing of its effect"),
                   candidate="Tool name: crash\n")
-        done = subprocess.run(
-            [sys.executable, "-m", "mcptest", "run", str(path), "--no-cache", "--reporter",
-             "json"], capture_output=True, text=True, timeout=120,
-            env={**os.environ, **js.gateway_env()})
+        done = cli("run", path, "--no-cache", "--reporter", "json", inherit=False,
+                   env={**os.environ, **js.gateway_env()})
         asked = {json.dumps(b["messages"]).split("Tool name: ")[1].split("\\n")[0]
                  for b in js.requests("judge-m")}
     report = json.loads(done.stdout)
