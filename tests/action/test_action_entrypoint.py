@@ -11,19 +11,24 @@ from pathlib import Path
 
 import pytest
 from support.action_env import PR, TOKEN, Runner, live_commands
+from support.cli_run import HEAD
 from support.github_server import GitHubServer
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRYPOINT = ROOT / "entrypoint.py"
-EXAMPLE_SERVER = ROOT / "examples" / "server" / "example_server.py"
 HOSTILE_SERVER = Path(__file__).parent / "data" / "hostile_server.py"
 
-SUITE = """\
-servers:
+EXAMPLE_SERVER = ROOT / "examples" / "server" / "example_server.py"
+DEMO = HEAD.replace("\n  ex:\n", "\n  demo:\n")
+"""The test process's shared example server as `demo`: a server process is not the point."""
+DEMO_STDIO = f"""servers:
   demo:
-    command: [{python}, {server}]
+    command: [{sys.executable}, {EXAMPLE_SERVER}]
+"""
+"""Its own process, for a test that sets the server's environment."""
+TOOLS = """\
 tools:
   - name: adds two numbers
     server: demo
@@ -48,10 +53,11 @@ tools:
 """
 
 
-def write_suite(runner: Runner, expected: int, *, hostile: bool = False) -> None:
+def write_suite(runner: Runner, expected: int, *, hostile: bool = False,
+                stdio: bool = False) -> None:
     (runner.workspace / "suites").mkdir(exist_ok=True)
     (runner.workspace / "suites" / "demo.yml").write_text(
-        SUITE.format(python=sys.executable, server=EXAMPLE_SERVER, expected=expected))
+        (DEMO_STDIO if stdio else DEMO) + TOOLS.format(expected=expected))
     if hostile:
         (runner.workspace / "suites" / "hostile.yml").write_text(
             HOSTILE.format(python=sys.executable, hostile=HOSTILE_SERVER))
@@ -124,7 +130,7 @@ def test_arguments_mean_the_plain_cli_on_the_examples(runner: Runner) -> None:
 
 
 def test_lint_input_leads_the_comment_and_fails_on_a_poisoned_tool(runner: Runner) -> None:
-    write_suite(runner, expected=5)
+    write_suite(runner, expected=5, stdio=True)
     suite = runner.workspace / "suites" / "demo.yml"
     suite.write_text(suite.read_text().replace(
         "    command:", "    env: {MCPTEST_EXAMPLE_POISONED: \"1\"}\n    command:"))
