@@ -12,6 +12,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from support.cli_run import HEAD
 from support.servers import RAW_SERVER, everything_command, example_command
 
 from mcptest.cli.main import main
@@ -28,6 +29,14 @@ def write_suite(tmp_path: Path, servers: dict[str, list[str]], extra: str = "",
         lines += [f"  {key}:", f"    command: {json.dumps(argv)}", "    inherit_env: true"]
     path = tmp_path / name
     path.write_text("\n".join(lines) + "\n" + extra, encoding="utf-8")
+    return path
+
+
+def shared_suite(tmp_path: Path, extra: str = "") -> Path:
+    """suite.yml naming the test process's shared example server `example` (support.cli_run
+    HEAD), for tests where lint's server process and transport are not the point."""
+    path = tmp_path / "suite.yml"
+    path.write_text(HEAD.replace("\n  ex:\n", "\n  example:\n") + extra, encoding="utf-8")
     return path
 
 
@@ -146,8 +155,9 @@ def test_unknown_rule_in_ignore_is_a_positioned_suite_error(
 def test_surface_check_update_then_breaking_change_on_the_snapshot_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    suite = write_suite(tmp_path, {"example": example_command()},
-                        "surface:\n  snapshot: surface.json\n")
+    # the test process's shared example server: the snapshot file is the point, not the
+    # transport, and four lints over stdio started eight server processes
+    suite = shared_suite(tmp_path, "surface:\n  snapshot: surface.json\n")
     code, report = lint(suite, tmp_path)
     assert code == 1 and found(report) == {("surface-snapshot-missing", None)}
     assert main(["lint", str(suite), "--update"]) == 0
@@ -169,7 +179,7 @@ def test_surface_check_update_then_breaking_change_on_the_snapshot_file(
 
 
 def test_lint_imports_no_litellm(tmp_path: Path) -> None:
-    suite = write_suite(tmp_path, {"example": example_command()})
+    suite = shared_suite(tmp_path)
     code = ("import sys\nfrom mcptest.cli.main import main\n"
             f"rc = main(['lint', {str(suite)!r}, '--reporter', 'sarif', '--output', "
             f"{str(tmp_path / 'x.sarif')!r}])\n"
@@ -245,7 +255,7 @@ def test_call_tools_replays_tool_tests_for_structured_content(tmp_path: Path) ->
              "  - {name: broken, server: example, tool: bad_structured, args: {city: Oslo}}\n"
              "  - {name: fine, server: example, tool: forecast, args: {city: Oslo}}\n"
              "lint:\n  call_tools: true\n")
-    code, report = lint(write_suite(tmp_path, {"example": example_command()}, tests), tmp_path)
+    code, report = lint(shared_suite(tmp_path, tests), tmp_path)
     structured = [f for f in report["lint"]["findings"] if f["rule"] == "structured-content"]
     assert [f["subject"] for f in structured] == ["bad_structured"]
     assert "does not conform to the tool's outputSchema" in structured[0]["message"]
