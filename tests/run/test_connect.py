@@ -17,12 +17,12 @@ from mcptest.run.connect import (
     HttpStatusLog,
     flatten,
     plan_remote,
-    plan_stdio,
     root_cause,
     safe_url,
     startup_failure,
 )
 from mcptest.run.stderr_log import StderrLog
+from mcptest.run.stdio_spawn import plan_stdio
 from mcptest.suite.models import RemoteServer, StdioServer
 
 ENV = {
@@ -38,25 +38,25 @@ def stdio(**fields: object) -> StdioServer:
 def test_child_env_is_the_allow_list_plus_explicit_values(tmp_path: Path) -> None:
     spec = stdio(env={"LITERAL": "1", "TOKEN": {"env": "API_TOKEN"}, "R": {"env": "REGION"}})
     plan = plan_stdio("s", spec, tmp_path, ENV)
-    assert plan.params.env == {
+    assert plan.env == {
         "PATH": ENV["PATH"], "HOME": "/home/ci", "USER": "ci",
         "LITERAL": "1", "TOKEN": "tok-1234567890", "R": "eu",
     }
     assert plan.secrets == ["tok-1234567890"]  # "eu" is too short to redact usefully
-    assert plan.params.command == sys.executable and plan.params.args == ["-V"]
+    assert plan.command == sys.executable and plan.args == ["-V"]
 
 
 def test_inherit_env_list_and_all(tmp_path: Path) -> None:
-    some = plan_stdio("s", stdio(inherit_env=["REGION", "MISSING"]), tmp_path, ENV).params.env
+    some = plan_stdio("s", stdio(inherit_env=["REGION", "MISSING"]), tmp_path, ENV).env
     assert some is not None and some["REGION"] == "eu" and "MISSING" not in some
     assert "UNRELATED" not in some
-    everything = plan_stdio("s", stdio(inherit_env=True), tmp_path, ENV).params.env
+    everything = plan_stdio("s", stdio(inherit_env=True), tmp_path, ENV).env
     assert everything == ENV
 
 
 def test_explicit_env_wins_over_inherited(tmp_path: Path) -> None:
     spec = stdio(inherit_env=True, env={"REGION": "us"})
-    assert plan_stdio("s", spec, tmp_path, ENV).params.env["REGION"] == "us"  # type: ignore[index]
+    assert plan_stdio("s", spec, tmp_path, ENV).env["REGION"] == "us"
 
 
 def test_missing_env_reference_names_variable_and_key(tmp_path: Path) -> None:
@@ -78,14 +78,14 @@ def test_command_checks(tmp_path: Path) -> None:
         plan_stdio("s", StdioServer(command=["./server.sh"], cwd="."), tmp_path, ENV)
     script.chmod(0o755)
     plan = plan_stdio("s", StdioServer(command=["./server.sh"], cwd="."), tmp_path, ENV)
-    assert plan.params.cwd == tmp_path / "."
+    assert plan.cwd == tmp_path / "."
 
 
 def test_cwd_must_exist(tmp_path: Path) -> None:
     with pytest.raises(ServerNotReadyError, match=r"^working directory .*/gone does not exist$"):
         plan_stdio("s", stdio(cwd="gone"), tmp_path, ENV)
     absolute = plan_stdio("s", stdio(cwd=str(tmp_path)), Path("/nonexistent"), ENV)
-    assert absolute.params.cwd == tmp_path
+    assert absolute.cwd == tmp_path
 
 
 def test_remote_headers_token_and_secrets() -> None:

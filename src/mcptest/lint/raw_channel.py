@@ -26,7 +26,8 @@ import anyio
 import httpx2
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from mcptest.run.connect import plan_remote, plan_stdio
+from mcptest.run.connect import plan_remote
+from mcptest.run.stdio_spawn import plan_stdio
 from mcptest.version import __version__
 
 if TYPE_CHECKING:
@@ -261,9 +262,8 @@ async def open_stdio(name: str, spec: StdioServer, base_dir: Path, env: Mapping[
                      tg: anyio.abc.TaskGroup) -> StdioChannel:
     """Start the server once more for a channel of our own (closed by `close_stdio`)."""
     plan = plan_stdio(name, spec, base_dir, env)
-    params = plan.params
-    process = await anyio.open_process([params.command, *params.args], env=params.env,
-                                       cwd=params.cwd, stderr=subprocess.DEVNULL,
+    process = await anyio.open_process([plan.command, *plan.args], env=plan.env,
+                                       cwd=plan.cwd, stderr=subprocess.DEVNULL,
                                        start_new_session=True)  # its children end with it
     channel = StdioChannel(process)
     tg.start_soon(channel.read)

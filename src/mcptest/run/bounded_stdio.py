@@ -2,11 +2,11 @@
 
 The SDK's stdio reader re-joins its buffer with every 64 KiB chunk, so one 50 MB line costs
 tens of seconds and holds up the next call on that server as long (issue 16). Servers get the
-same process handling as the SDK's `stdio_client` (own process group, the SDK's environment
-rules, close stdin → SIGTERM → SIGKILL on the way out), but lines are split in bytes, and a line
-longer than `max_line_bytes` is skipped as it streams in. Its request gets a JSON-RPC error
-(`TOO_LARGE`) when the line's first bytes name its `id`, so the call fails at once with the size
-and the connection stays usable (docs/suites.md, `max_result_bytes`).
+same process handling as the SDK's `stdio_client` (own process group and the SDK's environment
+rules: `run/stdio_spawn.py`; close stdin → SIGTERM → SIGKILL on the way out), but lines are split
+in bytes, and a line longer than `max_line_bytes` is skipped as it streams in. Its request gets
+a JSON-RPC error (`TOO_LARGE`) when the line's first bytes name its `id`, so the call fails at
+once with the size and the connection stays usable (docs/suites.md, `max_result_bytes`).
 """
 
 from __future__ import annotations
@@ -18,12 +18,15 @@ from typing import IO, TYPE_CHECKING, Any
 
 import anyio
 import mcp_types as types
-from mcp.client.stdio import StdioServerParameters, get_default_environment
 from mcp.os.posix.utilities import terminate_posix_process_tree
 from mcp.shared.message import SessionMessage
 
+from mcptest.run.stdio_spawn import spawn
+
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
+
+    from mcptest.run.stdio_spawn import EarlyServer, StdioPlan
 
 TOO_LARGE = -32090
 """Error code of the stand-in answer for a line past the bound (implementation-defined range)."""
@@ -108,13 +111,15 @@ class _Lines:
 
 @asynccontextmanager
 async def bounded_stdio_client(
-    server: StdioServerParameters, errlog: IO[Any], max_line_bytes: int
+    plan: StdioPlan, errlog: IO[Any], max_line_bytes: int, early: EarlyServer | None = None
 ) -> AsyncIterator[tuple[Any, Any]]:
-    """Spawn the server; yield the (read, write) stream pair `ClientSession` takes."""
-    process = await anyio.open_process(
-        [server.command, *server.args], env=get_default_environment() | (server.env or {}),
-        stderr=errlog, cwd=server.cwd, start_new_session=True,
-    )
+    """Spawn the server, or take over the process started `early`; yield the (read, write)
+    stream pair `ClientSession` takes."""
+    if early is not None:
+        early.adopted = True
+        process = early.process
+    else:
+        process = await spawn(plan, errlog)
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
     writer_done = anyio.Event()

@@ -7,11 +7,8 @@ and the runner decide what a server sees.
 
 from __future__ import annotations
 
-import os
-import shutil
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
 from urllib.parse import urlsplit, urlunsplit
 
@@ -26,71 +23,19 @@ from mcptest.errors import ServerNotReadyError
 from mcptest.run.bounded_http import BoundedClient
 from mcptest.run.bounded_stdio import bounded_stdio_client
 from mcptest.run.negotiate import NegotiationError
-from mcptest.suite.models import EnvRef, RemoteServer, StdioServer
+from mcptest.run.stdio_spawn import resolve_value
+from mcptest.suite.models import EnvRef, StdioServer
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from contextlib import AbstractAsyncContextManager, AsyncExitStack
 
     from mcptest.run.stderr_log import StderrLog
+    from mcptest.run.stdio_spawn import EarlyServer, StdioPlan
+    from mcptest.suite.models import RemoteServer
 
-# What a stdio child always inherits (the MCP SDK's POSIX allow-list), before `inherit_env`.
-BASE_ENV_NAMES: tuple[str, ...] = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
-# `{env: NAME}` values of a stdio child's environment count as secrets from this length on;
-# shorter ones ("1", "UTC") would only shred reports when redacted.
-STDIO_SECRET_MIN_LEN = 8
 SSE_TRANSPORT_EVENT_BYTES = 1024 * 1024
 """The event limit the SDK's `sse_client` sets for itself (`sse_within_origin`'s default)."""
-
-
-def resolve_value(value: str | EnvRef, env: Mapping[str, str], where: str) -> str:
-    """A literal, or the value of `{env: NAME}`; a missing variable is a startup failure."""
-    if isinstance(value, str):
-        return value
-    if value.env not in env:
-        raise ServerNotReadyError(f"environment variable {value.env} (for {where}) is not set")
-    return env[value.env]
-
-
-@dataclass
-class StdioPlan:
-    """Everything needed to spawn a stdio server, resolved ahead of time."""
-
-    params: StdioServerParameters
-    secrets: list[str]
-
-
-def plan_stdio(name: str, spec: StdioServer, base_dir: Path, env: Mapping[str, str]) -> StdioPlan:
-    """Resolve argv, cwd and the child's environment, failing early with a clear cause."""
-    child: dict[str, str] = {k: env[k] for k in BASE_ENV_NAMES if k in env}
-    if spec.inherit_env is True:
-        child.update({k: v for k, v in env.items() if isinstance(v, str)})
-    elif isinstance(spec.inherit_env, list):
-        child.update({k: env[k] for k in spec.inherit_env if k in env})
-    secrets: list[str] = []
-    for key, value in spec.env.items():
-        child[key] = resolve_value(value, env, f"servers.{name}.env.{key}")
-        if isinstance(value, EnvRef) and len(child[key]) >= STDIO_SECRET_MIN_LEN:
-            secrets.append(child[key])
-
-    cwd = None
-    if spec.cwd is not None:
-        cwd = Path(spec.cwd) if Path(spec.cwd).is_absolute() else base_dir / spec.cwd
-        if not cwd.is_dir():
-            raise ServerNotReadyError(f"working directory {cwd} does not exist")
-    command, *args = spec.command
-    if os.sep not in command:
-        found = shutil.which(command, path=child.get("PATH", os.defpath))
-        if found is None:
-            raise ServerNotReadyError(f"command not found: {command} (not on the server's PATH)")
-    else:
-        exe = Path(command) if Path(command).is_absolute() else (cwd or Path.cwd()) / command
-        if not exe.exists():
-            raise ServerNotReadyError(f"command not found: {command}")
-        if not os.access(exe, os.X_OK):
-            raise ServerNotReadyError(f"command is not executable: {command}")
-    params = StdioServerParameters(command=command, args=args, env=child, cwd=cwd)
-    return StdioPlan(params=params, secrets=secrets)
 
 
 def safe_url(url: str) -> str:
@@ -195,14 +140,18 @@ def result_bound(spec: RemoteServer) -> int:
 
 
 async def enter_stdio(
-    stack: AsyncExitStack, plan: StdioPlan, errlog: StderrLog, max_line_bytes: int
+    stack: AsyncExitStack, plan: StdioPlan, errlog: StderrLog, max_line_bytes: int,
+    early: EarlyServer | None = None,
 ) -> Any:
-    """The bounded, linear stdio transport on POSIX (`bounded_stdio`); the SDK's elsewhere."""
+    """The bounded, linear stdio transport on POSIX (`bounded_stdio`), over the process started
+    early when there is one; the SDK's elsewhere."""
     if sys.platform == "win32":
+        params = StdioServerParameters(command=plan.command, args=plan.args, env=plan.env,
+                                       cwd=plan.cwd)
         return await stack.enter_async_context(
-            stdio_client(plan.params, errlog=cast(TextIO, errlog.file)))
+            stdio_client(params, errlog=cast(TextIO, errlog.file)))
     return await stack.enter_async_context(
-        bounded_stdio_client(plan.params, errlog.file, max_line_bytes))
+        bounded_stdio_client(plan, errlog.file, max_line_bytes, early))
 
 
 def flatten(exc: BaseException) -> list[BaseException]:

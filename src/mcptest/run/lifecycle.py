@@ -29,7 +29,6 @@ from mcptest.run.connect import (
     one_line,
     one_line_error,
     plan_remote,
-    plan_stdio,
     root_cause,
     startup_failure,
 )
@@ -45,6 +44,7 @@ from mcptest.run.requests import list_tools_raw
 from mcptest.run.sdk_logging import quiet_sdk_logging
 from mcptest.run.start import start_budget, start_server
 from mcptest.run.stderr_log import StderrLog
+from mcptest.run.stdio_spawn import plan_stdio
 from mcptest.run.wire import TapReader, TapWriter, WireLog
 from mcptest.suite.models import RemoteServer, StdioServer
 
@@ -52,11 +52,15 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Mapping
     from pathlib import Path
 
+    from mcptest.run.stdio_spawn import EarlyServer
     from mcptest.telemetry.hooks import Tracing
 
 
 class Lifecycle(ConnectionState):
     """Opening, holding and closing one connection (see `ServerConnection`)."""
+
+    _early: EarlyServer | None = None
+    """A stdio server's process started before the connection (`run/stdio_spawn.py`)."""
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -72,6 +76,7 @@ class Lifecycle(ConnectionState):
         wire: WireLog | None = None,
         client: ClientConfig = NO_CLIENT,
         tracing: Tracing | None = None,
+        early: EarlyServer | None = None,
     ) -> AsyncIterator[Self]:
         """Yield a ready connection, or raise `ServerNotReadyError` with a one-line cause.
 
@@ -80,10 +85,12 @@ class Lifecycle(ConnectionState):
         With `wire`, every message the server sends is recorded there (run/wire.py); `client`
         is what mcptest declares and answers as a client (run/client_config.py); with
         `tracing`, each request gets a client span and carries its `traceparent`
-        (docs/tracing.md).
+        (docs/tracing.md). `early`: the stdio server's process, already started; its start-up
+        is timed from its spawn.
         """
         quiet_sdk_logging(env)
         conn = cls(name, spec, wire, client, tracing)
+        conn._early = early
         ready, stop = anyio.Event(), anyio.Event()
         async with anyio.create_task_group() as tg:
             tg.start_soon(conn._own, base_dir, env, ready, stop)
@@ -100,8 +107,9 @@ class Lifecycle(ConnectionState):
         self, base_dir: Path, env: Mapping[str, str], ready: anyio.Event, stop: anyio.Event
     ) -> None:
         """Connect within `startup_timeout`, then hold the connection open until `stop`."""
-        started = time.perf_counter()
+        started = time.perf_counter() if self._early is None else self._early.started
         budget = self.spec.startup_timeout + start_budget(getattr(self.spec, "start", None))
+        budget -= time.perf_counter() - started  # an early process's time so far counts too
         scope = self._startup = anyio.CancelScope(deadline=anyio.current_time() + budget)
         try:
             with scope:
@@ -141,10 +149,12 @@ class Lifecycle(ConnectionState):
     async def _connect(self, stack: AsyncExitStack, base_dir: Path, env: Mapping[str, str]) -> None:
         spec = self.spec
         if isinstance(spec, StdioServer):
-            plan = plan_stdio(self.name, spec, base_dir, env)
+            early = self._early
+            plan = early.plan if early is not None else plan_stdio(self.name, spec, base_dir, env)
             self._secrets = plan.secrets
-            self._stderr = StderrLog()
-            read, write = await enter_stdio(stack, plan, self._stderr, spec.max_result_bytes)
+            self._stderr = early.stderr if early is not None else StderrLog()
+            read, write = await enter_stdio(stack, plan, self._stderr, spec.max_result_bytes,
+                                            early)
             race_after: float | None = RACE_AFTER_S
         else:
             remote = plan_remote(self.name, spec, env)

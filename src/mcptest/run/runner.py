@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from mcptest.report.models import ServerReport, TestResult
     from mcptest.run.server_pool import ServerPool
     from mcptest.run.session import ServerConnection
+    from mcptest.run.stdio_spawn import EarlyServer
     from mcptest.run.tool_test_run import ToolTestRun
     from mcptest.telemetry.hooks import Tracing
 
@@ -104,6 +105,7 @@ class Runner:
         self.rows = rows
         self.progress = progress
         self._servers = anyio.Semaphore(server_concurrency)
+        self._concurrency = server_concurrency
 
     @functools.cached_property
     def _tool_tests(self) -> ToolTestRun:
@@ -121,11 +123,33 @@ class Runner:
                 judged.append(t)
             elif t.server_key is not None:
                 by_server.setdefault(t.server_key, []).append(t)
-        async with anyio.create_task_group() as tg:
-            for key, tests in by_server.items():
-                tg.start_soon(self._run_server, key, tests)
-            if judged:
-                tg.start_soon(self._run_rows, judged)
+        early = await self._early(by_server)
+        try:
+            async with anyio.create_task_group() as tg:
+                for key, tests in by_server.items():
+                    tg.start_soon(self._run_server, key, tests, early.get(key))
+                if judged:
+                    tg.start_soon(self._run_rows, judged)
+        finally:  # a process the run stopped before its connection took it
+            for server in early.values():
+                await server.discard()
+
+    async def _early(self, by_server: dict[tuple[str, str], list[PlannedTest]]
+                     ) -> dict[tuple[str, str], EarlyServer]:
+        """The first stdio servers' processes (as many as connect at once), started before the
+        MCP SDK's client is imported (~0.45 s of CPU), so that they start up meanwhile
+        (`run/stdio_spawn.py`). Not with `--watch`, whose pool keeps servers of its own."""
+        from mcptest.run.stdio_spawn import early_servers
+        from mcptest.suite.models import StdioServer
+
+        if self.pool is not None:
+            return {}
+        first = []
+        for key, tests in list(by_server.items())[:self._concurrency]:
+            spec = tests[0].suite.suite.servers[key[1]]
+            if isinstance(spec, StdioServer):
+                first.append((key, spec, tests[0].suite.path.parent))
+        return await early_servers(first, self.env)
 
     async def _run_rows(self, tests: list[PlannedTest]) -> None:
         """Eval and agent rows, through the row runner the pipeline gave us."""
@@ -138,7 +162,8 @@ class Runner:
             return
         await self.rows.run(tests, self._record, self._server_failed)
 
-    async def _run_server(self, key: tuple[str, str], tests: list[PlannedTest]) -> None:
+    async def _run_server(self, key: tuple[str, str], tests: list[PlannedTest],
+                          early: EarlyServer | None = None) -> None:
         from mcptest.run.client_config import client_config
 
         suite = tests[0].suite
@@ -152,7 +177,8 @@ class Runner:
         client = client_config(suite.suite, name, suite.path.parent, sampler)
         async with self._servers:
             try:
-                async with self._connection(key, spec, suite.path.parent, client) as conn:
+                async with self._connection(key, spec, suite.path.parent, client,
+                                            early) as conn:
                     self.state.secrets.update(conn.secrets())
                     self.state.servers[key] = ready_server(name, suite.display_path, conn)
                     async with anyio.create_task_group() as grading:
@@ -168,13 +194,15 @@ class Runner:
 
     @contextlib.asynccontextmanager
     async def _connection(self, key: tuple[str, str], spec: Any, base_dir: Any,
-                          client: Any) -> AsyncIterator[ServerConnection]:
-        """The server's connection: opened for this run, or the pool's warm one (`--watch`)."""
+                          client: Any, early: EarlyServer | None = None
+                          ) -> AsyncIterator[ServerConnection]:
+        """The server's connection: opened for this run (over its process started `early`),
+        or the pool's warm one (`--watch`)."""
         from mcptest.run.session import ServerConnection
 
         def opener() -> contextlib.AbstractAsyncContextManager[ServerConnection]:
             return ServerConnection.open(key[1], spec, base_dir=base_dir, env=self.env,
-                                         client=client, tracing=self.tracing)
+                                         client=client, tracing=self.tracing, early=early)
 
         if self.pool is None:
             async with opener() as conn:

@@ -25,10 +25,11 @@ import anyio
 import httpx2
 
 from mcptest.errors import ServerNotReadyError
-from mcptest.run.connect import one_line, plan_stdio
+from mcptest.run.connect import one_line
 from mcptest.run.listeners import CAN_INSPECT
 from mcptest.run.reaper import KILL_WAIT_S
 from mcptest.run.start_ports import Endpoint, local_endpoints, not_owned, taken
+from mcptest.run.stdio_spawn import plan_stdio
 from mcptest.suite.models import ReadyCheck, RemoteServer, StartSpec, StdioServer
 
 if TYPE_CHECKING:
@@ -66,13 +67,13 @@ async def start_server(
     refused = await taken(points)
     if refused is not None:
         raise ServerNotReadyError(refused)
-    argv = [plan.params.command, *plan.params.args]
+    argv = [plan.command, *plan.args]
     if CAN_INSPECT:
         argv = [sys.executable, "-I", "-S", str(REAPER), str(os.getpid()), f"{STOP_GRACE_S:g}",
                 "--", *argv]
     proc = await anyio.open_process(
-        argv, stdin=subprocess.DEVNULL, stdout=log.file, stderr=log.file, cwd=plan.params.cwd,
-        env=plan.params.env, start_new_session=True,
+        argv, stdin=subprocess.DEVNULL, stdout=log.file, stderr=log.file, cwd=plan.cwd,
+        env=plan.env, start_new_session=True,
     )
     stack.push_async_callback(stop_started, proc)
     waiting = _Waiting()
