@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from support.servers import EXAMPLE_SERVER
+from support.cli_run import HEAD
 
 from mcptest.cli.progress import Progress
 from mcptest.report.models import TestResult as Result
@@ -32,10 +32,9 @@ def _suite(tmp_path: Path) -> Path:
         matcher: {{ exact: {i + 1} }}
 """ for i in range(N))
     path = tmp_path / "twenty.yml"
-    path.write_text(f"""servers:
-  example:
-    command: ["{sys.executable}", "{EXAMPLE_SERVER}"]
-tools:{tests}""", encoding="utf-8")
+    # the test process's shared example server: the progress lines are the point
+    path.write_text(HEAD.replace("\n  ex:\n", "\n  example:\n") + f"tools:{tests}",
+                    encoding="utf-8")
     return path
 
 
