@@ -4,35 +4,31 @@ fills the prompt, the response and the rubric text; `eval --explain` counts case
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 from evals.conftest import JUDGE, judge_env
 from support.cli_inproc import Ran, cli
+from support.cli_run import HEAD
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
-SERVER = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
-SUITE = f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-evals:
+SUITE = HEAD + """evals:
   - name: sums
-    prompt: "What is ${{a}} + ${{b}}?"
-    response: "${{a}} + ${{b}} = ${{sum}}"
-    rubric: "The sum of ${{a}} and ${{b}} is stated correctly."
-    cases: {{file: sums.jsonl}}
+    prompt: "What is ${a} + ${b}?"
+    response: "${a} + ${b} = ${sum}"
+    rubric: "The sum of ${a} and ${b} is stated correctly."
+    cases: {file: sums.jsonl}
 agents:
   - name: greets
     models: [gpt-4o]
     servers: [ex]
-    prompt: "Greet ${{who}}."
-    cases: [{{who: Ada}}, {{who: Bob}}]
+    prompt: "Greet ${who}."
+    cases: [{who: Ada}, {who: Bob}]
     expect:
       - target: tool_calls
-        matcher: {{tools_called: {{exact: [{{name: greet, args: {{name: "${{who}}"}}}}]}}}}
+        matcher: {tools_called: {exact: [{name: greet, args: {name: "${who}"}}]}}
 """
 
 

@@ -2,28 +2,22 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 from evals.conftest import judge_env, judge_requests, row, run_suite
+from support.cli_run import HEAD
 from support.judge_server import Fault, JudgeServer, ToolCalls, Verdict
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
 
 
 def test_live_matrix_varies_the_agent_model(tmp_path: Path, js: JudgeServer) -> None:
     suite = tmp_path / "live.yml"
-    suite.write_text(f"""
-servers:
-  ex: {{command: [{json.dumps(sys.executable)}, {json.dumps(str(EXAMPLE))}]}}
-evals:
+    suite.write_text(HEAD + """evals:
   - name: greets
     server: ex
     prompt: "Greet Ada using the tool."
     rubric: "The answer greets Ada."
-    judge: {{panel: [gpt-4o-mini, gemini-judge], aggregate: mean}}
-    matrix: {{models: [gpt-4o, claude-agent]}}
+    judge: {panel: [gpt-4o-mini, gemini-judge], aggregate: mean}
+    matrix: {models: [gpt-4o, claude-agent]}
 """, encoding="utf-8")
     js.script("gpt-4o", [ToolCalls(("greet", {"name": "Ada"})), Fault.text("Hello, Ada!")])
     js.script("claude-agent", Fault.text("Hi there."))
