@@ -1,8 +1,7 @@
-"""Suite files run under pytest (docs/python.md, "pytest"), each in an in-process pytest session
-(`session_keyless`) against the test process's shared example server: one pipeline run per
-file for the items pytest kept, each item reporting its row (mcptest's reasons on failure, a
-skip with the reason for an unreachable judge), `-x`, junit through `--junitxml`, and a judge
-reached through the loopback server."""
+"""Suite files run under pytest (docs/python.md, "pytest"), each in a pytest process of its own
+against the example server: one pipeline run per file for the items pytest kept, each item
+reporting its row (mcptest's reasons on failure, a skip with the reason for an unreachable
+judge), `-x`, junit through `--junitxml`, and a judge reached through the loopback server."""
 
 from __future__ import annotations
 
@@ -12,8 +11,7 @@ import pytest
 from support.cli_run import HEAD, MIXED
 from support.judge_server import JudgeServer, Verdict
 
-# one worker imports mcptest whole once for these sessions (conftest's `_mcptest_imported`)
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("plugin-run")]
+pytestmark = pytest.mark.slow  # pytest processes that start the example server
 
 SERVER = HEAD  # the test process's shared example server: the plugin's runs are the point
 RECORDER = '''import pathlib
@@ -37,9 +35,9 @@ def judged_test(name: str) -> str:
 
 
 def test_items_report_their_rows_and_junit_records_them(pytester: pytest.Pytester,
-                                                        session_keyless) -> None:
+                                                        session_process) -> None:
     pytester.makefile(".yml", mcptest_mixed=MIXED)
-    result = session_keyless("-rs", "--junitxml=junit.xml")
+    result = session_process("-rs", "--junitxml=junit.xml")
     result.assert_outcomes(passed=1, failed=1, skipped=1)
     result.stdout.fnmatch_lines([
         "*_ tool: adds wrongly _*",
@@ -63,44 +61,44 @@ def test_items_report_their_rows_and_junit_records_them(pytester: pytest.Pyteste
 
 
 def test_the_file_runs_once_with_the_items_pytest_kept(pytester: pytest.Pytester,
-                                                       session_keyless) -> None:
+                                                       session_process) -> None:
     pytester.makefile(".py", recorder=RECORDER)
     pytester.makefile(".yml", mcptest_judged=SERVER + "tools:\n" + "".join(
         judged_test(n) for n in ("alpha", "beta", "gamma")))
-    result = session_keyless("-k", "alpha or gamma")
+    result = session_process("-k", "alpha or gamma")
     result.assert_outcomes(passed=2, deselected=1)
     judged = (pytester.path / "judged.txt").read_text(encoding="utf-8").split()
     assert sorted(judged) == ["alpha", "gamma"]
 
 
 def test_dash_x_stops_before_the_next_file_runs(pytester: pytest.Pytester,
-                                                session_keyless) -> None:
+                                                session_process) -> None:
     pytester.makefile(".py", recorder=RECORDER)
     pytester.makefile(".yml", mcptest_a=MIXED, mcptest_b=SERVER + "tools:\n" + judged_test("b"))
-    result = session_keyless("-x")
+    result = session_process("-x")
     result.assert_outcomes(passed=1, failed=1)
     assert not (pytester.path / "judged.txt").exists()  # mcptest_b.yml never ran
 
 
 def test_a_judged_test_passes_when_its_judge_answers(pytester: pytest.Pytester,
-                                                     session_keyless,
+                                                     session_process,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     pytester.makefile(".yml", mcptest_mixed=MIXED)
     with JudgeServer() as js:
         js.script("judge-m", Verdict(score=0.9))
         for key, value in js.gateway_env().items():
             monkeypatch.setenv(key, value)
-        result = session_keyless("-k", "release", "--mcptest", "no_cache=true")
+        result = session_process("-k", "release", "--mcptest", "no_cache=true")
         assert js.count("judge-m") == 1
     result.assert_outcomes(passed=1, deselected=2)
 
 
 def test_an_internal_error_fails_every_item_of_the_file(pytester: pytest.Pytester,
-                                                        session_keyless,
+                                                        session_process,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MCPTEST_INJECT_FAULT", "1")
     pytester.makefile(".yml", mcptest_mixed=MIXED)
-    result = session_keyless("-k", "greets or adds")
+    result = session_process("-k", "greets or adds")
     result.assert_outcomes(failed=2, deselected=1)
     result.stdout.fnmatch_lines(["internal error of mcptest while running mcptest_mixed.yml: "
                                  "InjectedFault: *(`mcptest run` would exit 70)"])
@@ -110,12 +108,12 @@ def test_an_internal_error_fails_every_item_of_the_file(pytester: pytest.Pyteste
     ("file", ["*mcptest: 1 of 1 tests from 1 file(s), 1 server(s)*"] * 2),
     ("session", ["*mcptest: 2 of 2 tests from 2 file(s), 2 server(s)*"]),
 ])
-def test_one_run_per_file_or_per_session(pytester: pytest.Pytester, session_keyless,
+def test_one_run_per_file_or_per_session(pytester: pytest.Pytester, session_process,
                                          per: str, headers: list[str]) -> None:
     pytester.makefile(".py", recorder=RECORDER)
     pytester.makefile(".yml", mcptest_a=SERVER + "tools:\n" + judged_test("a"),
                       mcptest_b=SERVER + "tools:\n" + judged_test("b"))
-    result = session_keyless("-o", f"mcptest_run_per={per}", "-o", "log_cli=true",
+    result = session_process("-o", f"mcptest_run_per={per}", "-o", "log_cli=true",
                              "--log-cli-level=INFO")
     result.assert_outcomes(passed=2)
     runs = [line for line in result.outlines if "mcptest: " in line and " tests from " in line]
@@ -125,7 +123,7 @@ def test_one_run_per_file_or_per_session(pytester: pytest.Pytester, session_keyl
 
 
 def test_two_files_spend_from_one_session_cap(pytester: pytest.Pytester,
-                                              session_keyless) -> None:
+                                              session_process) -> None:
     """A custom judge reporting $0.20 a call without a declared worst case, three tests in
     each of two files, one `max_cost = 0.5` for the session: the files share one ledger, so
     two verdicts fit in all ($0.40) and the other four are skipped for the budget."""
@@ -139,7 +137,7 @@ def judge(ctx):
         body = SERVER + "tools:\n" + "".join(
             judged_test(f"{f}{k}").replace("recorder:judge", "paid:judge") for k in (1, 2, 3))
         pytester.makefile(".yml", **{f"mcptest_{f}": body})
-    result = session_keyless("-rs", "--mcptest", "max_cost=0.5")
+    result = session_process("-rs", "--mcptest", "max_cost=0.5")
     result.assert_outcomes(passed=2, skipped=4)
     judged = (pytester.path / "judged.txt").read_text().split()
     assert len(judged) == 2 and all(name.startswith("a") for name in judged), judged
