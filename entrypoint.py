@@ -11,15 +11,15 @@ from __future__ import annotations
 import sys
 
 
-def _main(argv: list[str]) -> int:
-    if argv:  # the process is the CLI's, as the console script's is: its collector and its exit
+def _main() -> int:
+    if sys.argv[1:]:  # the process is the CLI's, as the console script's: its collector, its exit
         from mcptest.cli.main import main
 
-        return main()  # reads sys.argv[1:], which is `argv`
+        return main()
     from mcptest.action.main import entrypoint
 
     return entrypoint([])
 
 
 if __name__ == "__main__":
-    sys.exit(_main(sys.argv[1:]))
+    sys.exit(_main())

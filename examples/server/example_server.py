@@ -15,9 +15,9 @@ must find both (docs/lint.md).
 from __future__ import annotations
 
 import argparse
+import atexit
 import hashlib
 import json
-import logging
 import os
 import secrets
 import sys
@@ -255,18 +255,18 @@ def _exit_now() -> None:
     """End the process once the transport is closed and the output flushed, skipping the
     interpreter's teardown of the SDK's ~650 modules: ~0.15 s of wall and CPU that the client,
     which waits for the server to exit, would otherwise wait through on every run. Other
-    threads are joined first, as the interpreter's exit joins them (anyio's worker threads,
-    told to stop as the event loop closed). Returns (the interpreter then exits as usual) when
-    the output cannot be flushed."""
+    threads are joined first and the exit handlers run, as the interpreter's exit does (anyio's
+    worker threads were told to stop as the event loop closed). Returns (the interpreter then
+    exits as usual) when the output cannot be flushed."""
     for thread in threading.enumerate():
         if thread is not threading.current_thread() and not thread.daemon:
             thread.join()
-    logging.shutdown()
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except (OSError, ValueError):  # a client that went away: exit as usual, saying so
         return
+    atexit._run_exitfuncs()  # what the interpreter's exit runs first (logging's flush, …)
     os._exit(0)
 
 

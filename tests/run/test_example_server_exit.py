@@ -1,6 +1,7 @@
 """The example server ends its process itself once its client closes stdin (`_exit_now`:
-the interpreter's teardown skipped, the client waits for the exit): every answer it wrote
-reaches the client, it exits 0, and it says nothing on stderr."""
+the interpreter's teardown skipped, the client waits for the exit): it exits 0, says nothing
+more on stdout or stderr, and loses nothing it wrote before (what is still in flight when stdin
+closes is the SDK's to drop, with or without `_exit_now`)."""
 
 from __future__ import annotations
 

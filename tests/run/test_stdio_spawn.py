@@ -11,7 +11,7 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp.client.stdio import get_default_environment
-from support.cli_run import SERVER
+from support.cli_run import SERVER, mcptest
 
 from mcptest.run.stdio_spawn import early_servers, inherited_environment
 from mcptest.suite.models import StdioServer
@@ -48,21 +48,39 @@ def test_a_run_starts_its_stdio_server_before_it_imports_the_sdk(tmp_path: Path)
     assert json.loads(r.stdout.strip().splitlines()[-1]) == {"rc": 0, "sdk_at_spawn": []}
     report = json.loads((tmp_path / "r.json").read_text())
     assert [t["status"] for t in report["tests"]] == ["passed"]
-    assert report["servers"][0]["startup_ms"] > 0  # timed from the spawn
+    assert report["servers"][0]["startup_ms"] > 0
 
 
 def test_a_process_no_connection_took_is_ended(tmp_path: Path) -> None:
     spec = StdioServer(command=[sys.executable, "-c", "import sys; sys.stdin.read()"])
     bad = StdioServer(command=["no-such-command-xyz"])
+    nul = StdioServer(command=[sys.executable, "-c", "x\0y"])  # the spawn raises ValueError
 
     async def main() -> tuple[list[tuple[str, str]], int | None]:
-        early = await early_servers([(("f", "s"), spec, tmp_path), (("f", "bad"), bad, tmp_path)],
-                                    {"PATH": "/usr/bin:/bin"})
+        early = await early_servers([(("f", "s"), spec, tmp_path), (("f", "bad"), bad, tmp_path),
+                                     (("f", "nul"), nul, tmp_path)], {"PATH": "/usr/bin:/bin"})
         server = early[("f", "s")]
         assert server.process.returncode is None  # running, waiting on its stdin
         await server.discard()
         return list(early), server.process.returncode
 
     keys, code = anyio.run(main)
-    assert keys == [("f", "s")]  # the one that cannot start is left to its connection to report
+    assert keys == [("f", "s")]  # those that cannot start are left to their connections to report
     assert code is not None
+
+
+def test_a_server_that_cannot_be_spawned_fails_alone(tmp_path: Path) -> None:
+    suite = tmp_path / "s.yml"
+    suite.write_text(
+        "servers:\n"
+        f"  ex: {{command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]}}\n"
+        f"  bad: {{command: [{json.dumps(sys.executable)}, \"-c\", \"x\\0y\"]}}\n"
+        "tools:\n"
+        "  - {name: adds, server: ex, tool: add, args: {a: 1, b: 2},"
+        " expect: [{target: result.structuredContent.result, matcher: {exact: 3}}]}\n"
+        "  - {name: never, server: bad, tool: add, args: {a: 1, b: 2}}\n")
+    r = mcptest("run", suite, "--reporter", "json")
+    assert r.returncode == 3, r.stderr
+    rows = {t["name"]: t for t in json.loads(r.stdout)["tests"]}
+    assert rows["adds"]["status"] == "passed"
+    assert "null byte" in rows["never"]["message"]

@@ -85,8 +85,7 @@ class Lifecycle(ConnectionState):
         With `wire`, every message the server sends is recorded there (run/wire.py); `client`
         is what mcptest declares and answers as a client (run/client_config.py); with
         `tracing`, each request gets a client span and carries its `traceparent`
-        (docs/tracing.md). `early`: the stdio server's process, already started; its start-up
-        is timed from its spawn.
+        (docs/tracing.md). `early`: the stdio server's process, already started.
         """
         quiet_sdk_logging(env)
         conn = cls(name, spec, wire, client, tracing)
@@ -107,9 +106,10 @@ class Lifecycle(ConnectionState):
         self, base_dir: Path, env: Mapping[str, str], ready: anyio.Event, stop: anyio.Event
     ) -> None:
         """Connect within `startup_timeout`, then hold the connection open until `stop`."""
-        started = time.perf_counter() if self._early is None else self._early.started
+        # from the connection's start, an early process's too: the time it waited for the SDK's
+        # import was mcptest's, not the server's (run/stdio_spawn.py)
+        started = time.perf_counter()
         budget = self.spec.startup_timeout + start_budget(getattr(self.spec, "start", None))
-        budget -= time.perf_counter() - started  # an early process's time so far counts too
         scope = self._startup = anyio.CancelScope(deadline=anyio.current_time() + budget)
         try:
             with scope:

@@ -123,8 +123,9 @@ class Runner:
                 judged.append(t)
             elif t.server_key is not None:
                 by_server.setdefault(t.server_key, []).append(t)
-        early = await self._early(by_server)
+        early: dict[tuple[str, str], EarlyServer] = {}
         try:
+            early = await self._early(by_server)
             async with anyio.create_task_group() as tg:
                 for key, tests in by_server.items():
                     tg.start_soon(self._run_server, key, tests, early.get(key))

@@ -12,9 +12,9 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import sys
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 # What a stdio child always inherits (the MCP SDK's POSIX allow-list), before `inherit_env`.
 BASE_ENV_NAMES: tuple[str, ...] = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
+STOP_GRACE_S = 2.0
+"""How long a discarded early process has to end after SIGTERM before SIGKILL."""
 # `{env: NAME}` values of a stdio child's environment count as secrets from this length on;
 # shorter ones ("1", "UTC") would only shred reports when redacted.
 STDIO_SECRET_MIN_LEN = 8
@@ -112,19 +114,30 @@ class EarlyServer:
     plan: StdioPlan
     stderr: StderrLog
     process: Process
-    started: float = field(default_factory=time.perf_counter)
-    """When it was spawned: its connection's start-up is timed from here."""
     adopted: bool = False
 
     async def discard(self) -> None:
-        """End a process no connection took (the run stopped first)."""
+        """End a process no connection took (the run stopped first): its process group, as a
+        connection's close ends it (SIGTERM, then SIGKILL after `STOP_GRACE_S`)."""
         if self.adopted:
             return
+        self.adopted = True
         with anyio.CancelScope(shield=True):
-            with contextlib.suppress(ProcessLookupError):
-                self.process.kill()
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.process.pid, sig)
+                if await _gone(self.process, STOP_GRACE_S):
+                    break
             await self.process.aclose()
         self.stderr.close()
+
+
+async def _gone(process: Process, timeout: float) -> bool:
+    """Whether the process has exited within `timeout` (polled: `wait()` waits for pipes too)."""
+    with anyio.move_on_after(timeout):
+        while process.returncode is None:
+            await anyio.sleep(0.01)
+    return process.returncode is not None
 
 
 async def early_servers(servers: Iterable[tuple[tuple[str, str], StdioServer, Path]],
@@ -135,16 +148,21 @@ async def early_servers(servers: Iterable[tuple[tuple[str, str], StdioServer, Pa
     started: dict[tuple[str, str], EarlyServer] = {}
     if sys.platform == "win32":
         return started
-    for key, spec, base_dir in servers:
-        try:
-            plan = plan_stdio(key[1], spec, base_dir, env)
-        except ServerNotReadyError:
-            continue
-        log = StderrLog()
-        try:
-            process = await spawn(plan, log.file)
-        except OSError:
-            log.close()
-            continue
-        started[key] = EarlyServer(plan, log, process)
+    try:
+        for key, spec, base_dir in servers:
+            try:
+                plan = plan_stdio(key[1], spec, base_dir, env)
+            except Exception:  # its connection meets it again and says what it is
+                continue
+            log = StderrLog()
+            try:
+                process = await spawn(plan, log.file)
+            except Exception:  # OSError, or a NUL byte or `=` where none may be
+                log.close()
+                continue
+            started[key] = EarlyServer(plan, log, process)
+    except BaseException:  # cancelled while spawning: none of them will be adopted
+        for server in started.values():
+            await server.discard()
+        raise
     return started
