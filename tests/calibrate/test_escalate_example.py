@@ -1,5 +1,6 @@
-"""The worked example of docs/cascade.md, "Trust or escalate", as a reader runs it: the example
-server, the loopback judge behind a gateway, `mcptest calibrate` and `mcptest run` as processes."""
+"""The worked example of docs/cascade.md, "Trust or escalate", as a reader runs it: its suite on
+the test process's shared example server, the loopback judge behind a gateway, and `mcptest
+calibrate` and `mcptest run` in the test's process (what the judge does is the subject here)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ SERVER_OUTPUT = "Deployed billing v2.4.1 to production."
 UNSURE = {"good-06", "bad-09"}
 """Labels the small judge is unsure of (scores near the 0.7 line); bad-09 it also gets wrong."""
 
-pytestmark = pytest.mark.slow  # starts the example server and mcptest processes
+pytestmark = pytest.mark.slow  # judged runs against the loopback judge
 
 
 @pytest.fixture
@@ -33,7 +34,8 @@ def js() -> Iterator[JudgeServer]:
 
 @pytest.fixture
 def example(tmp_path: Path) -> Path:
-    """The example beside copies of the example server and the calibration example's labels."""
+    """The example beside copies of the example server (what its suite runs where no shared
+    server is set) and the calibration example's labels, on the shared server."""
     shutil.copytree(REPO / "examples" / "escalate", tmp_path / "examples" / "escalate")
     shutil.copytree(REPO / "examples" / "server", tmp_path / "examples" / "server")
     shutil.copytree(REPO / "examples" / "calibration", tmp_path / "examples" / "calibration")

@@ -1,6 +1,6 @@
 """Secrets at rest: the judge cache never holds a secret of the run, even when the judge echoes it.
 
-A real `mcptest run` (subprocess, the example server, the loopback judge server) puts secrets
+A real `mcptest run` (in the test's process, the example server, the loopback judge server) puts secrets
 into the candidate; the scripted judge quotes them back in `reason` and `evidence`. Every file
 under the cache folder is then read and searched for every secret.
 """
