@@ -21,7 +21,7 @@ import mcp_types as types
 from mcp.os.posix.utilities import terminate_posix_process_tree
 from mcp.shared.message import SessionMessage
 
-from mcptest.run.stdio_spawn import spawn
+from mcptest.run.stdio_spawn import exited, spawn
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -158,9 +158,9 @@ async def bounded_stdio_client(
             await writer_done.wait()
         with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
             await stdin.aclose()
-        if not await _exited(process, _EXIT_GRACE_S):
+        if not await exited(process, _EXIT_GRACE_S):
             await terminate_posix_process_tree(process, _KILL_GRACE_S)
-            await _exited(process, _KILL_GRACE_S)
+            await exited(process, _KILL_GRACE_S)
         with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
             await stdout.aclose()
 
@@ -173,11 +173,3 @@ async def bounded_stdio_client(
             with anyio.CancelScope(shield=True):
                 await stop()
             tg.cancel_scope.cancel()
-
-
-async def _exited(process: Any, timeout: float) -> bool:
-    """Whether the process is gone within `timeout` (polled: `wait()` also waits for pipes)."""
-    with anyio.move_on_after(timeout):
-        while process.returncode is None:
-            await anyio.sleep(0.01)
-    return process.returncode is not None

@@ -126,14 +126,14 @@ class EarlyServer:
             for sig in (signal.SIGTERM, signal.SIGKILL):
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(self.process.pid, sig)
-                if await _gone(self.process, STOP_GRACE_S):
+                if await exited(self.process, STOP_GRACE_S):
                     break
             await self.process.aclose()
         self.stderr.close()
 
 
-async def _gone(process: Process, timeout: float) -> bool:
-    """Whether the process has exited within `timeout` (polled: `wait()` waits for pipes too)."""
+async def exited(process: Process, timeout: float) -> bool:
+    """Whether the process is gone within `timeout` (polled: `wait()` also waits for pipes)."""
     with anyio.move_on_after(timeout):
         while process.returncode is None:
             await anyio.sleep(0.01)
