@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import sys
 from dataclasses import dataclass
@@ -21,9 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from support.cli_inproc import cli
-from support.cli_run import REPO
+from support.cli_run import REPO, shared_server_text
 from support.judge_server import JudgeServer
-from support.servers import SHARED_EXAMPLE_URL
 
 DATA = REPO / "tests" / "data" / "seed_snippets"
 DOCS = {
@@ -141,21 +139,11 @@ class Run:
         return rows[0]
 
 
-_STDIO = re.compile(r'^    command: \["\$\{python\}", "example_server.py"\]\n    cwd: \S+\n',
-                    re.MULTILINE)
-
-
 def on_shared_server(path: Path, tmp_path: Path) -> Path:
     """A copy of the snippet file in `tmp_path/snippets` whose example server is the test
-    process's shared one (`support.cli_run.HEAD`), on as many lines (positions stay as the
-    file has them): what the snippet makes of the server's answers is the point, not a server
-    process per run (~0.75 s of CPU each)."""
-    text = path.read_text(encoding="utf-8")
-    shared = os.environ.get(SHARED_EXAMPLE_URL)
-    if shared:
-        text, n = _STDIO.subn(f"    url: {json.dumps(shared)}\n"
-                              "    # the test process's shared example server\n", text)
-        assert n == 1, f"{path}: its example server is no longer started over stdio"
+    process's shared one (`support.cli_run.shared_server_text`, on as many lines): what the
+    snippet makes of the server's answers is the point, not a server process per run."""
+    text = shared_server_text(path.read_text(encoding="utf-8"), path)
     copy = tmp_path / "snippets" / path.name
     copy.parent.mkdir(exist_ok=True)
     copy.write_text(text, encoding="utf-8")

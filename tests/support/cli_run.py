@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -30,22 +31,29 @@ HEAD = f"""servers:
 """The example server as `ex`: the test process's shared one over Streamable HTTP
 (tests/conftest.py), so a run's fresh sessions cost no server start; STDIO_HEAD outside pytest.
 Tests where the server's process is the point write their own `command:`."""
-EXAMPLE_STDIO = """    command: ["${python}", "example_server.py"]
-    cwd: ../server
-"""
-"""How the worked examples (examples/calibration, examples/escalate) start the example server."""
+EXAMPLE_STDIO = re.compile(
+    r'^    command: \["\$\{python\}", "example_server\.py"\]\n    cwd: \S+\n', re.MULTILINE)
+"""How the worked examples (examples/calibration, examples/escalate) and the seed snippets start
+the example server."""
+
+
+def shared_server_text(text: str, where: Path) -> str:
+    """`text`, a suite that starts the example server as EXAMPLE_STDIO says, with that server the
+    test process's shared one as HEAD names it, on as many lines (positions stay as written):
+    for tests of what a run does with the server's answers, where a server process per run and
+    per repetition (~0.75 s of CPU each) is not the point."""
+    n = len(EXAMPLE_STDIO.findall(text))
+    assert n == 1, f"{where}: its example server is no longer started over stdio ({n} found)"
+    if not _SHARED:
+        return text
+    return EXAMPLE_STDIO.sub(f"    url: {json.dumps(_SHARED)}\n"
+                             "    # the test process's shared example server\n", text)
 
 
 def on_shared_server(suite: Path) -> Path:
-    """A copy of a worked example's suite with its example server (EXAMPLE_STDIO) the test
-    process's shared one, as HEAD names it: for tests of what a run does with the example's
-    judge, where a server process per run and per repetition (~0.75 s of CPU each) is not the
-    point. Returns `suite`."""
-    text = suite.read_text(encoding="utf-8")
-    assert EXAMPLE_STDIO in text, f"{suite}: the example server is no longer EXAMPLE_STDIO"
-    if _SHARED:
-        suite.write_text(text.replace(EXAMPLE_STDIO, f"    url: {json.dumps(_SHARED)}\n"),
-                         encoding="utf-8")
+    """`suite` rewritten in place on the shared server (`shared_server_text`). Returns it."""
+    suite.write_text(shared_server_text(suite.read_text(encoding="utf-8"), suite),
+                     encoding="utf-8")
     return suite
 
 
