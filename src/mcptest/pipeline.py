@@ -69,6 +69,9 @@ class RunOptions:
     log: Callable[[str], None] = lambda _: None
     """One line for the operator (the header, server errors, signals)."""
     handle_signals: bool = True
+    signalled: Callable[[], str | None] = lambda: None
+    """With `handle_signals`: a SIGTERM/SIGINT that came before the run could take signals (the
+    CLI holds them from its first line, `cli/signal_latch.py`); the run stops at its start."""
     inject_fault: Literal["test", "merge"] | None = None
     """Tests only: raise `InjectedFault` when the first test finishes, or when repetitions are
     merged (`INJECT_FAULT_ENV`)."""
@@ -236,20 +239,30 @@ async def _run(plan: Plan, options: RunOptions, judging: Judging | None,
         await _go(runner, judging, options.warm)
         return None
     interrupted: str | None = None
-    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
-        async with anyio.create_task_group() as tg:
+    # the receiver leaves default handlers behind: the CLI's latch is put back for the reports
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+            if (interrupted := options.signalled()) is not None:
+                options.log(f"mcptest: {interrupted} received: stopping, writing reports")
+                return interrupted
+            async with anyio.create_task_group() as tg:
 
-            async def watch() -> None:
-                nonlocal interrupted
-                async for sig in signals:
-                    interrupted = signal.Signals(sig).name
-                    options.log(f"mcptest: {interrupted} received: stopping, writing reports")
-                    tg.cancel_scope.cancel()
-                    return
+                async def watch() -> None:
+                    nonlocal interrupted
+                    async for sig in signals:
+                        interrupted = signal.Signals(sig).name
+                        options.log(f"mcptest: {interrupted} received: stopping, writing reports")
+                        tg.cancel_scope.cancel()
+                        return
 
-            tg.start_soon(watch)
-            await _go(runner, judging, options.warm)
-            tg.cancel_scope.cancel()
+                tg.start_soon(watch)
+                await _go(runner, judging, options.warm)
+                tg.cancel_scope.cancel()
+    finally:
+        for sig, handler in before.items():
+            if handler is not None:
+                signal.signal(sig, handler)
     return interrupted
 
 

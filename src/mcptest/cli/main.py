@@ -14,6 +14,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from mcptest.cli.error_handler import handle_errors
+from mcptest.cli.signal_latch import SignalLatch
 from mcptest.version import __version__
 
 if TYPE_CHECKING:
@@ -46,6 +47,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo-judge": ("mcptest.cli.commands.demo_judge",
                    "run a command with a scripted loopback judge (no key; measures nothing)"),
 }
+LATCHED = frozenset({"run", "eval"})
+"""Commands whose run writes its reports when a signal stops it: their process holds SIGTERM and
+SIGINT from its first line until the run takes them (`cli/signal_latch.py`)."""
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -75,17 +79,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     "Costs"). Callers that pass `argv` (tests, the Action) keep their collector as it is.
     """
     program = argv is None
-    if program:
-        gc.disable()
     argv = list(argv) if argv is not None else sys.argv[1:]
     command = next((a for a in argv if not a.startswith("-")), None)
-    parser = build_parser(command if command in COMMANDS else None)
-    args = parser.parse_args(argv)
+    latch = SignalLatch().install() if program and command in LATCHED else None
     if program:
-        gc.freeze()
-        gc.enable()
+        gc.disable()
     with handle_errors() as outcome:
-        outcome.code = int(args.handler(args))
+        try:
+            parser = build_parser(command if command in COMMANDS else None)
+            args = parser.parse_args(argv)
+            if program:
+                gc.freeze()
+                gc.enable()
+            args.signal_latch = latch
+            outcome.code = int(args.handler(args))
+        finally:
+            if latch is not None:
+                latch.release()
     sys.stdout.flush()
     if program:
         gc.freeze()

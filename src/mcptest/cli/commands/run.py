@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     import argparse
 
     from mcptest.api.options import Options
+    from mcptest.cli.signal_latch import SignalLatch
     from mcptest.pipeline import RunOutcome
     from mcptest.report.models import Report
 
@@ -50,8 +51,11 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
             judged_tools_only: bool = False) -> int:
     """The shared body of `run` and `eval`."""
     outputs = reporter_outputs(args)
+    latch: SignalLatch | None = getattr(args, "signal_latch", None)
     options = options_of(vars(args), cli=True)
     if getattr(args, "watch", False):
+        if latch is not None:  # its runs do not take signals: they stop it as they always did
+            latch.release()
         from mcptest.cli.output import write_reports
         from mcptest.cli.watch import watch
 
@@ -64,7 +68,8 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
     # what writes the reports, imported while the run waits for its first answer
     warm = ("mcptest.cli.output", *(REPORTERS[fmt] for fmt, _ in outputs))
     outcome, selected = _run(args, options, env, evals=evals, tools=tools, agents=agents,
-                             judged_tools_only=judged_tools_only, baseline=baseline, warm=warm)
+                             judged_tools_only=judged_tools_only, baseline=baseline, warm=warm,
+                             latch=latch)
     report = apply_baseline(outcome.report, baseline, options)
     from mcptest.cli.output import write_reports
 
@@ -79,7 +84,8 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
 
 def _run(args: argparse.Namespace, options: Options, env: dict[str, str], *, evals: bool,
          tools: bool, agents: bool, judged_tools_only: bool,
-         baseline: Report | None = None, warm: tuple[str, ...] = ()) -> tuple[RunOutcome, bool]:
+         baseline: Report | None = None, warm: tuple[str, ...] = (),
+         latch: SignalLatch | None = None) -> tuple[RunOutcome, bool]:
     """Load, plan and run; (the outcome, whether any test was selected). The suites and the
     plan end with this call, so the reporters reuse their memory (docs/reports.md, "Scale")."""
     plan = plan_for(suite_paths([*args.files, *args.config]), options, env, tools=tools,
@@ -87,6 +93,8 @@ def _run(args: argparse.Namespace, options: Options, env: dict[str, str], *, eva
     progress = progress_for(args, plan, total_runs(plan, options.repeats))
     run_opts = replace(run_options(options, env, progress=progress, log=progress.log,
                                    plan=plan, handle_signals=True), warm=warm)
+    if latch is not None:
+        run_opts = replace(run_opts, signalled=latch.take)
     outcome = run_repeated(plan, run_opts, with_baseline_verdicts(options.repeats, baseline))
     progress.close()
     return outcome, bool(plan.tests)
