@@ -140,11 +140,11 @@ class Runner:
         """The first stdio servers' processes (as many as connect at once), started before the
         MCP SDK's client is imported (~0.45 s of CPU), so that they start up meanwhile
         (`run/stdio_spawn.py`). Not with `--watch`, whose pool keeps servers of its own."""
+        if self.pool is not None or not by_server:  # a judged run without servers: no import
+            return {}
         from mcptest.run.stdio_spawn import early_servers
         from mcptest.suite.models import StdioServer
 
-        if self.pool is not None:
-            return {}
         first = []
         for key, tests in list(by_server.items())[:self._concurrency]:
             spec = tests[0].suite.suite.servers[key[1]]
