@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class Outcome:
+    """The exit code `handle_errors` leaves for the command (its own, or an error's)."""
+
     code: int = ExitCode.OK
 
 

@@ -16,6 +16,8 @@ FailOn = Literal["regressed", "any-failure"]
 
 @dataclass(frozen=True)
 class CompareOptions:
+    """How a run is compared with its baseline, and when that fails the run (docs/baseline.md)."""
+
     alpha: float = DEFAULT_ALPHA
     """q of Benjamini–Hochberg across the tested rows."""
     fail_on: FailOn = "any-failure"

@@ -29,6 +29,8 @@ def label_mode(judge: EvalJudge | None) -> VerdictMode | None:
 
 @dataclass
 class LabelDecision:
+    """The verdict of a labelling jury (a label, not a score) and how its jurors split."""
+
     status: Status
     message: str
     label: str | None = None

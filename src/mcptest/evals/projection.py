@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class EvalProjection:
+    """What judging one eval will ask before it is asked, for the run's cost bound."""
+
     rubric: ResolvedRubric
     mode: str
     seats: list[SampleSeat]

@@ -30,6 +30,8 @@ _UNSCORED: dict[str, Literal["deferred", "skipped"]] = {"deferred": "deferred",
 
 @dataclass
 class Sample:
+    """One judge's answer to one repetition of an eval (or why there is none)."""
+
     model: str | None
     repetition: int
     state: SampleState = "scored"

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class SampleSeat:
+    """One judge asked once: its model, its endpoint and its repetition."""
+
     model: str | None
     base_url: str | None
     repetition: int
@@ -36,6 +38,8 @@ class SampleSeat:
 
 @dataclass(frozen=True)
 class EvalOutcome:
+    """An eval's verdict with what the report shows of its judging and what it cost."""
+
     status: Status
     message: str
     detail: JudgeDetail

@@ -38,6 +38,8 @@ def vote(o: JudgeOutcome, passed: bool | None, replacement_for: str | None = Non
 
 @dataclass(frozen=True)
 class Tally:
+    """How a panel's heads voted, the weighted passing fraction included."""
+
     passed: int
     """Decisive heads that passed."""
     decisive: int

@@ -23,6 +23,9 @@ DEFAULT_GATE_ON: GateOn = "lower_bound"
 
 @dataclass(frozen=True)
 class RepeatOptions:
+    """How often tests repeat, and how their repetitions gate (docs/agents.md, "Repeats and
+    pass@k")."""
+
     repeat: int = 1
     """Repetitions of a test without its own `repeat:`."""
     min_pass_rate: float = DEFAULT_MIN_PASS_RATE

@@ -90,6 +90,8 @@ def prompt_token_bound(messages: list[dict[str, str]], counted: int | None) -> i
 
 @dataclass
 class Reservation:
+    """Money held for a call before it is sent, settled by what the call really cost."""
+
     amount: float
     open: bool = True
     held: Reservation | None = None

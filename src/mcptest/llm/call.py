@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Reply:
+    """A model's answer as every route returns it, with its token counts and why it stopped."""
+
     content: str | None
     refusal: str | None
     prompt_tokens: int
@@ -148,6 +150,8 @@ async def send(litellm: Any, route: Route, messages: list[dict[str, str]], *, ti
 
 @dataclass(frozen=True)
 class ToolCall:
+    """One tool call a model asked for in its answer."""
+
     id: str
     name: str
     arguments: str

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Provider:
+    """A model provider as mcptest reaches it: its key and base-URL variables, its endpoint."""
+
     name: str
     keys: tuple[str, ...]
     """Environment variables holding its API key, the first set wins."""

@@ -42,6 +42,8 @@ class RetryPolicy(BaseModel):
 
 @dataclass(frozen=True)
 class Classified:
+    """What a failed call was, and whether (and after how long) it is worth retrying."""
+
     kind: FailureKind
     retryable: bool
     retry_after: float | None
