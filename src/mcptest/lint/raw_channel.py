@@ -27,7 +27,7 @@ import httpx2
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcptest.run.connect import plan_remote
-from mcptest.run.stdio_spawn import plan_stdio
+from mcptest.run.stdio_spawn import plan_stdio, spawn
 from mcptest.version import __version__
 
 if TYPE_CHECKING:
@@ -261,10 +261,7 @@ class HttpChannel:
 async def open_stdio(name: str, spec: StdioServer, base_dir: Path, env: Mapping[str, str],
                      tg: anyio.abc.TaskGroup) -> StdioChannel:
     """Start the server once more for a channel of our own (closed by `close_stdio`)."""
-    plan = plan_stdio(name, spec, base_dir, env)
-    process = await anyio.open_process([plan.command, *plan.args], env=plan.env,
-                                       cwd=plan.cwd, stderr=subprocess.DEVNULL,
-                                       start_new_session=True)  # its children end with it
+    process = await spawn(plan_stdio(name, spec, base_dir, env), subprocess.DEVNULL)
     channel = StdioChannel(process)
     tg.start_soon(channel.read)
     return channel

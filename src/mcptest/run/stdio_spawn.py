@@ -98,9 +98,10 @@ def inherited_environment() -> dict[str, str]:
             if (v := os.environ.get(k)) is not None and not v.startswith("()")}
 
 
-async def spawn(plan: StdioPlan, errlog: IO[Any]) -> Process:
+async def spawn(plan: StdioPlan, errlog: IO[Any] | int) -> Process:
     """The server's process in a process group of its own (its children end with it), stderr
-    to `errlog`, stdin and stdout piped."""
+    to `errlog` (a file, or `subprocess.DEVNULL`), stdin and stdout piped: every stdio server
+    mcptest starts, the suite's and lint's own second one, starts here."""
     return await anyio.open_process(
         [plan.command, *plan.args], env=inherited_environment() | plan.env, stderr=errlog,
         cwd=plan.cwd, start_new_session=True)
