@@ -1,13 +1,10 @@
 """YAML text → plain data plus the line and column of every key and value.
 
 PyYAML's constructors throw positions away and silently keep the last of two equal keys, so we
-compose the node tree ourselves and build the data while walking it.
-
-Plain scalars follow YAML 1.2's core schema rather than PyYAML's YAML 1.1 defaults: only
-`true`/`false` are booleans (`yes`, `no`, `on`, `off` stay strings, so a decision tree's
-`yes:`/`no:` keys and an `exact: no` mean what they look like), `012` is twelve and `12:30` is
-text (no octal or base-60 surprises), `1e3` is a number, and dates stay strings (JSON has no
-date type). Mapping keys are always the key's text.
+build the data ourselves, recording positions: in one pass over the parser's events for a plain
+well-formed file (`suite/yaml_events.py`), else by composing the node tree and walking it (the
+exact path, which reports every error). Plain scalars follow YAML 1.2's core schema
+(`suite/yaml_schema.py`); mapping keys are always the key's text.
 """
 
 from __future__ import annotations
@@ -20,57 +17,16 @@ import yaml
 
 from mcptest.errors import SourcePos, SuiteError
 from mcptest.suite.yaml_bounds import MAX_DEPTH, check_bounds
+from mcptest.suite.yaml_events import build_from_events
+from mcptest.suite.yaml_schema import IMPLICIT_RESOLVERS, STR, SuiteLoader
 
 KeyPath = tuple[str | int, ...]
 
-if TYPE_CHECKING:  # the stubs type the C loader apart; both share SafeLoader's interface
+if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
-    _BaseLoader = yaml.SafeLoader
-else:
-    _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_TAG = "tag:yaml.org,2002:"
-_STR = _TAG + "str"
-_INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
-_FLOAT = re.compile(
-    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
-)
 
-
-class _Loader(_BaseLoader):
-    """The fastest safe loader available, resolving plain scalars by YAML 1.2's core schema."""
-
-
-def _construct_int(loader: Any, node: yaml.ScalarNode) -> int:
-    text = loader.construct_scalar(node)
-    if text.startswith("0o"):
-        return int(text[2:], 8)
-    if text.startswith("0x"):
-        return int(text[2:], 16)
-    return int(text, 10)  # `012` is twelve, not YAML 1.1's octal ten
-
-
-def _construct_float(loader: Any, node: yaml.ScalarNode) -> float:
-    text = loader.construct_scalar(node).lower()
-    return float(text.replace(".inf", "inf").replace(".nan", "nan"))
-
-
-_Loader.yaml_implicit_resolvers = {  # PyYAML's class-level resolver table
-    first: [(tag, rx) for tag, rx in resolvers
-            if tag not in {_TAG + t for t in ("bool", "int", "float", "timestamp")}]
-    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
-}
-_Loader.add_implicit_resolver(
-    _TAG + "bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
-_Loader.add_implicit_resolver(_TAG + "int", _INT, list("-+0123456789"))
-_Loader.add_implicit_resolver(_TAG + "float", _FLOAT, list("-+.0123456789"))
-_Loader.add_constructor(_TAG + "int", _construct_int)
-_Loader.add_constructor(_TAG + "float", _construct_float)
-IMPLICIT_RESOLVERS: dict[Any, list[tuple[str, re.Pattern[str]]]] = (
-    _Loader.yaml_implicit_resolvers)
-"""How a plain scalar of a suite file gets its type, for writers of suites (`mcptest init`
-quotes every string one of these would re-type)."""
+__all__ = ["IMPLICIT_RESOLVERS", "KeyPath", "Positions", "format_path", "pack",
+           "parse_by_composing", "parse_yaml", "parse_yaml_list"]
 
 
 def pack(line: int, column: int) -> int:
@@ -161,8 +117,19 @@ def parse_yaml_list(text: str, file: str) -> tuple[list[Any], Positions, list[Su
 
 
 def _parse(text: str, file: str, *, list_top: bool) -> tuple[Any, Positions, list[SuiteError]]:
-    check_bounds(text, file, _Loader)
-    loader = _Loader(text)
+    built = build_from_events(text, list_top=list_top)
+    if built is None:
+        return parse_by_composing(text, file, list_top=list_top)
+    data, values, keys = built
+    return data, Positions(file, values, keys), []
+
+
+def parse_by_composing(text: str, file: str, *, list_top: bool,
+                       ) -> tuple[Any, Positions, list[SuiteError]]:
+    """The exact path: bounds, the composed node tree, then a walk of it. It reports every
+    error, and it is what the one-pass builder is checked against (tests/suite)."""
+    check_bounds(text, file, SuiteLoader)
+    loader = SuiteLoader(text)
     try:
         root = loader.get_single_node()
     except yaml.MarkedYAMLError as e:
@@ -217,7 +184,7 @@ class _Builder:
             return self._mapping(node, path, depth)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
-        if node.tag == _STR:  # most scalars: what SafeConstructor's `construct_yaml_str` returns
+        if node.tag == STR:  # most scalars: what SafeConstructor's `construct_yaml_str` returns
             return node.value
         try:
             return self.loader.construct_object(node, deep=True)

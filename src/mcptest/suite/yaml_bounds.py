@@ -4,6 +4,8 @@ PyYAML's C composer recurses once per nesting level (tens of thousands of levels
 process), and a small file of nested aliases ("billion laughs") expands to billions of values
 once built. Both are found here by one pass over the parser's event stream, which is iterative
 and keeps aliases as references, so a hostile file costs as much as its size and no more.
+The one-pass builder (`suite/yaml_events.py`) keeps the same counts and leaves any file that
+crosses a bound to this check.
 """
 
 from __future__ import annotations
