@@ -10,7 +10,6 @@ crosses a bound to this check.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -25,10 +24,14 @@ MAX_VALUES = 100_000
 """Keys, values and list items of the file once every alias is expanded."""
 
 
-@dataclass
 class _Frame:
-    anchor: str | None
-    values: int = 1
+    """An open mapping or list: its anchor, and its values so far (itself included)."""
+
+    __slots__ = ("anchor", "values")
+
+    def __init__(self, anchor: str | None) -> None:  # not a dataclass: ~0.3 ms less import
+        self.anchor = anchor
+        self.values = 1
 
 
 def _pos(file: str, event: Any) -> SourcePos:

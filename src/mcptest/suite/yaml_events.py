@@ -108,6 +108,7 @@ def _walk(get: Callable[[], Any], list_top: bool,
     stack: list[tuple[Any, KeyPath, bool, tuple[str, int, int, int] | None]] = []
     total = 1  # as `check_bounds` counts: every key, value and item, aliases expanded
     by_first, wildcard = RESOLVERS_BY_FIRST, WILDCARD_RESOLVERS
+    resolved_as: dict[str, str] = {}  # a plain scalar's text → its tag, for this file
     while True:
         event = get()
         cls = type(event)
@@ -118,10 +119,12 @@ def _walk(get: Callable[[], Any], list_top: bool,
             if tag is None or tag == "!":  # the tag the composer resolves (BaseResolver.resolve)
                 tag = STR
                 if event.implicit[0]:
-                    for resolved, rx in by_first.get(text[:1], wildcard):
-                        if rx.match(text):
-                            tag = resolved
-                            break
+                    resolvers = by_first.get(text[:1], wildcard)
+                    if resolvers:  # a key or value repeated in every test is matched once
+                        tag = resolved_as.get(text, "")
+                        if not tag:
+                            tag = resolved_as[text] = next(
+                                (t for t, rx in resolvers if rx.match(text)), STR)
             if is_map and key is None:  # a key
                 if (event.anchor is not None or text in container
                         or (tag != STR and (tag.endswith(":merge") or tag == _VALUE))):
