@@ -10,7 +10,6 @@ and the pytest plugin between Python and the report (docs/architecture.md).
 
 from __future__ import annotations
 
-import signal
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -24,12 +23,13 @@ from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.known_secrets import known_secrets
 from mcptest.report.redact import redact_text
 from mcptest.run.runner import Runner, RunState
+from mcptest.run.signal_latch import SignalLatch
 from mcptest.run.tapes import playing
 from mcptest.run.warm import AFTER_ANSWER, warm_while_waiting
 from mcptest.telemetry.hooks import Tracing, wanted
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Awaitable, Callable, Mapping
 
     from mcptest.judging.judging import Judging
     from mcptest.llm.budget import BudgetLedger
@@ -69,9 +69,10 @@ class RunOptions:
     log: Callable[[str], None] = lambda _: None
     """One line for the operator (the header, server errors, signals)."""
     handle_signals: bool = True
-    signalled: Callable[[], str | None] = lambda: None
-    """With `handle_signals`: a SIGTERM/SIGINT that came before the run could take signals (the
-    CLI holds them from its first line, `cli/signal_latch.py`); the run stops at its start."""
+    """Stop on SIGTERM/SIGINT, through `signals` or a latch of the run's own (main thread)."""
+    signals: SignalLatch | None = None
+    """The CLI's latch, held from the command's first line (`run/signal_latch.py`): a signal
+    that came before the run stops it as it starts."""
     inject_fault: Literal["test", "merge"] | None = None
     """Tests only: raise `InjectedFault` when the first test finishes, or when repetitions are
     merged (`INJECT_FAULT_ENV`)."""
@@ -107,17 +108,6 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def judge_options(plan: Plan, judge: JudgeOptions, secrets: tuple[str, ...]) -> JudgeOptions:
-    """The run's judge settings with what the plan decides: the pool's limits (`--concurrency`
-    when given, else the suites' `judge:` blocks: `pool_limits`) and the run's known secrets."""
-    from mcptest.judging.judging import pool_limits
-
-    flag = judge.concurrency if "concurrency" in judge.model_fields_set else None
-    concurrency, per_model = pool_limits(plan, flag)
-    return judge.model_copy(update={"concurrency": concurrency,
-                                    "per_model_concurrency": per_model, "secrets": secrets})
-
-
 def header(plan: Plan, judging: Judging | None, tapes: Cassettes | None = None) -> str:
     cases = sum(1 for t in plan.tests if t.case is not None)
     line = (f"mcptest: {len(plan.tests)} of {plan.selected_from} tests"
@@ -141,7 +131,7 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
     known = known_secrets((s.suite for s in plan.suites), options.env)
     judging: Judging | None = None
     if plan.needs_judge:
-        from mcptest.judging.judging import Judging
+        from mcptest.judging.judging import Judging, judge_options
 
         judging = Judging(plan, judge_options(plan, options.judge, known), options.cassettes,
                           options.ledger)
@@ -153,11 +143,13 @@ async def arun_plan(plan: Plan, options: RunOptions) -> RunOutcome:
         judging.engine.client.tracing = tracing
     fault = trace = None
     shift: list[str] = []
+
+    async def recheck() -> None:  # its judge calls are part of the run: a signal stops them
+        if judging is not None:
+            shift.extend(await judging.shift.finish(
+                state.results, lambda t: playing(options.cassettes, t)))
     try:
-        interrupted = await _run(plan, options, judging, state, tracing)
-        if judging is not None and interrupted is None:
-            shift = await judging.shift.finish(
-                state.results, lambda t: playing(options.cassettes, t))
+        interrupted = await _run(plan, options, judging, state, tracing, recheck)
     except Exception as e:  # a bug of ours: still report what the run had
         cause = _first_cause(e)
         fault, interrupted, trace = f"{type(cause).__name__}: {cause}", None, format_exc()
@@ -222,8 +214,8 @@ def _rows(plan: Plan, state: RunState, stopped_by: str | None) -> list[TestResul
             for t in plan.tests]
 
 
-async def _run(plan: Plan, options: RunOptions, judging: Judging | None,
-               state: RunState, tracing: Tracing | None = None) -> str | None:
+async def _run(plan: Plan, options: RunOptions, judging: Judging | None, state: RunState,
+               tracing: Tracing | None, recheck: Callable[[], Awaitable[None]]) -> str | None:
     """Run until done or until SIGTERM/SIGINT; returns the interruption cause, if any."""
     rows = None
     if judging is not None:
@@ -235,34 +227,34 @@ async def _run(plan: Plan, options: RunOptions, judging: Judging | None,
                     progress=_progress(options),
                     models=judging.engine.client if judging is not None else None,
                     tracing=tracing, pool=options.servers)
-    if not options.handle_signals:
+
+    async def body() -> None:
         await _go(runner, judging, options.warm)
+        await recheck()
+
+    if not options.handle_signals:
+        await body()
         return None
-    interrupted: str | None = None
-    # the receiver leaves default handlers behind: the CLI's latch is put back for the reports
-    before = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+    latch = options.signals or SignalLatch().install()
+    interrupted = latch.take()
     try:
-        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
-            if (interrupted := options.signalled()) is not None:
-                options.log(f"mcptest: {interrupted} received: stopping, writing reports")
-                return interrupted
+        if interrupted is None:
             async with anyio.create_task_group() as tg:
 
                 async def watch() -> None:
                     nonlocal interrupted
-                    async for sig in signals:
-                        interrupted = signal.Signals(sig).name
-                        options.log(f"mcptest: {interrupted} received: stopping, writing reports")
-                        tg.cancel_scope.cancel()
-                        return
+                    interrupted = await latch.wait()
+                    options.log(f"mcptest: {interrupted} received: stopping, writing reports")
+                    tg.cancel_scope.cancel()
 
                 tg.start_soon(watch)
-                await _go(runner, judging, options.warm)
+                await body()
                 tg.cancel_scope.cancel()
+        else:
+            options.log(f"mcptest: {interrupted} received: stopping, writing reports")
     finally:
-        for sig, handler in before.items():
-            if handler is not None:
-                signal.signal(sig, handler)
+        if latch is not options.signals:
+            interrupted = interrupted or latch.release()
     return interrupted
 
 

@@ -8,7 +8,8 @@ from support.judge_server import JudgeServer, Verdict
 
 from mcptest.api.flow import run_options
 from mcptest.api.options import options_of
-from mcptest.pipeline import judge_options, run_plan
+from mcptest.judging.judging import judge_options
+from mcptest.pipeline import run_plan
 from mcptest.plan import build_plan
 from mcptest.suite.load import load_suites
 

@@ -41,8 +41,9 @@ if TYPE_CHECKING:
 
     from mcptest.report.models import Report
 
-#: How the child process starts the CLI (no console script needed, same interpreter).
-CLI_BOOT = "import sys; from mcptest.cli.main import main; sys.exit(main(sys.argv[1:]))"
+#: How the child process starts the CLI (no console script needed, same interpreter): as the
+#: console script does, so the process is the CLI's (its signals, its collector, its exit).
+CLI_BOOT = "import sys; from mcptest.cli.main import main; sys.exit(main())"
 DEFAULT_CLI: tuple[str, ...] = (sys.executable, "-c", CLI_BOOT)
 EXTENSIONS = {f.name: f.extension for f in FORMATS}
 _GLOB_CHARS = set("*?[")

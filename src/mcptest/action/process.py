@@ -8,7 +8,10 @@ shows"). The GitHub token input never reaches it.
 from __future__ import annotations
 
 import codecs
+import signal
 import subprocess
+import threading
+from contextlib import contextmanager
 from io import BufferedReader
 from typing import TYPE_CHECKING, TextIO, cast
 
@@ -17,7 +20,7 @@ from mcptest.errors import ReportError
 from mcptest.report.io import read_report
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
     from pathlib import Path
 
     from mcptest.report.models import Report
@@ -34,19 +37,43 @@ def run_cli(cli: Sequence[str], argv: list[str], workdir: Path, env: Mapping[str
         process = subprocess.Popen(
             [*cli, *argv], cwd=workdir, env=child_env, stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            process_group=0,  # a terminal's Ctrl-C reaches it once: forwarded, not twice
         )
-        assert process.stdout is not None
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        stdout = cast(BufferedReader, process.stdout)  # PIPE in binary mode
-        for chunk in iter(lambda: stdout.read1(65536), b""):
-            text = decoder.decode(chunk)  # a character split across reads stays whole
-            out.write(text)
-            out.flush()
-            if keep is not None:
-                keep.append(text)
-        out.write(decoder.decode(b"", final=True))
-        code = process.wait()
+        with _forwarding_signals(process):
+            code = _copy_output(process, out, keep)
     return 128 - code if code < 0 else code
+
+
+@contextmanager
+def _forwarding_signals(process: subprocess.Popen[bytes]) -> Iterator[None]:
+    """SIGTERM/SIGINT to the Action (a cancelled job: the container's first process) go on to
+    the CLI, which stops and still writes its reports; the Action then reads them as usual.
+    Only the main thread can set handlers: elsewhere the signals stay as they were."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {sig: signal.signal(sig, lambda s, _f: process.send_signal(s))
+              for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+def _copy_output(process: subprocess.Popen[bytes], out: TextIO, keep: list[str] | None) -> int:
+    """The CLI's output to `out` (and `keep`) as it comes; its exit status."""
+    assert process.stdout is not None
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    stdout = cast(BufferedReader, process.stdout)  # PIPE in binary mode
+    for chunk in iter(lambda: stdout.read1(65536), b""):
+        text = decoder.decode(chunk)  # a character split across reads stays whole
+        out.write(text)
+        out.flush()
+        if keep is not None:
+            keep.append(text)
+    out.write(decoder.decode(b"", final=True))
+    return process.wait()
 
 
 def load_report(path: Path, out: TextIO) -> Report | None:

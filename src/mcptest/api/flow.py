@@ -51,7 +51,7 @@ def run_options(options: Options, env: Mapping[str, str], *,
     evidence = evidence_for(options.evidence_base, options.distrust_changed_evidence, env,
                             Path.cwd(), options.evidence_changed_files)
     # the one place the run's judge settings are built; `concurrency` only when given, so the
-    # suites' `judge.concurrency` decides otherwise (`pipeline.judge_options`)
+    # suites' `judge.concurrency` decides otherwise (`judging.judging.judge_options`)
     pool = {"concurrency": options.concurrency} if options.concurrency is not None else {}
     judge = JudgeOptions(
         env=dict(env), max_cost=cap, cache_dir=None if options.no_cache else options.cache_dir,

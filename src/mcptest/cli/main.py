@@ -14,7 +14,8 @@ import threading
 from typing import TYPE_CHECKING
 
 from mcptest.cli.error_handler import handle_errors
-from mcptest.cli.signal_latch import SignalLatch
+from mcptest.exit_codes import ExitCode
+from mcptest.run.signal_latch import SignalLatch
 from mcptest.version import __version__
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 LATCHED = frozenset({"run", "eval"})
 """Commands whose run writes its reports when a signal stops it: their process holds SIGTERM and
-SIGINT from its first line until the run takes them (`cli/signal_latch.py`)."""
+SIGINT from its first line (`run/signal_latch.py`)."""
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -76,7 +77,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     (never walked again) and it runs over what the run makes; at the end what is left is frozen
     too, so the exit does not walk it. Start-up makes tens of thousands of objects that live until
     exit, and walking them was a quarter of a judged eval's cold start (docs/architecture.md,
-    "Costs"). Callers that pass `argv` (tests, the Action) keep their collector as it is.
+    "Costs"). `run` and `eval` also hold SIGTERM/SIGINT from here (`LATCHED`): a signal before
+    their run stops it as it starts, with every report written; one after it, or with no run,
+    makes the exit 130. Callers that pass `argv` (tests, in-process) keep their collector and
+    their signal handlers as they are; the Action's CLI process is a program (`CLI_BOOT`).
     """
     program = argv is None
     argv = list(argv) if argv is not None else sys.argv[1:]
@@ -94,8 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.signal_latch = latch
             outcome.code = int(args.handler(args))
         finally:
-            if latch is not None:
-                latch.release()
+            held = latch.release() if latch is not None else None
+        if held is not None:  # after the run, or before a run that never came: what was to
+            print(f"mcptest: {held} received: stopped", file=sys.stderr)  # write is written
+            outcome.code = ExitCode.INTERRUPTED
     sys.stdout.flush()
     if program:
         gc.freeze()

@@ -134,3 +134,12 @@ def pool_limits(plan: Plan, flag: int | None) -> tuple[int, int | None]:
     per_model = [b.per_model_concurrency for b in blocks if b.per_model_concurrency is not None]
     return (flag or min(shared, default=JudgeDefaults().concurrency),
             min(per_model, default=None))
+
+
+def judge_options(plan: Plan, judge: JudgeOptions, secrets: tuple[str, ...]) -> JudgeOptions:
+    """The run's judge settings with what the plan decides: the pool's limits (`--concurrency`
+    when given, else the suites' `judge:` blocks: `pool_limits`) and the run's known secrets."""
+    flag = judge.concurrency if "concurrency" in judge.model_fields_set else None
+    concurrency, per_model = pool_limits(plan, flag)
+    return judge.model_copy(update={"concurrency": concurrency,
+                                    "per_model_concurrency": per_model, "secrets": secrets})

@@ -25,9 +25,9 @@ if TYPE_CHECKING:
     import argparse
 
     from mcptest.api.options import Options
-    from mcptest.cli.signal_latch import SignalLatch
     from mcptest.pipeline import RunOutcome
     from mcptest.report.models import Report
+    from mcptest.run.signal_latch import SignalLatch
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_run_arguments(p)
@@ -54,8 +54,8 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
     latch: SignalLatch | None = getattr(args, "signal_latch", None)
     options = options_of(vars(args), cli=True)
     if getattr(args, "watch", False):
-        if latch is not None:  # its runs do not take signals: they stop it as they always did
-            latch.release()
+        if latch is not None and latch.release() is not None:  # its runs take no signals
+            return int(ExitCode.INTERRUPTED)
         from mcptest.cli.output import write_reports
         from mcptest.cli.watch import watch
 
@@ -94,7 +94,7 @@ def _run(args: argparse.Namespace, options: Options, env: dict[str, str], *, eva
     run_opts = replace(run_options(options, env, progress=progress, log=progress.log,
                                    plan=plan, handle_signals=True), warm=warm)
     if latch is not None:
-        run_opts = replace(run_opts, signalled=latch.take)
+        run_opts = replace(run_opts, signals=latch)
     outcome = run_repeated(plan, run_opts, with_baseline_verdicts(options.repeats, baseline))
     progress.close()
     return outcome, bool(plan.tests)

@@ -1,0 +1,81 @@
+"""SIGTERM/SIGINT at the two ends of `mcptest run`, outside the run itself: while the command
+still imports (~0.2 s before its run could take a signal) and after its last test. Real
+processes: their start and end are the point. The signal is sent once stderr shows the moment:
+`-X importtime`'s line for the run command's own modules (main() is running), or the last
+test's progress line."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SERVER = REPO / "examples" / "server" / "example_server.py"
+
+pytestmark = [pytest.mark.slow,  # subprocesses
+              pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
+
+
+def suite(tmp_path: Path) -> Path:
+    path = tmp_path / "suite.yml"
+    path.write_text(f"""servers:
+  ex:
+    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
+tools:
+  - name: greets Ada
+    server: ex
+    tool: greet
+    args: {{name: Ada}}
+""", encoding="utf-8")
+    return path
+
+
+def start(tmp_path: Path, *flags: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, *flags, "-m", "mcptest", "run", str(suite(tmp_path)), "-v",
+         "--reporter", "json", "--output", str(tmp_path / "run.json"),
+         "--reporter", "junit", "--output", str(tmp_path / "junit.xml")],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+
+
+def stop_when(proc: subprocess.Popen[str], shows: str, sig: signal.Signals) -> str:
+    """Send `sig` once a stderr line shows `shows`; the rest of stderr."""
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        if shows in line:
+            break
+    else:
+        pytest.fail(f"stderr never showed {shows!r}")
+    proc.send_signal(sig)
+    rest = proc.stderr.read()
+    assert proc.wait(timeout=60) == 130, rest[-2000:]
+    return rest
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_while_the_command_imports_still_writes_every_report(
+        tmp_path: Path, sig: signal.Signals) -> None:
+    rest = stop_when(start(tmp_path, "-X", "importtime"), "| mcptest.api.options\n", sig)
+    data = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
+    assert data["summary"]["interrupted"] == sig.name
+    [test] = data["tests"]
+    assert test["status"] == "skipped"
+    assert f"interrupted ({sig.name})" in test["message"]
+    assert 'skipped="1"' in (tmp_path / "junit.xml").read_text(encoding="utf-8")
+    assert f"mcptest: {sig.name} received: stopping, writing reports" in rest
+
+
+def test_a_signal_after_the_last_test_exits_130_with_the_reports_whole(tmp_path: Path) -> None:
+    """Whether the run or the command's latch gets it, the reports hold every result."""
+    rest = stop_when(start(tmp_path), "greets Ada", signal.SIGTERM)
+    data = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
+    assert [(t["name"], t["status"]) for t in data["tests"]] == [("greets Ada", "passed")]
+    assert 'tests="1"' in (tmp_path / "junit.xml").read_text(encoding="utf-8")
+    assert "mcptest: SIGTERM received" in rest
