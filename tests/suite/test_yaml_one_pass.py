@@ -54,6 +54,7 @@ DECLINED = {  # the composing path reports these, or builds what the one pass do
     "too deep": "a: " + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "\n",
     "alias too deep": "a: &a " + "[" * 30 + "1" + "]" * 30
                       + "\nb: " + "[" * 34 + "*a" + "]" * 34 + "\n",
+    "aliases past the file's size": "a: &a [" + "1," * 200 + "]\nb: [*a, *a, *a, *a, *a]\n",
     "alias bomb": "a: &a [1,1,1,1,1,1,1,1,1,1]\n" + "".join(
         f"{n}: &{n} [{', '.join([f'*{p}'] * 10)}]\n" for p, n in zip("abcd", "bcde", strict=True)),
 }

@@ -5,9 +5,11 @@ The exact path (`suite/positions.py`) reads a file three times: the bounds pass 
 suite that is ~11 ms of start-up. This pass builds the same data and positions straight from
 the events, keeping the bounds as it goes, and gives up (returns None) on anything but a plain
 well-formed file: a syntax or composer error, a bound crossed, a duplicate or non-scalar key,
-a merge key, an anchored or aliased key, a tag it does not construct the loader's way, or an
-alias that would nest too deep. The exact path then decides, so every error, message and
-position stays the exact path's own and a hostile file costs at most two bounded passes.
+a merge key, an anchored or aliased key, a tag it does not construct the loader's way, an alias
+that would nest too deep, or aliases expanding to more values than the file has characters.
+The exact path then decides, so every error, message and position stays the exact path's own.
+The last rule keeps the bounds' promise (docs/suites.md, "Limits"): a refused file costs no more
+than its size, so an alias bomb is given up before it is expanded, not at 100,000 values.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def build_from_events(
     loader = None
     try:
         loader = SuiteLoader(text)
-        return _walk(loader.get_event, list_top)
+        return _walk(loader.get_event, list_top, len(text))
     except Exception:  # anything unusual, including what the parser raises: see the docstring
         return None
     finally:
@@ -78,7 +80,7 @@ def _tail(positions: dict[KeyPath, int], count: int, cut: int) -> list[tuple[Key
     return tail
 
 
-def _walk(get: Callable[[], Any], list_top: bool,
+def _walk(get: Callable[[], Any], list_top: bool, budget: int,
           ) -> tuple[Any, dict[KeyPath, int], dict[KeyPath, int]] | None:
     """The file built, or None where the exact path must decide (see the module's docstring)."""
     values: dict[KeyPath, int] = {}
@@ -155,7 +157,8 @@ def _walk(get: Callable[[], Any], list_top: bool,
                 return None
             value, rel_values, rel_keys, depth, size = found
             total += size
-            if total > MAX_VALUES or len(here) + depth > MAX_DEPTH:
+            budget -= size  # what aliases have expanded, against the file's size
+            if total > MAX_VALUES or budget < 0 or len(here) + depth > MAX_DEPTH:
                 return None
             for rel, packed in rel_values:
                 values[here + rel] = packed
