@@ -68,8 +68,9 @@ class RunOptions:
     """Called once per finished test, as it finishes."""
     log: Callable[[str], None] = lambda _: None
     """One line for the operator (the header, server errors, signals)."""
-    handle_signals: bool = True
-    """Stop on SIGTERM/SIGINT, through `signals` or a latch of the run's own (main thread)."""
+    handle_signals: bool = False
+    """Stop on SIGTERM/SIGINT (the CLI asks), through `signals` or a latch of the run's own for
+    the run's length (main thread). A library call leaves the process's signals alone."""
     signals: SignalLatch | None = None
     """The CLI's latch, held from the command's first line (`run/signal_latch.py`): a signal
     that came before the run stops it as it starts."""
@@ -254,7 +255,8 @@ async def _run(plan: Plan, options: RunOptions, judging: Judging | None, state: 
             options.log(f"mcptest: {interrupted} received: stopping, writing reports")
     finally:
         if latch is not options.signals:
-            interrupted = interrupted or latch.release()
+            held = latch.release()
+            interrupted = interrupted or held
     return interrupted
 
 

@@ -6,6 +6,7 @@ signal to come back; this process's own SIGTERM handler records anything that st
 from __future__ import annotations
 
 import io
+import json
 import os
 import signal
 import sys
@@ -13,7 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from mcptest.action.main import CLI_BOOT
 from mcptest.action.process import run_cli
+
+REPO = Path(__file__).resolve().parents[2]
+SERVER = REPO / "examples" / "server" / "example_server.py"
 
 CHILD = """
 import os, signal, sys
@@ -46,3 +51,43 @@ def test_sigterm_to_the_action_is_passed_on_to_the_cli(tmp_path: Path) -> None:
     assert "the CLI got SIGTERM" in out.getvalue()
     assert seen == []  # passed on, not kept
     assert after is record  # and the handler from before is back
+
+
+class _StopWhenImporting(io.StringIO):
+    """The Action's log: once the CLI shows (`-X importtime`) that it imports its run command,
+    i.e. runs `main()`, SIGTERM to this process, the Action's, as a cancelled job sends it."""
+
+    def write(self, text: str) -> int:
+        sent = "| mcptest.api.options\n" in self.getvalue()
+        n = super().write(text)
+        if not sent and "| mcptest.api.options\n" in self.getvalue():
+            os.kill(os.getpid(), signal.SIGTERM)
+        return n
+
+
+@pytest.mark.slow  # a real CLI process
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_cancel_while_the_actions_cli_starts_still_leaves_its_reports(tmp_path: Path) -> None:
+    """The Action's CLI process holds the signal from its first line, as the console script
+    does (`CLI_BOOT`), so the run stops as it starts and writes every report."""
+    suite = tmp_path / "suite.yml"
+    suite.write_text(f"""servers:
+  ex:
+    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
+tools:
+  - {{name: greets Ada, server: ex, tool: greet, args: {{name: Ada}}}}
+""", encoding="utf-8")
+    out = _StopWhenImporting()
+    seen: list[int] = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, _frame: seen.append(signum))
+    try:
+        code = run_cli([sys.executable, "-X", "importtime", "-c", CLI_BOOT],
+                       ["run", str(suite), "--reporter", "json", "--output", "run.json"],
+                       tmp_path, {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, out)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert code == 130, out.getvalue()[-2000:]
+    assert seen == []
+    data = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
+    assert data["summary"]["interrupted"] == "SIGTERM"
+    assert [t["status"] for t in data["tests"]] == ["skipped"]

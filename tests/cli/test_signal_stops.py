@@ -72,10 +72,27 @@ def test_a_signal_while_the_command_imports_still_writes_every_report(
     assert f"mcptest: {sig.name} received: stopping, writing reports" in rest
 
 
-def test_a_signal_after_the_last_test_exits_130_with_the_reports_whole(tmp_path: Path) -> None:
-    """Whether the run or the command's latch gets it, the reports hold every result."""
-    rest = stop_when(start(tmp_path), "greets Ada", signal.SIGTERM)
-    data = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
-    assert [(t["name"], t["status"]) for t in data["tests"]] == [("greets Ada", "passed")]
-    assert 'tests="1"' in (tmp_path / "junit.xml").read_text(encoding="utf-8")
-    assert "mcptest: SIGTERM received" in rest
+def test_a_signal_while_the_reports_are_written_exits_130_with_the_reports_whole(
+        tmp_path: Path) -> None:
+    """The JSON report goes to a pipe this test does not read yet, and is larger than the
+    pipe: once its first byte is here the run is over and mcptest is blocked writing it."""
+    path = tmp_path / "suite.yml"
+    path.write_text(f"""servers:
+  ex:
+    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
+tools:
+""" + "".join(f"  - {{name: greets {i}, server: ex, tool: greet, args: {{name: Ada}}}}\n"
+              for i in range(120)), encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mcptest", "run", str(path), "--reporter", "json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = os.read(proc.stdout.fileno(), 1)  # from the pipe itself: communicate() reads on
+    proc.send_signal(signal.SIGTERM)
+    report, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err.decode()[-2000:]
+    data = json.loads(first + report)
+    assert len(data["tests"]) == 120
+    assert {t["status"] for t in data["tests"]} == {"passed"}
+    assert data["summary"]["interrupted"] is None  # the run was whole
+    assert "mcptest: SIGTERM received: stopped" in err.decode()

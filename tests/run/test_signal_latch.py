@@ -5,10 +5,13 @@ recording handler in place first, so a signal the latch failed to hold is seen, 
 from __future__ import annotations
 
 import json
+import os
 import signal
+import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 import pytest
@@ -17,6 +20,12 @@ from mcptest.pipeline import RunOptions, run_plan
 from mcptest.plan import build_plan
 from mcptest.run.signal_latch import SignalLatch
 from mcptest.suite.load import load_suites
+
+if TYPE_CHECKING:
+    from mcptest.report.models import TestResult
+
+REPO = Path(__file__).resolve().parents[2]
+SERVER = REPO / "examples" / "server" / "example_server.py"
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -53,15 +62,31 @@ def test_release_names_a_signal_still_held_and_puts_the_handlers_back(seen: list
     assert signal.getsignal(signal.SIGTERM) is before
 
 
-def test_a_second_signal_while_one_is_held_meets_the_handler_from_before(
+def test_a_second_ctrl_c_meets_the_handler_from_before(seen: list[int]) -> None:
+    interrupts: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: interrupts.append(signum))
+    latch = SignalLatch().install()
+    try:
+        signal.raise_signal(signal.SIGINT)
+        assert latch.take() == "SIGINT"  # a run took it, and is stopping
+        signal.raise_signal(signal.SIGINT)
+        assert interrupts == [signal.SIGINT]  # the second: mcptest stops at once
+        assert signal.getsignal(signal.SIGINT) is not latch._hold
+    finally:
+        latch.release()
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_sigterm_after_sigint_is_held_as_a_cancelled_ci_job_sends_them(
         seen: list[int]) -> None:
     latch = SignalLatch().install()
     try:
+        signal.raise_signal(signal.SIGINT)
         signal.raise_signal(signal.SIGTERM)
-        signal.raise_signal(signal.SIGTERM)
-        assert seen == [signal.SIGTERM]  # the second: a second Ctrl-C stops at once
+        assert seen == []  # held: the reports still come out
+        assert latch.take() == "SIGINT"
     finally:
-        latch.release()
+        assert latch.release() is None
 
 
 def test_an_ignored_signal_stays_ignored(seen: list[int]) -> None:
@@ -116,7 +141,7 @@ tools:
     latch = SignalLatch().install()
     try:
         signal.raise_signal(signal.SIGTERM)
-        report = run_plan(plan, RunOptions(signals=latch)).report
+        report = run_plan(plan, RunOptions(handle_signals=True, signals=latch)).report
         assert signal.getsignal(signal.SIGTERM) == latch._hold  # still the latch's, after
     finally:
         assert latch.release() is None
@@ -127,10 +152,72 @@ tools:
     assert seen == []
 
 
-def test_a_run_without_a_latch_of_its_caller_holds_signals_only_while_it_runs(
-        tmp_path: Path, seen: list[int]) -> None:
+def _two_tests(tmp_path: Path, second: str) -> Path:
     path = tmp_path / "suite.yml"
-    path.write_text("tools: []\n", encoding="utf-8")
+    path.write_text(f"""servers:
+  ex:
+    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
+tools:
+  - {{name: greets Ada, server: ex, tool: greet, args: {{name: Ada}}}}
+  - {{name: second, server: ex, {second}}}
+""", encoding="utf-8")
+    return path
+
+
+def _signal_after_first(result: TestResult) -> None:
+    """The run's progress callback (its event loop, the main thread): SIGTERM to this process
+    once the first test is done."""
+    if result.name == "greets Ada":
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def test_a_run_with_a_latch_of_its_own_holds_signals_while_it_runs_and_puts_them_back(
+        tmp_path: Path, seen: list[int]) -> None:
+    path = _two_tests(tmp_path, "tool: slow, args: {seconds: 60}")
     before = signal.getsignal(signal.SIGTERM)
-    run_plan(build_plan(load_suites([path], env={})), RunOptions())
-    assert signal.getsignal(signal.SIGTERM) is before
+    report = run_plan(build_plan(load_suites([path], env=dict(os.environ))),
+                      RunOptions(handle_signals=True, progress=_signal_after_first)).report
+    assert seen == []  # the run's latch had it
+    assert report.summary.interrupted == "SIGTERM"
+    assert [(t.name, t.status) for t in report.tests] == [("greets Ada", "passed"),
+                                                           ("second", "skipped")]
+    assert signal.getsignal(signal.SIGTERM) is before  # put back, after an interrupted run
+
+
+def test_a_library_run_leaves_the_signals_to_its_caller(tmp_path: Path, seen: list[int]) -> None:
+    path = _two_tests(tmp_path, "tool: greet, args: {name: Bo}")
+    report = run_plan(build_plan(load_suites([path], env=dict(os.environ))),
+                      RunOptions(progress=_signal_after_first)).report
+    assert seen == [signal.SIGTERM]  # the caller's handler got it; the run went on
+    assert report.summary.interrupted is None
+    assert [t.status for t in report.tests] == ["passed", "passed"]
+
+
+def test_another_wakeup_fd_set_meanwhile_stays_and_wait_still_sees_the_signal(
+        seen: list[int]) -> None:
+    other, other_peer = socket.socketpair()
+    other.setblocking(False)
+    latch = SignalLatch().install()
+
+    async def main() -> str:
+        got: list[str] = []
+        with anyio.fail_after(10):
+            async with anyio.create_task_group() as tg:
+
+                async def waiter() -> None:
+                    got.append(await latch.wait())
+
+                tg.start_soon(waiter)
+                await anyio.wait_all_tasks_blocked()
+                signal.set_wakeup_fd(other.fileno())  # another part takes the one slot
+                signal.raise_signal(signal.SIGTERM)  # its byte goes there, not to the latch
+        return got[0]
+
+    try:
+        assert anyio.run(main) == "SIGTERM"  # the latch's own recheck found it
+    finally:
+        latch.release()
+        assert signal.set_wakeup_fd(-1) == other.fileno()  # left as the other part set it
+        other.close()
+        other_peer.close()
+    assert seen == []

@@ -33,29 +33,48 @@ def run_cli(cli: Sequence[str], argv: list[str], workdir: Path, env: Mapping[str
     """Run the CLI, copying its merged output to `out` inside a stop-commands block (and to
     `keep`, when given, for a caller that quotes the CLI's error)."""
     child_env = {k: v for k, v in env.items() if k not in _WITHHELD_FROM_CLI}
-    with stop_commands(out):
+    with stop_commands(out), _forwarding_signals() as child:
         process = subprocess.Popen(
             [*cli, *argv], cwd=workdir, env=child_env, stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             process_group=0,  # a terminal's Ctrl-C reaches it once: forwarded, not twice
         )
-        with _forwarding_signals(process):
-            code = _copy_output(process, out, keep)
+        child.started(process)
+        code = _copy_output(process, out, keep)
     return 128 - code if code < 0 else code
 
 
+class _Child:
+    """Where the Action's SIGTERM/SIGINT go: to the CLI once it runs, held until then."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[bytes] | None = None
+        self.early: list[int] = []
+
+    def signal(self, signum: int, _frame: object) -> None:
+        if self.process is None:
+            self.early.append(signum)
+        else:
+            self.process.send_signal(signum)
+
+    def started(self, process: subprocess.Popen[bytes]) -> None:
+        self.process = process
+        for signum in self.early:
+            process.send_signal(signum)
+
+
 @contextmanager
-def _forwarding_signals(process: subprocess.Popen[bytes]) -> Iterator[None]:
+def _forwarding_signals() -> Iterator[_Child]:
     """SIGTERM/SIGINT to the Action (a cancelled job: the container's first process) go on to
     the CLI, which stops and still writes its reports; the Action then reads them as usual.
     Only the main thread can set handlers: elsewhere the signals stay as they were."""
+    child = _Child()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield child
         return
-    before = {sig: signal.signal(sig, lambda s, _f: process.send_signal(s))
-              for sig in (signal.SIGTERM, signal.SIGINT)}
+    before = {sig: signal.signal(sig, child.signal) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
-        yield
+        yield child
     finally:
         for sig, handler in before.items():
             signal.signal(sig, handler)

@@ -99,8 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             outcome.code = int(args.handler(args))
         finally:
             held = latch.release() if latch is not None else None
-        if held is not None:  # after the run, or before a run that never came: what was to
-            print(f"mcptest: {held} received: stopped", file=sys.stderr)  # write is written
+    if held is not None:  # after the run, or in a command that never ran one (a suite error)
+        print(f"mcptest: {held} received: stopped", file=sys.stderr)
+        if outcome.code != ExitCode.INTERNAL_ERROR:  # a bug of ours stays the first thing said
             outcome.code = ExitCode.INTERRUPTED
     sys.stdout.flush()
     if program:

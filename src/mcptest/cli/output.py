@@ -52,7 +52,25 @@ def _write(text: str, path: Path | None) -> None:
     if not text.endswith("\n"):
         text += "\n"
     if path is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        to_stdout(text)
     else:
         write_atomically(path, text)
+
+
+def to_stdout(text: str) -> None:
+    """`text` on stdout, whole. A signal that comes while a pipe is full cuts a write short,
+    which the bytes' stream says (`write` returns the count) and the text stream above it does
+    not: a SIGTERM that `mcptest run` holds while its JSON report goes to a pipe left the
+    report cut at 64 KiB (tests/cli/test_signal_stops.py). Streams without bytes below them
+    (a caller's capture) are written as they are."""
+    out = sys.stdout
+    buffer = getattr(out, "buffer", None)
+    if buffer is None:
+        out.write(text)
+        out.flush()
+        return
+    out.flush()
+    data = memoryview(text.encode(out.encoding or "utf-8", out.errors or "strict"))
+    while data:
+        data = data[buffer.write(data):]
+    buffer.flush()

@@ -6,9 +6,10 @@ so a signal while the command still imports, loads and plans (~0.2–0.5 s, when
 used to kill it with no report) is held, and the run, which takes it (`take`), stops as it
 starts. While the run works it waits on the latch (`wait`), and afterwards, while the reports
 are written, the latch holds a signal again: the command then ends with 130 (`release`). A
-second signal while one is held is not held: the handlers from before come back and it meets
-them, so a second Ctrl-C stops mcptest at once, as it always did. A signal the process ignored
-(`SIG_IGN`, a background job's SIGINT) stays ignored.
+SIGINT after any earlier signal is not held: the handlers from before come back and it meets
+them, so a second Ctrl-C stops mcptest at once (no report). A SIGTERM is always held: a
+cancelled CI job sends SIGINT, then SIGTERM ~7.5 s later, and the reports must still come out.
+A signal the process ignored (`SIG_IGN`, a background job's SIGINT) stays ignored.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
     from types import FrameType
 
 STOPS = (signal.SIGTERM, signal.SIGINT)
+_RECHECK_S = 0.5
+"""How often `wait` looks at the latch itself, should another part of the process have taken
+the one wakeup-fd slot (`signal.set_wakeup_fd`) from it."""
 
 
 class SignalLatch:
@@ -29,6 +33,7 @@ class SignalLatch:
 
     def __init__(self) -> None:
         self._held: signal.Signals | None = None
+        self._seen = 0
         self._before: dict[signal.Signals, Any] = {}
         self._wakeup_before: int | None = None
         self._wake, self._waker = socket.socketpair()
@@ -46,11 +51,13 @@ class SignalLatch:
         return self
 
     def _hold(self, signum: int, _frame: FrameType | None) -> None:
-        if self._held is not None:  # the second: no more waiting
+        self._seen += 1
+        if signum == signal.SIGINT and self._seen > 1:  # Ctrl-C again: no more waiting
             self._restore()
             signal.raise_signal(signum)
             return
-        self._held = signal.Signals(signum)
+        if self._held is None:
+            self._held = signal.Signals(signum)
 
     def take(self) -> str | None:
         """The held signal's name (`SIGTERM`), once."""
@@ -62,7 +69,8 @@ class SignalLatch:
         import anyio  # `mcptest --version` imports this module, not the event loop's library
 
         while (held := self.take()) is None:
-            await anyio.wait_readable(self._wake)
+            with anyio.move_on_after(_RECHECK_S):
+                await anyio.wait_readable(self._wake)
             with contextlib.suppress(BlockingIOError):
                 self._wake.recv(64)
         return held
@@ -79,5 +87,7 @@ class SignalLatch:
             signal.signal(sig, before)
         self._before.clear()
         if self._wakeup_before is not None:
-            signal.set_wakeup_fd(self._wakeup_before)
+            current = signal.set_wakeup_fd(self._wakeup_before)
+            if current != self._waker.fileno():  # another part set its own since: it stays
+                signal.set_wakeup_fd(current)
             self._wakeup_before = None
