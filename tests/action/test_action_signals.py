@@ -22,6 +22,7 @@ SERVER = REPO / "examples" / "server" / "example_server.py"
 
 CHILD = """
 import os, signal, sys
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})  # as main() does
 def back(signum, _frame):
     print("the CLI got", signal.Signals(signum).name, flush=True)
     sys.exit(130)
@@ -53,23 +54,33 @@ def test_sigterm_to_the_action_is_passed_on_to_the_cli(tmp_path: Path) -> None:
     assert after is record  # and the handler from before is back
 
 
-class _StopWhenImporting(io.StringIO):
-    """The Action's log: once the CLI shows (`-X importtime`) that it imports its run command,
-    i.e. runs `main()`, SIGTERM to this process, the Action's, as a cancelled job sends it."""
+class _StopAt(io.StringIO):
+    """The Action's log: once the CLI's output shows `marker`, SIGTERM to this process, the
+    Action's, as a cancelled job sends it."""
+
+    def __init__(self, marker: str) -> None:
+        super().__init__()
+        self.marker = marker
 
     def write(self, text: str) -> int:
-        sent = "| mcptest.api.options\n" in self.getvalue()
+        sent = self.marker in self.getvalue()
         n = super().write(text)
-        if not sent and "| mcptest.api.options\n" in self.getvalue():
+        if not sent and self.marker in self.getvalue():
             os.kill(os.getpid(), signal.SIGTERM)
         return n
 
 
 @pytest.mark.slow  # a real CLI process
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_a_cancel_while_the_actions_cli_starts_still_leaves_its_reports(tmp_path: Path) -> None:
-    """The Action's CLI process holds the signal from its first line, as the console script
-    does (`CLI_BOOT`), so the run stops as it starts and writes every report."""
+@pytest.mark.parametrize("marker", [
+    "import time: self [us]",  # `-X importtime`'s first line: the interpreter is starting
+    "| mcptest.api.options\n",  # the run command's modules: main() runs
+], ids=["interpreter-start", "main"])
+def test_a_cancel_while_the_actions_cli_starts_still_leaves_its_reports(
+        tmp_path: Path, marker: str) -> None:
+    """The Action starts its CLI with the signals blocked, and the CLI's process holds them
+    from its first line, as the console script does (`CLI_BOOT`): the run stops as it starts
+    and writes every report, even when the cancel came before main() did."""
     suite = tmp_path / "suite.yml"
     suite.write_text(f"""servers:
   ex:
@@ -77,7 +88,7 @@ def test_a_cancel_while_the_actions_cli_starts_still_leaves_its_reports(tmp_path
 tools:
   - {{name: greets Ada, server: ex, tool: greet, args: {{name: Ada}}}}
 """, encoding="utf-8")
-    out = _StopWhenImporting()
+    out = _StopAt(marker)
     seen: list[int] = []
     previous = signal.signal(signal.SIGTERM, lambda signum, _frame: seen.append(signum))
     try:

@@ -96,3 +96,57 @@ tools:
     assert {t["status"] for t in data["tests"]} == {"passed"}
     assert data["summary"]["interrupted"] is None  # the run was whole
     assert "mcptest: SIGTERM received: stopped" in err.decode()
+
+
+def _greetings(tmp_path: Path, count: int) -> Path:
+    """`count` tests on the example server: a JSON report well over a pipe's 64 KiB."""
+    path = tmp_path / "many.yml"
+    path.write_text(f"""servers:
+  ex:
+    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
+tools:
+""" + "".join(f"  - {{name: greets {i}, server: ex, tool: greet, args: {{name: Ada}}}}\n"
+              for i in range(count)), encoding="utf-8")
+    return path
+
+
+def test_a_signal_while_an_internal_errors_report_is_written_keeps_exit_70(
+        tmp_path: Path) -> None:
+    """A bug of ours stays the first thing the exit code says."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mcptest", "run", str(_greetings(tmp_path, 300)),
+         "--reporter", "json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "MCPTEST_INJECT_FAULT": "1"})
+    assert proc.stdout is not None
+    first = os.read(proc.stdout.fileno(), 1)  # the report is being written: the run is over
+    proc.send_signal(signal.SIGTERM)
+    report, err = proc.communicate(timeout=60)
+    assert proc.returncode == 70, err.decode()[-2000:]
+    assert json.loads(first + report)["summary"]["exit_code"] == 70
+    assert "received: stopped" not in err.decode()
+
+
+def test_a_signal_before_a_suite_error_exits_130(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-X", "importtime", "-m", "mcptest", "run",
+         str(tmp_path / "missing.yml")],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    rest = stop_when(proc, "| mcptest.api.options\n", signal.SIGTERM)
+    assert "missing.yml" in rest  # the suite's error is said
+    assert "mcptest: SIGTERM received: stopped" in rest
+
+
+def test_a_reader_that_stops_reading_ends_the_report_quietly(tmp_path: Path) -> None:
+    """`mcptest run … --reporter json | head -c 10`: the run's exit code, no error."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mcptest", "run", str(_greetings(tmp_path, 120)),
+         "--reporter", "json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert os.read(proc.stdout.fileno(), 10)
+    proc.stdout.close()  # a report of ~150 KB: the writer is blocked on the full pipe
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0, err[-2000:]
+    assert "error" not in err

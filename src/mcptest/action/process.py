@@ -16,8 +16,10 @@ from io import BufferedReader
 from typing import TYPE_CHECKING, TextIO, cast
 
 from mcptest.action.commands import command, stop_commands
+from mcptest.cli.output import write_whole
 from mcptest.errors import ReportError
 from mcptest.report.io import read_report
+from mcptest.run.signal_latch import STOPS, block_stops, unblock_stops
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -34,12 +36,19 @@ def run_cli(cli: Sequence[str], argv: list[str], workdir: Path, env: Mapping[str
     `keep`, when given, for a caller that quotes the CLI's error)."""
     child_env = {k: v for k, v in env.items() if k not in _WITHHELD_FROM_CLI}
     with stop_commands(out), _forwarding_signals() as child:
-        process = subprocess.Popen(
-            [*cli, *argv], cwd=workdir, env=child_env, stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            process_group=0,  # a terminal's Ctrl-C reaches it once: forwarded, not twice
-        )
-        child.started(process)
+        # blocked across the start, the CLI's process inherits them blocked: one that comes
+        # now waits in it until its latch holds it (`run/signal_latch.py` `block_stops`)
+        blocked = block_stops()
+        try:
+            process = subprocess.Popen(
+                [*cli, *argv], cwd=workdir, env=child_env, stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                process_group=0,  # a terminal's Ctrl-C reaches it once: forwarded, not twice
+            )
+            child.started(process)
+        finally:
+            if not blocked & set(STOPS):
+                unblock_stops()
         code = _copy_output(process, out, keep)
     return 128 - code if code < 0 else code
 
@@ -87,11 +96,10 @@ def _copy_output(process: subprocess.Popen[bytes], out: TextIO, keep: list[str] 
     stdout = cast(BufferedReader, process.stdout)  # PIPE in binary mode
     for chunk in iter(lambda: stdout.read1(65536), b""):
         text = decoder.decode(chunk)  # a character split across reads stays whole
-        out.write(text)
-        out.flush()
+        write_whole(text, out)  # a forwarded signal must not cut the log short
         if keep is not None:
             keep.append(text)
-    out.write(decoder.decode(b"", final=True))
+    write_whole(decoder.decode(b"", final=True), out)
     return process.wait()
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from mcptest.cli.error_handler import handle_errors
 from mcptest.exit_codes import ExitCode
-from mcptest.run.signal_latch import SignalLatch
+from mcptest.run.signal_latch import SignalLatch, unblock_stops
 from mcptest.version import __version__
 
 if TYPE_CHECKING:
@@ -86,24 +86,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(argv) if argv is not None else sys.argv[1:]
     command = next((a for a in argv if not a.startswith("-")), None)
     latch = SignalLatch().install() if program and command in LATCHED else None
+    if program and latch is None:
+        unblock_stops()  # the Action starts every command with them blocked
     if program:
         gc.disable()
-    with handle_errors() as outcome:
-        try:
-            parser = build_parser(command if command in COMMANDS else None)
-            args = parser.parse_args(argv)
-            if program:
-                gc.freeze()
-                gc.enable()
-            args.signal_latch = latch
-            outcome.code = int(args.handler(args))
-        finally:
-            held = latch.release() if latch is not None else None
-    if held is not None:  # after the run, or in a command that never ran one (a suite error)
-        print(f"mcptest: {held} received: stopped", file=sys.stderr)
-        if outcome.code != ExitCode.INTERNAL_ERROR:  # a bug of ours stays the first thing said
-            outcome.code = ExitCode.INTERRUPTED
-    sys.stdout.flush()
+    held = None
+    try:
+        with handle_errors() as outcome:
+            try:
+                parser = build_parser(command if command in COMMANDS else None)
+                args = parser.parse_args(argv)
+                if program:
+                    gc.freeze()
+                    gc.enable()
+                args.signal_latch = latch
+                outcome.code = int(args.handler(args))
+            finally:
+                held = latch.release() if latch is not None else None
+    except SystemExit:  # argparse's own exit (a bad flag): a signal it held still counts
+        if held is None:
+            raise
+        outcome.code = ExitCode.USAGE_ERROR
+    if held is not None and outcome.code not in (ExitCode.INTERRUPTED,
+                                                  ExitCode.INTERNAL_ERROR):
+        print(f"mcptest: {held} received: stopped", file=sys.stderr)  # what it had to write
+        outcome.code = ExitCode.INTERRUPTED  # is written; a bug of ours stays the first said
+    if sys.stdout is not None:
+        sys.stdout.flush()
     if program:
         gc.freeze()
         _exit_now(outcome.code)
@@ -119,8 +128,9 @@ def _exit_now(code: int) -> None:
     if threading.active_count() > 1:
         return
     try:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
     except (OSError, ValueError):
         return
     atexit._run_exitfuncs()

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from mcptest.cli.output_paths import write_atomically
 from mcptest.errors import McpTestError
@@ -58,19 +59,36 @@ def _write(text: str, path: Path | None) -> None:
 
 
 def to_stdout(text: str) -> None:
-    """`text` on stdout, whole. A signal that comes while a pipe is full cuts a write short,
-    which the bytes' stream says (`write` returns the count) and the text stream above it does
-    not: a SIGTERM that `mcptest run` holds while its JSON report goes to a pipe left the
-    report cut at 64 KiB (tests/cli/test_signal_stops.py). Streams without bytes below them
-    (a caller's capture) are written as they are."""
-    out = sys.stdout
+    """`text` on stdout, whole (`write_whole`). A reader that stopped reading (`| head`) ends
+    the output quietly: what it did not read is not an error of the run's."""
+    if sys.stdout is None:  # started with stdout closed: nowhere to write
+        return
+    try:
+        write_whole(text, sys.stdout)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)  # so the exit's own flush does not fail too
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def write_whole(text: str, out: TextIO) -> None:
+    """`text` on `out`, whole. A signal that comes while a pipe is full cuts a write short,
+    which the bytes' stream says (`write` returns the count) and Python 3.11's text stream
+    above it does not: a SIGTERM that `mcptest run` holds while its JSON report goes to a pipe
+    left the report cut at 64 KiB (tests/cli/test_signal_stops.py). So the bytes are written
+    until all are out. Streams without bytes below them (a caller's capture), Windows' (which
+    translate newlines) and encodings that start with a BOM are written as text."""
     buffer = getattr(out, "buffer", None)
-    if buffer is None:
+    encoding = out.encoding or "utf-8"
+    if buffer is None or os.name != "posix" or codecs.lookup(encoding).name in _BOM_FIRST:
         out.write(text)
         out.flush()
         return
     out.flush()
-    data = memoryview(text.encode(out.encoding or "utf-8", out.errors or "strict"))
+    data = memoryview(text.encode(encoding, out.errors or "strict"))
     while data:
         data = data[buffer.write(data):]
     buffer.flush()
+
+
+_BOM_FIRST = frozenset({"utf-8-sig", "utf-16", "utf-32"})

@@ -28,6 +28,21 @@ _RECHECK_S = 0.5
 the one wakeup-fd slot (`signal.set_wakeup_fd`) from it."""
 
 
+def block_stops() -> set[signal.Signals | int]:
+    """Block SIGTERM/SIGINT (they wait, pending); what was blocked before. A process started
+    meanwhile inherits the mask: the Action starts its CLI so, and the CLI unblocks them once
+    its latch holds them (`unblock_stops`), so a cancel in the CLI's first ~40 ms (the
+    interpreter's start) is not a kill."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return set()
+    return signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+
+
+def unblock_stops() -> None:
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
+
+
 class SignalLatch:
     """Holds a SIGTERM/SIGINT until a run takes it or waits for it (main thread only)."""
 
@@ -48,6 +63,7 @@ class SignalLatch:
         # asleep in its selector wakes for it (the Python handler runs in the main thread only)
         self._wakeup_before = signal.set_wakeup_fd(self._waker.fileno(),
                                                    warn_on_full_buffer=False)
+        unblock_stops()  # one that came while they were blocked (the Action's start) comes now
         return self
 
     def _hold(self, signum: int, _frame: FrameType | None) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
 from mcptest.cli.commands.run import execute
@@ -123,6 +122,7 @@ def explain(args: argparse.Namespace) -> int:
 
     from mcptest.api.flow import plan_for
     from mcptest.api.options import options_of
+    from mcptest.cli.output import to_stdout
     from mcptest.judging.plan_projection import project
     from mcptest.repeats import planned_times
 
@@ -157,5 +157,5 @@ def explain(args: argparse.Namespace) -> int:
     if args.max_cost is not None:
         total += f"; cap ${args.max_cost:.4f}"
     out.append(total)
-    sys.stdout.write("\n".join(out) + "\n")
+    to_stdout("\n".join(out) + "\n")
     return 0
