@@ -102,3 +102,16 @@ tools:
     data = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
     assert data["summary"]["interrupted"] == "SIGTERM"
     assert [t["status"] for t in data["tests"]] == ["skipped"]
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_the_action_puts_its_own_signal_mask_back_as_it_was(tmp_path: Path) -> None:
+    """Blocked only across starting the CLI: a mask the Action had (here SIGINT blocked) is
+    the one it has after, and SIGTERM is not left blocked."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        assert run_cli([sys.executable, "-c", "pass"], [], tmp_path, dict(os.environ),
+                       io.StringIO()) == 0
+        assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == before | {signal.SIGINT}
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)

@@ -221,3 +221,18 @@ def test_another_wakeup_fd_set_meanwhile_stays_and_wait_still_sees_the_signal(
         other.close()
         other_peer.close()
     assert seen == []
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_a_run_leaves_its_callers_signal_mask_as_it_was(tmp_path: Path,
+                                                         seen: list[int]) -> None:
+    """Only the console script unblocks what the Action blocked; a caller that blocks SIGTERM
+    (to `sigwait` for it) keeps it blocked through a run."""
+    path = tmp_path / "suite.yml"
+    path.write_text("tools: []\n", encoding="utf-8")
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        run_plan(build_plan(load_suites([path], env={})), RunOptions(handle_signals=True))
+        assert signal.SIGTERM in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)

@@ -19,7 +19,7 @@ from mcptest.action.commands import command, stop_commands
 from mcptest.cli.output import write_whole
 from mcptest.errors import ReportError
 from mcptest.report.io import read_report
-from mcptest.run.signal_latch import STOPS, block_stops, unblock_stops
+from mcptest.run.signal_latch import block_stops, restore_mask
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -33,7 +33,9 @@ _WITHHELD_FROM_CLI = ("INPUT_GITHUB-TOKEN",)
 def run_cli(cli: Sequence[str], argv: list[str], workdir: Path, env: Mapping[str, str],
             out: TextIO, keep: list[str] | None = None) -> int:
     """Run the CLI, copying its merged output to `out` inside a stop-commands block (and to
-    `keep`, when given, for a caller that quotes the CLI's error)."""
+    `keep`, when given, for a caller that quotes the CLI's error). The CLI starts with SIGTERM
+    and SIGINT blocked (mcptest's `main()` unblocks them): a `cli` that is not mcptest's must
+    unblock them itself to be stopped by the signals passed on to it."""
     child_env = {k: v for k, v in env.items() if k not in _WITHHELD_FROM_CLI}
     with stop_commands(out), _forwarding_signals() as child:
         # blocked across the start, the CLI's process inherits them blocked: one that comes
@@ -47,8 +49,7 @@ def run_cli(cli: Sequence[str], argv: list[str], workdir: Path, env: Mapping[str
             )
             child.started(process)
         finally:
-            if not blocked & set(STOPS):
-                unblock_stops()
+            restore_mask(blocked)
         code = _copy_output(process, out, keep)
     return 128 - code if code < 0 else code
 

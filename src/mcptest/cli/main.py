@@ -86,8 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(argv) if argv is not None else sys.argv[1:]
     command = next((a for a in argv if not a.startswith("-")), None)
     latch = SignalLatch().install() if program and command in LATCHED else None
-    if program and latch is None:
-        unblock_stops()  # the Action starts every command with them blocked
+    if program:  # the Action starts its CLI with them blocked: one that came meanwhile comes
+        unblock_stops()  # now, to the latch (run, eval) or to the default (the others)
     if program:
         gc.disable()
     held = None

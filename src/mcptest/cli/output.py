@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import select
 import sys
 from typing import TYPE_CHECKING, TextIO
 
@@ -79,16 +80,27 @@ def write_whole(text: str, out: TextIO) -> None:
     until all are out. Streams without bytes below them (a caller's capture), Windows' (which
     translate newlines) and encodings that start with a BOM are written as text."""
     buffer = getattr(out, "buffer", None)
-    encoding = out.encoding or "utf-8"
+    encoding = getattr(out, "encoding", None) or "utf-8"
     if buffer is None or os.name != "posix" or codecs.lookup(encoding).name in _BOM_FIRST:
         out.write(text)
         out.flush()
         return
     out.flush()
-    data = memoryview(text.encode(encoding, out.errors or "strict"))
+    data = memoryview(text.encode(encoding, getattr(out, "errors", None) or "strict"))
     while data:
-        data = data[buffer.write(data):]
-    buffer.flush()
+        try:
+            done = buffer.write(data)
+        except BlockingIOError as e:  # a non-blocking stream, full: what it took
+            done = e.characters_written
+        if not done:  # (an unbuffered one says None) wait until it takes more, not spin
+            select.select([], [out.fileno()], [])
+        data = data[done or 0:]
+    while True:
+        try:
+            buffer.flush()
+            return
+        except BlockingIOError:
+            select.select([], [out.fileno()], [])
 
 
 _BOM_FIRST = frozenset({"utf-8-sig", "utf-16", "utf-32"})

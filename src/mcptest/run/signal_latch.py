@@ -29,10 +29,10 @@ the one wakeup-fd slot (`signal.set_wakeup_fd`) from it."""
 
 
 def block_stops() -> set[signal.Signals | int]:
-    """Block SIGTERM/SIGINT (they wait, pending); what was blocked before. A process started
-    meanwhile inherits the mask: the Action starts its CLI so, and the CLI unblocks them once
-    its latch holds them (`unblock_stops`), so a cancel in the CLI's first ~40 ms (the
-    interpreter's start) is not a kill."""
+    """Block SIGTERM/SIGINT (they wait, pending); the mask from before (`restore_mask`). A
+    process started meanwhile inherits the mask: the Action starts its CLI so, and the CLI's
+    `main()` unblocks them once its latch holds them, so a cancel in the CLI's first ~40 ms
+    (the interpreter's start) is not a kill."""
     if not hasattr(signal, "pthread_sigmask"):
         return set()
     return signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
@@ -41,6 +41,12 @@ def block_stops() -> set[signal.Signals | int]:
 def unblock_stops() -> None:
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
+
+
+def restore_mask(mask: set[signal.Signals | int]) -> None:
+    """Put back the signal mask `block_stops` returned."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 class SignalLatch:
@@ -63,7 +69,6 @@ class SignalLatch:
         # asleep in its selector wakes for it (the Python handler runs in the main thread only)
         self._wakeup_before = signal.set_wakeup_fd(self._waker.fileno(),
                                                    warn_on_full_buffer=False)
-        unblock_stops()  # one that came while they were blocked (the Action's start) comes now
         return self
 
     def _hold(self, signum: int, _frame: FrameType | None) -> None:
