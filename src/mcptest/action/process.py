@@ -61,7 +61,7 @@ class _Child:
         self.process: subprocess.Popen[bytes] | None = None
         self.early: list[int] = []
 
-    def signal(self, signum: int, _frame: object) -> None:
+    def deliver(self, signum: int, _frame: object) -> None:
         if self.process is None:
             self.early.append(signum)
         else:
@@ -82,7 +82,7 @@ def _forwarding_signals() -> Iterator[_Child]:
     if threading.current_thread() is not threading.main_thread():
         yield child
         return
-    before = {sig: signal.signal(sig, child.signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    before = {sig: signal.signal(sig, child.deliver) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         yield child
     finally:

@@ -88,7 +88,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     latch = SignalLatch().install() if program and command in LATCHED else None
     if program:  # the Action starts its CLI with them blocked: one that came meanwhile comes
         unblock_stops()  # now, to the latch (run, eval) or to the default (the others)
-    if program:
         gc.disable()
     held = None
     try:
