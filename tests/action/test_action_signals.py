@@ -13,12 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.cli_run import STDIO_HEAD
 
 from mcptest.action.main import CLI_BOOT
 from mcptest.action.process import run_cli
-
-REPO = Path(__file__).resolve().parents[2]
-SERVER = REPO / "examples" / "server" / "example_server.py"
 
 CHILD = """
 import os, signal, sys
@@ -82,11 +80,8 @@ def test_a_cancel_while_the_actions_cli_starts_still_leaves_its_reports(
     from its first line, as the console script does (`CLI_BOOT`): the run stops as it starts
     and writes every report, even when the cancel came before main() did."""
     suite = tmp_path / "suite.yml"
-    suite.write_text(f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-tools:
-  - {{name: greets Ada, server: ex, tool: greet, args: {{name: Ada}}}}
+    suite.write_text(STDIO_HEAD + """tools:
+  - {name: greets Ada, server: ex, tool: greet, args: {name: Ada}}
 """, encoding="utf-8")
     out = _StopAt(marker)
     seen: list[int] = []

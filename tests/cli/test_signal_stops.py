@@ -14,31 +14,25 @@ import sys
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
-SERVER = REPO / "examples" / "server" / "example_server.py"
+from support.cli_run import STDIO_HEAD
 
 pytestmark = [pytest.mark.slow,  # subprocesses
               pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
 
 
-def suite(tmp_path: Path) -> Path:
-    path = tmp_path / "suite.yml"
-    path.write_text(f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-tools:
-  - name: greets Ada
-    server: ex
-    tool: greet
-    args: {{name: Ada}}
-""", encoding="utf-8")
+def greetings(tmp_path: Path, count: int) -> Path:
+    """`count` greet tests on the example server over stdio (120: a JSON report well over a
+    pipe's 64 KiB)."""
+    path = tmp_path / "many.yml"
+    path.write_text(STDIO_HEAD + "tools:\n" + "".join(
+        f"  - {{name: greets {i}, server: ex, tool: greet, args: {{name: Ada}}}}\n"
+        for i in range(count)), encoding="utf-8")
     return path
 
 
 def start(tmp_path: Path, *flags: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, *flags, "-m", "mcptest", "run", str(suite(tmp_path)), "-v",
+        [sys.executable, *flags, "-m", "mcptest", "run", str(greetings(tmp_path, 1)), "-v",
          "--reporter", "json", "--output", str(tmp_path / "run.json"),
          "--reporter", "junit", "--output", str(tmp_path / "junit.xml")],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
@@ -76,13 +70,7 @@ def test_a_signal_while_the_reports_are_written_exits_130_with_the_reports_whole
         tmp_path: Path) -> None:
     """The JSON report goes to a pipe this test does not read yet, and is larger than the
     pipe: once its first byte is here the run is over and mcptest is blocked writing it."""
-    path = tmp_path / "suite.yml"
-    path.write_text(f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-tools:
-""" + "".join(f"  - {{name: greets {i}, server: ex, tool: greet, args: {{name: Ada}}}}\n"
-              for i in range(120)), encoding="utf-8")
+    path = greetings(tmp_path, 120)
     proc = subprocess.Popen(
         [sys.executable, "-m", "mcptest", "run", str(path), "--reporter", "json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -98,23 +86,11 @@ tools:
     assert "mcptest: SIGTERM received: stopped" in err.decode()
 
 
-def _greetings(tmp_path: Path, count: int) -> Path:
-    """`count` tests on the example server: a JSON report well over a pipe's 64 KiB."""
-    path = tmp_path / "many.yml"
-    path.write_text(f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-tools:
-""" + "".join(f"  - {{name: greets {i}, server: ex, tool: greet, args: {{name: Ada}}}}\n"
-              for i in range(count)), encoding="utf-8")
-    return path
-
-
 def test_a_signal_while_an_internal_errors_report_is_written_keeps_exit_70(
         tmp_path: Path) -> None:
     """A bug of ours stays the first thing the exit code says."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mcptest", "run", str(_greetings(tmp_path, 300)),
+        [sys.executable, "-m", "mcptest", "run", str(greetings(tmp_path, 300)),
          "--reporter", "json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env={**os.environ, "MCPTEST_INJECT_FAULT": "1"})
@@ -141,7 +117,7 @@ def test_a_signal_before_a_suite_error_exits_130(tmp_path: Path) -> None:
 def test_a_reader_that_stops_reading_ends_the_report_quietly(tmp_path: Path) -> None:
     """`mcptest run … --reporter json | head -c 10`: the run's exit code, no error."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mcptest", "run", str(_greetings(tmp_path, 120)),
+        [sys.executable, "-m", "mcptest", "run", str(greetings(tmp_path, 120)),
          "--reporter", "json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None

@@ -9,12 +9,13 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import anyio
 import pytest
+from support.cli_run import STDIO_HEAD
 
 from mcptest.pipeline import RunOptions, run_plan
 from mcptest.plan import build_plan
@@ -23,9 +24,6 @@ from mcptest.suite.load import load_suites
 
 if TYPE_CHECKING:
     from mcptest.report.models import TestResult
-
-REPO = Path(__file__).resolve().parents[2]
-SERVER = REPO / "examples" / "server" / "example_server.py"
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -101,9 +99,9 @@ def test_an_ignored_signal_stays_ignored(seen: list[int]) -> None:
         signal.signal(signal.SIGINT, previous)
 
 
-def test_wait_returns_a_signal_that_comes_while_it_waits(seen: list[int]) -> None:
-    latch = SignalLatch().install()
-
+def _waited(latch: SignalLatch, meanwhile: Callable[[], None]) -> str:
+    """What `latch.wait()` returns in an event loop when, once it sleeps in the selector,
+    `meanwhile` runs there."""
     async def main() -> str:
         got: list[str] = []
         with anyio.fail_after(10):
@@ -113,12 +111,17 @@ def test_wait_returns_a_signal_that_comes_while_it_waits(seen: list[int]) -> Non
                     got.append(await latch.wait())
 
                 tg.start_soon(waiter)
-                await anyio.wait_all_tasks_blocked()  # the waiter sleeps in the selector
-                signal.raise_signal(signal.SIGTERM)
+                await anyio.wait_all_tasks_blocked()
+                meanwhile()
         return got[0]
 
+    return anyio.run(main)
+
+
+def test_wait_returns_a_signal_that_comes_while_it_waits(seen: list[int]) -> None:
+    latch = SignalLatch().install()
     try:
-        assert anyio.run(main) == "SIGTERM"
+        assert _waited(latch, lambda: signal.raise_signal(signal.SIGTERM)) == "SIGTERM"
     finally:
         assert latch.release() is None
     assert seen == []
@@ -154,10 +157,7 @@ tools:
 
 def _two_tests(tmp_path: Path, second: str) -> Path:
     path = tmp_path / "suite.yml"
-    path.write_text(f"""servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-tools:
+    path.write_text(STDIO_HEAD + f"""tools:
   - {{name: greets Ada, server: ex, tool: greet, args: {{name: Ada}}}}
   - {{name: second, server: ex, {second}}}
 """, encoding="utf-8")
@@ -199,22 +199,12 @@ def test_another_wakeup_fd_set_meanwhile_stays_and_wait_still_sees_the_signal(
     other.setblocking(False)
     latch = SignalLatch().install()
 
-    async def main() -> str:
-        got: list[str] = []
-        with anyio.fail_after(10):
-            async with anyio.create_task_group() as tg:
+    def another_part_takes_the_slot_then_a_signal_comes() -> None:
+        signal.set_wakeup_fd(other.fileno())
+        signal.raise_signal(signal.SIGTERM)  # its byte goes there, not to the latch
 
-                async def waiter() -> None:
-                    got.append(await latch.wait())
-
-                tg.start_soon(waiter)
-                await anyio.wait_all_tasks_blocked()
-                signal.set_wakeup_fd(other.fileno())  # another part takes the one slot
-                signal.raise_signal(signal.SIGTERM)  # its byte goes there, not to the latch
-        return got[0]
-
-    try:
-        assert anyio.run(main) == "SIGTERM"  # the latch's own recheck found it
+    try:  # the latch's own recheck finds it
+        assert _waited(latch, another_part_takes_the_slot_then_a_signal_comes) == "SIGTERM"
     finally:
         latch.release()
         assert signal.set_wakeup_fd(-1) == other.fileno()  # left as the other part set it
