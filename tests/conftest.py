@@ -22,6 +22,7 @@ profile drops the deadline; a test that bounds hostile input on purpose still se
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 
 import pytest
@@ -57,7 +58,14 @@ _SHARED = pytest.StashKey[subprocess.Popen[bytes]]()
 def pytest_configure(config: pytest.Config) -> None:
     """Every process that runs tests (not pytest-xdist's controller) starts one example server
     over HTTP for the suites of `support.cli_run` (its HEAD); it starts while the tests are
-    collected and is stopped at the end (docs/architecture.md, "Tests")."""
+    collected and is stopped at the end (docs/architecture.md, "Tests").
+
+    The tests run as a user's foreground `make test` does, whatever started them: a shell
+    without job control starts a background job (`make test &`, a CI script's `… &`) with
+    SIGINT ignored, which every process a test starts inherits, and the tests that stop one with
+    SIGINT (Ctrl-C) would then wait on a process that cannot hear it."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
         return
     proc, url = shared_example()
