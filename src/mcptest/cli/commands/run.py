@@ -92,9 +92,7 @@ def _run(args: argparse.Namespace, options: Options, env: dict[str, str], *, eva
                     evals=evals, agents=agents, judged_tools_only=judged_tools_only)
     progress = progress_for(args, plan, total_runs(plan, options.repeats))
     run_opts = replace(run_options(options, env, progress=progress, log=progress.log,
-                                   plan=plan, handle_signals=True), warm=warm)
-    if latch is not None:
-        run_opts = replace(run_opts, signals=latch)
+                                   plan=plan, handle_signals=True), warm=warm, signals=latch)
     outcome = run_repeated(plan, run_opts, with_baseline_verdicts(options.repeats, baseline))
     progress.close()
     return outcome, bool(plan.tests)
