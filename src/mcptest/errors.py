@@ -2,7 +2,7 @@
 (tests/test_error_tree.py walks src/mcptest and fails on a class that does not, or that the
 drawing leaves out or puts under another parent).
 
-    McpTestError              root; raised itself when reports cannot be written     → exit 70
+    McpTestError              root; never raised itself
     ├── UsageError            bad command line or action input                       → exit 2
     │   ├── SuiteTooLarge     `mcptest init`: the surface does not fit one suite file
     │   └── TooFewLabels      `mcptest calibrate --target-agreement`: too few labels
@@ -19,6 +19,8 @@ drawing leaves out or puts under another parent).
     │   ├── BaselineApiError  the baseline artifact cannot be fetched (the run: no baseline)
     │   └── PullFilesError    a pull request's changed files cannot be listed whole (the run:
     │                         as without the list)
+    ├── OutputNotWritten      a report or output file could not be written after its
+    │                         path was checked (a full disk, an I/O error)           → exit 74
     ├── ServerNotReadyError   a server never became ready                            → exit 3
     │                         (via its tests' rows: the runner records them, the run goes on)
     ├── NegotiationError      a server agreed on no protocol era (its connection fails)
@@ -39,11 +41,11 @@ drawing leaves out or puts under another parent).
     └── InjectedFault         raised on purpose by tests: an internal error          → exit 70
 
 A failed check is data (`passed=False`), never an exception. Exceptions become exit codes in
-one place only: `mcptest.cli.error_handler`; anything that is not an `McpTestError` of the
-first four kinds is a bug of ours and exits 70 (docs/decisions.md, "Exit codes"), and a fault
-during a run is one whatever its class (the report says `internal_error`). The classes without
-an exit code are caught where they are raised and become data (a row, a vote, a note). A class
-keeps a second, standard base where other code catches it by that base: ParseFailure,
+one place only: `mcptest.cli.error_handler`; anything that is not an `McpTestError` of a
+kind drawn with an exit code is a bug of ours and exits 70 (docs/decisions.md, "Exit codes"),
+and a fault during a run is one whatever its class (the report says `internal_error`). The
+classes without an exit code are caught where they are raised and become data (a row, a vote, a
+note). A class keeps a second, standard base where other code catches it by that base: ParseFailure,
 TargetSyntaxError and TemplateError are ValueErrors, UnknownRubric a KeyError, AnswerTooLarge
 httpx2's StreamError (the SDK's parse-failure path), InjectedFault a RuntimeError.
 
@@ -140,6 +142,12 @@ class BudgetRefused(McpTestError):
             text = (f"budget: worst case ${needed:.6f} would cross the ${cap:.4f} cap "
                     f"(spent ${spent:.6f}, in flight ${reserved:.6f})")
         super().__init__(text)
+
+
+class OutputNotWritten(McpTestError):
+    """A report or output file could not be written once its path had passed the check made
+    before the run (`cli/output_paths.py`): the disk's fault, so exit 74, never 70 (a bug of
+    ours); one line per output, each naming its format or file and the system's reason."""
 
 
 class ReportError(McpTestError):

@@ -23,5 +23,9 @@ class ExitCode(enum.IntEnum):
     #: A bug of mcptest's own (never a test verdict); reports are still written (sysexits'
     #: EX_SOFTWARE).
     INTERNAL_ERROR = 70
+    #: A report or output file could not be written once the run was over, though its path was
+    #: checked before it (a full disk, an I/O error): the machine's fault, not a verdict and not
+    #: a bug of ours (sysexits' EX_IOERR). The reports that were written hold the run's own code.
+    OUTPUT_NOT_WRITTEN = 74
     #: Interrupted by SIGINT/SIGTERM (reports are still written).
     INTERRUPTED = 130

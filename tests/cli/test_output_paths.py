@@ -17,15 +17,13 @@ import pytest
 from support.judge_server import JudgeServer, Verdict
 
 from mcptest.cli.output import write_reports
-from mcptest.errors import McpTestError
+from mcptest.errors import OutputNotWritten
 from mcptest.report.io import read_report
 
 pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
 REPO = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 SERVER = REPO / "examples" / "server" / "example_server.py"
-pytestmark = pytest.mark.slow  # starts real servers or subprocesses
 
 MARKER_SERVER = """\
 import pathlib, runpy, sys
@@ -136,7 +134,7 @@ def test_one_failing_write_does_not_stop_the_others(tmp_path: Path) -> None:
     report = read_report(tmp_path / "run.json")
     (tmp_path / "blocker").write_text("a file where a folder should be")
     first, last = tmp_path / "a.xml", tmp_path / "b.tap"
-    with pytest.raises(McpTestError) as caught:
+    with pytest.raises(OutputNotWritten) as caught:
         write_reports(report, [("junit", first), ("json", tmp_path / "blocker" / "r.json"),
                                ("tap", last)])
     assert str(caught.value).startswith(

@@ -25,6 +25,8 @@ _EXIT_MEANING: dict[int, str] = {
     ExitCode.NO_TESTS: "no tests were selected",
     ExitCode.INTERRUPTED: "the run was interrupted",
     ExitCode.INTERNAL_ERROR: "mcptest hit an internal error (a bug of ours, not a test verdict)",
+    ExitCode.OUTPUT_NOT_WRITTEN: "a report could not be written (a full disk or an I/O error): "
+                                 "the job's log says which",
 }
 _ICON = {"passed": "✅", "failed": "❌", "error": "💥", "skipped": "⏭️", "deferred": "⏸️",
          "not_yet_available": "🚧"}

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mcptest.errors import (
+    OutputNotWritten,
     ReportError,
     ServerNotReadyError,
     SuiteError,
@@ -34,6 +35,8 @@ def _message_and_code(e: BaseException) -> tuple[str, int]:
         return f"error: {e}", ExitCode.USAGE_ERROR
     if isinstance(e, UsageError | ReportError):
         return f"error: {e}", ExitCode.USAGE_ERROR
+    if isinstance(e, OutputNotWritten):  # the disk's fault: neither a verdict nor a bug
+        return f"error: {e}", ExitCode.OUTPUT_NOT_WRITTEN
     if isinstance(e, ServerNotReadyError):
         return f"error: {e}", ExitCode.SERVER_NOT_READY
     if isinstance(e, KeyboardInterrupt):

@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from mcptest.cli.output_paths import write_atomically
-from mcptest.errors import McpTestError
+from mcptest.errors import OutputNotWritten
 from mcptest.reporters import RenderOptions, get_reporter
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def write_reports(
     """Every reporter sees the redacted report only; a failing write never stops the others.
 
     Files are written atomically (`write_atomically`); the writes that failed are raised
-    together once every other report is out.
+    together once every other report is out (`OutputNotWritten`: exit 74, docs/reports.md).
     """
     from mcptest.report.redact import redact_report
 
@@ -45,7 +45,7 @@ def write_reports(
             where = "stdout" if path is None else str(path)
             failed.append(f"cannot write the {fmt} report to {where}: {e.strerror or e}")
     if failed:
-        raise McpTestError("\n".join(failed))
+        raise OutputNotWritten("\n".join(failed))
 
 
 def _write(text: str, path: Path | None) -> None:

@@ -15,7 +15,7 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mcptest.errors import UsageError
+from mcptest.errors import OutputNotWritten, UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -88,3 +88,12 @@ def write_atomically(path: Path, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+
+
+def write_checked(path: Path, text: str, what: str) -> None:
+    """`write_atomically` to a path `check_outputs` passed: a failure now is the disk's (full,
+    an I/O error), said as such (`OutputNotWritten`, exit 74), never as a bug of ours."""
+    try:
+        write_atomically(path, text)
+    except OSError as e:
+        raise OutputNotWritten(f"cannot write the {what} to {path}: {e.strerror or e}") from None

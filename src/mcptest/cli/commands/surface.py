@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from mcptest.cli.output import to_stdout
 from mcptest.cli.output_flags import add_single_output
-from mcptest.cli.output_paths import check_outputs, write_atomically
+from mcptest.cli.output_paths import check_outputs, write_checked
 from mcptest.errors import UsageError
 from mcptest.exit_codes import ExitCode
 
@@ -64,6 +65,7 @@ def _snapshot(args: argparse.Namespace) -> int:
     from mcptest.surface.snapshot import dumps
     from mcptest.surface.take import snapshot_servers, take_snapshot
 
+    check_outputs([("snapshot", args.output)], [args.suite])
     env = dict(os.environ)
     loaded = load_suite(args.suite, env=env)
     names = snapshot_servers(loaded, args.server)
@@ -88,10 +90,9 @@ def _snapshot(args: argparse.Namespace) -> int:
     if failed:
         return ExitCode.SERVER_NOT_READY
     if args.output is None:
-        sys.stdout.write(text)
+        to_stdout(text)
     else:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_bytes(text.encode("utf-8"))
+        write_checked(args.output, text, "snapshot")
         print(f"wrote {args.output}", file=sys.stderr)
     return ExitCode.OK
 
@@ -117,7 +118,7 @@ def _diff(args: argparse.Namespace) -> int:
     else:
         text = changes_text(changes)
     if args.output is None:
-        sys.stdout.write(text)
+        to_stdout(text)
     else:
-        write_atomically(args.output, text)
+        write_checked(args.output, text, f"{args.reporter} surface diff")
     return ExitCode.TESTS_FAILED if fails(changes, args.fail_on) else ExitCode.OK

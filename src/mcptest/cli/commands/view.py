@@ -19,13 +19,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcptest.cli.output_paths import check_outputs, write_atomically
+    from mcptest.cli.output_paths import check_outputs, write_checked
     from mcptest.report.io import read_report
     from mcptest.report.redact import redact_report
     from mcptest.reporters.viewer import render
 
     check_outputs([("html", args.output)], [Path(args.report)], input_kind="a report being read")
     report = redact_report(read_report(args.report))
-    write_atomically(args.output, render(report))
+    write_checked(args.output, render(report), "HTML viewer")
     print(f"mcptest: wrote {args.output} ({len(report.tests)} test(s))")
     return 0

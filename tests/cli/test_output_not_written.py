@@ -1,0 +1,114 @@
+"""A report that cannot be written after the run is exit 74, never 70 (docs/reports.md, "Output
+files"; docs/decisions.md, "Exit codes").
+
+Every `--output` path is checked before anything runs; what can still fail at the end is the
+disk. The processes here get a file-size limit (`RLIMIT_FSIZE`, with `SIGXFSZ` ignored, so a
+write past it fails with `EFBIG` as a full disk fails with `ENOSPC`): real writes that fail, to
+a file and to stdout redirected to a file, while the small reports fit.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from mcptest.report.io import read_report
+
+pytestmark = [pytest.mark.slow,  # starts a real server and subprocesses
+              pytest.mark.skipif(sys.platform == "win32", reason="POSIX resource limits")]
+
+SERVER = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
+LIMIT = 3000
+"""Bytes a file may hold: the JUnit and SARIF reports of one test fit, its JSON report does not."""
+
+
+def _suite(tmp_path: Path) -> Path:
+    path = tmp_path / "suite.yml"
+    path.write_text(f"""
+servers:
+  ex:
+    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
+tools:
+  - name: greets Ada
+    server: ex
+    tool: greet
+    args: {{name: Ada}}
+    expect:
+      - target: result.content[0].text
+        matcher: {{exact: "Hello, Ada!"}}
+""", encoding="utf-8")
+    return path
+
+
+def _limited() -> None:
+    import resource
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (LIMIT, LIMIT))
+
+
+def _mcptest(*args: str | Path, cwd: Path, stdout: Path | None = None,
+             limited: bool = True) -> subprocess.CompletedProcess[str]:
+    argv = [sys.executable, "-m", "mcptest", *map(str, args)]
+    with open(stdout or Path("/dev/null"), "w", encoding="utf-8") as out:
+        return subprocess.run(argv, cwd=cwd, stdout=out, stderr=subprocess.PIPE, text=True,
+                              preexec_fn=_limited if limited else None, timeout=120)
+
+
+def test_a_report_the_disk_refuses_is_exit_74_and_the_others_are_written(tmp_path: Path) -> None:
+    suite = _suite(tmp_path)
+    stdout = tmp_path / "stdout.json"
+    r = _mcptest("run", suite, "--no-cache", "--reporter", "junit", "--output", "r.xml",
+                 "--reporter", "json", "--reporter", "sarif", "--output", "s.sarif",
+                 cwd=tmp_path, stdout=stdout)
+    assert r.returncode == 74, r.stderr
+    assert "internal error" not in r.stderr and "Traceback" not in r.stderr
+    assert r.stderr.splitlines()[-1] == (
+        "error: cannot write the json report to stdout: File too large")
+    assert "[1/1] passed   greets Ada" in r.stderr  # the run itself passed
+    (junit,) = ET.parse(tmp_path / "r.xml").getroot()
+    assert junit.get("tests") == "1" and junit.get("failures") == "0"
+    sarif = json.loads((tmp_path / "s.sarif").read_text(encoding="utf-8"))
+    assert sarif["version"] == "2.1.0"
+    assert stdout.stat().st_size == LIMIT  # stdout cannot be written atomically: cut at the limit
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "r.xml", "s.sarif", "stdout.json", "suite.yml"]
+
+
+def test_a_report_file_the_disk_refuses_leaves_no_half_file(tmp_path: Path) -> None:
+    suite = _suite(tmp_path)
+    (tmp_path / "r.json").write_text("the previous report", encoding="utf-8")
+    r = _mcptest("run", suite, "--no-cache", "--reporter", "json", "--output", "r.json",
+                 cwd=tmp_path)
+    assert r.returncode == 74, r.stderr
+    assert r.stderr.splitlines()[-1] == (
+        "error: cannot write the json report to r.json: File too large")
+    # the old report stays whole, and no temporary file is left beside it
+    assert (tmp_path / "r.json").read_text(encoding="utf-8") == "the previous report"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json", "suite.yml"]
+
+
+def test_view_and_surface_say_the_same(tmp_path: Path) -> None:
+    suite = _suite(tmp_path)
+    saved = tmp_path / "saved.json"
+    made = _mcptest("run", suite, "--no-cache", "--reporter", "json", "--output", saved,
+                    cwd=tmp_path, limited=False)
+    assert made.returncode == 0, made.stderr
+    assert read_report(saved).summary.counts.passed == 1
+    r = _mcptest("view", saved, "--output", "v.html", cwd=tmp_path)
+    assert r.returncode == 74, r.stderr
+    assert r.stderr.splitlines() == ["error: cannot write the HTML viewer to v.html: "
+                                     "File too large"]
+    assert not (tmp_path / "v.html").exists()
+    # a snapshot's --output is checked before its servers start: a bad one is exit 2 at once
+    (tmp_path / "adir").mkdir()
+    r = _mcptest("surface", "snapshot", suite, "--output", "adir", cwd=tmp_path, limited=False)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.splitlines() == [
+        "error: --output adir (snapshot report): is a directory; give a file path"]
