@@ -21,11 +21,12 @@ import anyio
 from mcptest.errors import McpTestError
 from mcptest.llm.contracts import JudgeOptions
 from mcptest.llm.known_secrets import known_secrets
+from mcptest.plan import SERVER_KINDS
 from mcptest.report.redact import redact_text
 from mcptest.run.runner import Runner, RunState
 from mcptest.run.signal_latch import SignalLatch
 from mcptest.run.tapes import playing
-from mcptest.run.warm import AFTER_ANSWER, warm_while_waiting
+from mcptest.run.warm import AFTER_ANSWER, warm_now, warm_while_waiting
 from mcptest.telemetry.hooks import Tracing, wanted
 
 if TYPE_CHECKING:
@@ -266,9 +267,13 @@ async def _go(runner: Runner, judging: Judging | None, warm: tuple[str, ...]) ->
         return
     await judging.start()
     try:
+        modules = AFTER_ANSWER + _spec_models(runner.plan) + warm
+        timed = any(t.kind in SERVER_KINDS for t in runner.plan.tests)
+        if timed:  # no first import may hold the loop while a request is timed (run/warm.py)
+            warm_now(modules)
         async with anyio.create_task_group() as tg:
-            tg.start_soon(warm_while_waiting, judging.engine.client.first_sent(),
-                          AFTER_ANSWER + _spec_models(runner.plan) + warm)
+            if not timed:
+                tg.start_soon(warm_while_waiting, judging.engine.client.first_sent(), modules)
             await runner.run()
             tg.cancel_scope.cancel()
     finally:  # also when SIGTERM cancelled the run; closing a socket takes no time

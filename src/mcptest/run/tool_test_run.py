@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mcptest.errors import ServerNotReadyError
 from mcptest.run.tapes import playing
+from mcptest.run.warm import TOOL_GRADING, warm_now
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -53,6 +54,7 @@ class ToolTestRun:
     """The run's secrets, added to by each connection a test opens of its own."""
     tapes: Cassettes | None = None
     tracing: Tracing | None = None
+    _grading_ready: bool = field(default=False, init=False)
 
     async def run(
         self, test: PlannedTest, conn: ServerConnection, grading: anyio.abc.TaskGroup
@@ -101,6 +103,10 @@ class ToolTestRun:
         from mcptest.run.timeline import Exchanged
 
         assert isinstance(spec, ToolTest | ResourceTest | PromptTest | ListTest)
+        if not self._grading_ready:  # before the first request is timed (run/warm.py)
+            warm_now(TOOL_GRADING)
+            self._grading_ready = True
+        type(spec).model_rebuild()  # its definition hash dumps it: built now, not while grading
         start = time.perf_counter()
         mark, opened = conn.stderr_mark(), conn.timeline_mark()
         outcome, seen = await call(conn, test, spec.timeout or DEFAULT_TEST_TIMEOUT)
@@ -154,6 +160,7 @@ class ToolTestRun:
         from mcptest.grade.structural import StructuralTier
         from mcptest.run.client_test import ACCEPTED_TAMPERED, client_verdict, tampered
         from mcptest.suite.models import ToolTest
+        # (imported and built before the first request is timed: `TOOL_GRADING`)
 
         start = time.perf_counter()
         llm = self.llm

@@ -7,6 +7,11 @@ process has nothing to do, so the pipeline imports them in that wait, one module
 event loop: an answer that arrives meanwhile waits for at most one module. A run whose first
 request never leaves (a replay, custom judges only, no key) imports them where they are used, as
 before; so does a module missing from the list (`tests/pipeline/test_warm.py` keeps it whole).
+
+A run that also times requests to servers (tool, resource, prompt, list tests) imports them all
+before it starts instead: one module can hold the event loop for tens of milliseconds, and a
+request timed meanwhile would count them in its `duration_ms`, "the request's own time"
+(docs/suites.md, "Latency and cost limits").
 """
 
 from __future__ import annotations
@@ -54,6 +59,22 @@ AFTER_ANSWER: tuple[str, ...] = (
 """Smallest first, each after the modules it imports, so that each turn stays short: a module,
 or `module:Model`, a pydantic model whose validator is built on first use, built now."""
 
+TOOL_GRADING: tuple[str, ...] = (
+    "mcptest.grade.absent",
+    "mcptest.grade.diagnose",
+    "mcptest.grade.grader",
+    "mcptest.grade.rows",
+    "mcptest.grade.structural",
+    "mcptest.suite.models.assertion:Assertion",
+    "mcptest.report.result_models:AssertionResult",
+    "mcptest.report.result_models:TestResult",
+)
+"""What grades a request's answer, imported and built before a run's first request is timed
+(`run/tool_test_run.py`): a test's grading runs beside the next test's request, and its first
+imports and model builds (~30 ms) held the event loop while that request was timed, so the
+second test of a run took 16-30 ms against 2 ms for the others (`duration_ms` is "the request's
+own time", docs/suites.md)."""
+
 
 async def warm_while_waiting(sent: anyio.Event, modules: Iterable[str]) -> None:
     """Once `sent` is set (the first request is on the wire), import `modules` not yet
@@ -61,14 +82,31 @@ async def warm_while_waiting(sent: anyio.Event, modules: Iterable[str]) -> None:
     module that cannot be imported raises where it is used, with its own context."""
     await sent.wait()
     for entry in modules:
-        name, _, model = entry.partition(":")
         try:
-            if model:
-                getattr(importlib.import_module(name), model).model_rebuild()
-            elif name not in sys.modules:
-                importlib.import_module(name)
-            else:
+            if not _warm(entry):
                 continue
         except Exception:
             return
         await anyio.lowlevel.checkpoint()
+
+
+def warm_now(modules: Iterable[str]) -> None:
+    """Import `modules` and build their models at once, before a run that times requests
+    starts. Never fails the run, as `warm_while_waiting`."""
+    for entry in modules:
+        try:
+            _warm(entry)
+        except Exception:
+            return
+
+
+def _warm(entry: str) -> bool:
+    """Import one `module` or build one `module:Model`; False when there was nothing to do."""
+    name, _, model = entry.partition(":")
+    if model:
+        getattr(importlib.import_module(name), model).model_rebuild()
+    elif name not in sys.modules:
+        importlib.import_module(name)
+    else:
+        return False
+    return True
