@@ -39,8 +39,8 @@ echo
   --reporter summary || status=$?
 
 echo
-echo "demo: left out on purpose: the tests tagged expected-failure, which show a failing run"
-echo "      (run them: .venv/bin/mcptest run examples/cascade.yml examples/agents.yml)"
+echo "demo: left out on purpose: the tests tagged expected-failure (a failing run); run them with"
+echo "      MCPTEST_PYTHON=\$PWD/.venv/bin/python .venv/bin/mcptest run examples/cascade.yml examples/agents.yml"
 echo "demo: every test, in full: .mcptest/demo/report.txt; also report.html, summary.md (the PR"
 echo "      comment), run.json, mcptest.sarif and junit.xml there; exit code $status"
 exit "$status"

@@ -27,7 +27,7 @@ def test_a_jury_and_a_recording_without_a_key(tmp_path: Path) -> None:
               "--cassette-dir", tapes, "--reporter", "pretty", "--reporter", "json",
               "--output", tmp_path / "run.json", cwd=REPO, env=ENV)
     assert ran.stderr.startswith(BANNER.format(when="below")), ran.stderr
-    assert ran.stdout.rstrip().splitlines()[-1] == BANNER.format(when="above")
+    assert ran.stderr.rstrip().splitlines()[-1] == BANNER.format(when="above")
     report = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
     jury = next(t for t in report["tests"] if "jury" in t["name"])
     assert jury["status"] in ("passed", "failed")  # judged, not deferred
@@ -45,8 +45,16 @@ def test_a_calibration_table_without_a_key(tmp_path: Path) -> None:
               "examples/calibration/labels.yaml", "--output", record, cwd=REPO, env=ENV)
     assert ran.returncode == 0, ran.stderr
     assert "Cohen's κ" in ran.stdout and SCRIPTED in ran.stdout
-    assert ran.stdout.rstrip().splitlines()[-1] == BANNER.format(when="above")
+    assert ran.stderr.rstrip().splitlines()[-1] == BANNER.format(when="above")
     assert json.loads(record.read_text(encoding="utf-8"))["labels"] == 24
+
+
+def test_a_report_on_stdout_stays_whole(tmp_path: Path) -> None:
+    ran = cli("demo-judge", "run", "examples/judges.yml", "--no-cache", "--quiet",
+              "--reporter", "json", cwd=REPO, env=ENV)
+    report = json.loads(ran.stdout)  # the closing line is not appended to it
+    assert report["summary"]["counts"]["total"] >= 1
+    assert ran.stderr.rstrip().splitlines()[-1] == BANNER.format(when="above")
 
 
 def test_scores_are_fixed_by_the_request_and_jurors_differ_a_little() -> None:

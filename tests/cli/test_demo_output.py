@@ -35,7 +35,8 @@ def test_make_demo_prints_a_summary_and_where_the_reports_are(tmp_path: Path) ->
     deferred = counts["deferred"]
     assert deferred > 0  # no key here: the judge tests are not judged, and say so once
     assert f"{counts['passed']} passed, {deferred} not judged" in lines
-    assert f"not judged ({deferred} test(s), counted as passed; --require-judge fails them):" \
+    assert f"not judged ({deferred} test(s): no failure, and no pass either; --require-judge " \
+           "fails them):" \
         in lines
     key_lines = [line for line in lines if "no OPENAI_API_KEY" in line]
     assert len(key_lines) == 1 and key_lines[0].strip().endswith(")"), key_lines

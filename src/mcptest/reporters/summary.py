@@ -98,8 +98,8 @@ def render(report: Report, options: RenderOptions = DEFAULTS) -> str:
                          f"{_safe(server.error or '', 160)}")
     reasons = not_judged(report)
     if reasons:
-        lines.append(f"not judged ({s.counts.deferred} test(s), counted as passed; "
-                     "--require-judge fails them):")
+        lines.append(f"not judged ({s.counts.deferred} test(s): no failure, and no pass "
+                     "either; --require-judge fails them):")
         lines += [f"  {n} test(s): {reason}" for reason, n in reasons]
         lines.append("  a provider's key, or MCPTEST_JUDGE_BASE_URL for an OpenAI-compatible "
                      "gateway, judges them (docs/judges.md)")

@@ -49,6 +49,6 @@ def run(args: argparse.Namespace) -> int:
     finally:
         os.environ.clear()
         os.environ.update(saved)
-    sys.stdout.flush()
-    print(BANNER.format(when="above"))
+    sys.stdout.flush()  # after the report, where a reader sees it; on stderr, so that a
+    print(BANNER.format(when="above"), file=sys.stderr)  # report on stdout stays whole
     return code
