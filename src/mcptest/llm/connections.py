@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 import anyio
 
 from mcptest.errors import ProviderError
-from mcptest.llm.provider_errors import unreachable
+from mcptest.llm.provider_errors import shown_url, unreachable
 
 if TYPE_CHECKING:
     import ssl
@@ -69,16 +69,18 @@ class Origin:
 
     @classmethod
     def of(cls, url: str) -> Origin:
-        """Raises `ProviderError("client")` for a URL no request can be sent to."""
+        """Raises `ProviderError("client")` for a URL no request can be sent to (named
+        without its userinfo: `shown_url`)."""
         parts = urlsplit(url)
         scheme = parts.scheme.lower()
         try:
             port = parts.port
-        except ValueError as e:
-            raise ProviderError("client", f"the judge's base URL has a bad port: {e}") from e
+        except ValueError as e:  # its words quote what it took for the port: never shown
+            raise ProviderError("client", "the judge's base URL has a bad port: "
+                                f"{shown_url(url)}") from e
         if scheme not in ("http", "https") or not parts.hostname:
             raise ProviderError("client", "the judge's base URL must start with http:// or "
-                                f"https:// and name a host: {url}")
+                                f"https:// and name a host: {shown_url(url)}")
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         return cls(scheme == "https", parts.hostname, port or (443 if scheme == "https" else 80),
                    target.encode(), _ipv4(parts.hostname))
@@ -219,11 +221,12 @@ class Connections:
                 else:
                     stream = await anyio.connect_tcp(origin.host, origin.port)
         except TimeoutError as e:
-            raise ProviderError("unreachable", f"unreachable: {url} (connect timed out)") from e
+            raise ProviderError("unreachable", f"unreachable: {shown_url(url)} (connect "
+                                "timed out)") from e
         except (OSError, anyio.BrokenResourceError) as e:  # refused, no host, TLS refused
             # never delivered, whatever the cause: a failed TLS handshake sent no request
             raise unreachable(url, e) or ProviderError(
-                "unreachable", f"unreachable: {url} (could not connect: "
+                "unreachable", f"unreachable: {shown_url(url)} (could not connect: "
                 f"{type(e).__name__}: {e.__cause__ or e})"[:300]) from e
         from anyio.abc import SocketAttribute
 

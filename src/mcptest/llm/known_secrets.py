@@ -1,18 +1,18 @@
 """The secret values one run knows about, for redaction before anything leaves the process.
 
 docs/judges.md ("What the judge provider sees"): the same values reports redact — the judge
-keys of the environment, bearer tokens, `{env: …}` header values and the longer `{env: …}`
-values of stdio servers and `start:` processes — collected from the suites and the environment
-ahead of the run, so the judge cache and (with `--redact-candidates`) the judge's prompt never
-carry them, and the run's console lines and reports redact them even for a server that never
-started.
+keys of the environment, the password in a URL's userinfo (a judge base URL's), bearer tokens,
+`{env: …}` header values and the longer `{env: …}` values of stdio servers and `start:`
+processes — collected from the suites and the environment ahead of the run, so the judge cache
+and (with `--redact-candidates`) the judge's prompt never carry them, and the run's console
+lines and reports redact them even for a server that never started.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mcptest.report.redact import secret_values
+from mcptest.report.redact import secret_values, url_secret
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -27,6 +27,9 @@ def known_secrets(suites: Iterable[Suite], env: Mapping[str, str]) -> tuple[str,
     """Every secret value the run will use, longest first (so a prefix never masks a longer one)."""
     found = secret_values(env)
     for suite in suites:
+        if suite.judge is not None and suite.judge.base_url and (
+                password := url_secret(suite.judge.base_url)) is not None:
+            found.add(password)
         if not suite.servers:
             continue
         # the servers' models, loaded only by a run whose suites have servers

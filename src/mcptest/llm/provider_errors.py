@@ -7,7 +7,8 @@ the provider's: litellm reports Anthropic's 529 and Gemini's 503 as 500, but kee
 them (docs/judges.md, "Failures and retries"): `retry-after-ms` and `retry-after` (seconds or an
 HTTP date), OpenAI's `x-ratelimit-reset-*` for the limit that ran out, and Gemini's
 `RetryInfo.retryDelay` in the error body. A request that never reached the endpoint (refused
-connection, failed DNS lookup, connect timeout) is `unreachable`: it costs nothing.
+connection, failed DNS lookup, connect timeout) is `unreachable`: it costs nothing. A URL in a
+message is `shown_url`'s: never its userinfo (a password or token), query or fragment.
 """
 
 from __future__ import annotations
@@ -32,6 +33,16 @@ _FORMAT_WORDS = re.compile(
     re.IGNORECASE)
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
 _UNIT = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+_URL_SHOWN = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*://)?(?:[^\s?#]*@)?(?P<rest>[^?#]*)")
+
+
+def shown_url(url: str) -> str:
+    """`url` as messages show it: as written, without userinfo (`user:password@`, a token),
+    query or fragment, as server URLs are shown (docs/decisions.md). Up to the last `@` before
+    the query is userinfo, so a password with an unencoded `/` is cut whole too."""
+    m = _URL_SHOWN.match(url)
+    assert m is not None  # every part is optional: it matches any text
+    return (m.group("scheme") or "") + m.group("rest")
 
 
 @dataclass(frozen=True)
@@ -162,7 +173,8 @@ def unreachable(url: str | None, exc: BaseException) -> ProviderError | None:
         e = e.__cause__ or e.__context__
     if not reasons:
         return None
-    return ProviderError("unreachable", f"unreachable: {url or 'the provider'} ({min(reasons)[1]})")
+    where = shown_url(url) if url else "the provider"
+    return ProviderError("unreachable", f"unreachable: {where} ({min(reasons)[1]})")
 
 
 def container_hint(url: str | None) -> str:

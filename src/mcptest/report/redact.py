@@ -76,10 +76,30 @@ def _secret_pattern(secrets: Iterable[str]) -> re.Pattern[str] | None:
 
 
 def secret_values(env: Mapping[str, str]) -> set[str]:
-    """The values of `env` that are secrets: provider keys, and anything named like a key."""
-    return {v for k, v in env.items()
-            if (k in PROVIDER_KEYS and len(v) >= MIN_SECRET_LEN)
-            or (SECRET_ENV_NAME.search(k) and len(v) >= MIN_ENV_SECRET_LEN)}
+    """The values of `env` that are secrets: provider keys, anything named like a key, and the
+    secret in any URL's userinfo (`OPENAI_BASE_URL=http://bob:PASSWORD@…`)."""
+    found = {v for k, v in env.items()
+             if (k in PROVIDER_KEYS and len(v) >= MIN_SECRET_LEN)
+             or (SECRET_ENV_NAME.search(k) and len(v) >= MIN_ENV_SECRET_LEN)}
+    found.update(s for v in env.values() if (s := url_secret(v)) is not None)
+    return found
+
+
+def url_secret(value: str) -> str | None:
+    """The secret a URL carries in its userinfo: its password, or a lone user name of key
+    length (a token: `https://TOKEN@host`); None for any other text."""
+    if "@" not in value or "://" not in value:
+        return None
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value.strip())
+    except ValueError:
+        return None
+    if parts.password is not None:
+        return parts.password if len(parts.password) >= MIN_SECRET_LEN else None
+    user = parts.username or ""
+    return user if len(user) >= MIN_ENV_SECRET_LEN else None
 
 
 def mask_key_shapes(text: str) -> str:
