@@ -65,6 +65,9 @@ def test_an_eval_whose_judge_was_never_reached_is_not_measured_not_5_of_5(
     assert r.returncode == ExitCode.OK  # a deferral still does not fail the run by itself...
     strict, _ = run(tmp_path, "evals.yml", "--fail-on", "not-measured", command="eval")
     assert strict.returncode == ExitCode.TESTS_FAILED  # ...unless --fail-on names it
+    # and the exit line says so: no test failed
+    assert "exit 1: 1 test(s) not measured, which --fail-on not-measured fails" in strict.stdout
+    assert "a test failed or errored" not in strict.stdout
 
     # against a baseline where the same eval passed 5 of 5, the row is not "unchanged"
     baseline = json.loads(json.dumps(data))

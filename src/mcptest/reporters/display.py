@@ -100,19 +100,18 @@ def either(names: list[str]) -> str:
     return " or ".join(filter(None, [", ".join(names[:-1]), names[-1]])) if names else ""
 
 
-def exit_meaning(code: int) -> str:
-    return EXIT_MEANING.get(code, "unknown exit code")
-
-
 def exit_text(report: Report) -> str:
     """What the report's exit code means; a lint report's in its own words; exit 0 says
     "every test passed" only when every test did."""
-    code = report.summary.exit_code
-    c = report.summary.counts
+    s = report.summary
+    code, c = s.exit_code, s.counts
     if code == ExitCode.OK and 0 < c.total == c.passed and not lint_summary.lint_only(report):
         return "every test passed"
+    if (code == ExitCode.TESTS_FAILED and s.fail_on_not_measured and s.not_measured
+            and not c.failed + c.error + c.flaky):  # the gate, not a test, failed the run
+        return f"{s.not_measured} test(s) not measured, which --fail-on not-measured fails"
     return (lint_summary.LINT_EXIT_MEANING.get(code) if lint_summary.lint_only(report) else
-            None) or exit_meaning(code)
+            None) or EXIT_MEANING.get(code, "unknown exit code")
 
 
 def run_verdict(report: Report) -> tuple[str, str]:
