@@ -73,6 +73,10 @@ def test_hostile_file_is_one_positioned_line_and_exit_2(path: Path, tmp_path: Pa
     ("schema_remote_ref.yml", "`$ref` 'http://127.0.0.1:9/schema.json' does not resolve"),
     ("schema_missing_ref.yml", "`$ref` '#/$defs/nope' does not resolve"),
     ("schema_dynamic_ref.yml", "`$dynamicRef` 'https://127.0.0.1:9/x#node' does not resolve"),
+    ("python_object_tag.yml", "python_object_tag.yml:8:11: tools[0].args: tag"
+                              " `!!python/object/apply:os.system` is not supported"),
+    ("bool_tag_bad_value.yml", "bool_tag_bad_value.yml:10:26: tools[0].expect[0].matcher.exact:"
+                               " `!!bool` cannot hold 'maybe' (expected true or false)"),
 ])
 def test_hostile_file_names_the_problem(name: str, expected: str, tmp_path: Path) -> None:
     line = _assert_one_positioned_line(*_validate(DATA / name, tmp_path), name)

@@ -4,7 +4,8 @@ PyYAML's constructors throw positions away and silently keep the last of two equ
 build the data ourselves, recording positions: in one pass over the parser's events for a plain
 well-formed file (`suite/yaml_events.py`), else by composing the node tree and walking it (the
 exact path, which reports every error). Plain scalars follow YAML 1.2's core schema
-(`suite/yaml_schema.py`); mapping keys are always the key's text.
+(`suite/yaml_schema.py`); mapping keys are always the key's text; an explicit tag other than
+JSON's kinds is an error at its node.
 """
 
 from __future__ import annotations
@@ -18,7 +19,16 @@ import yaml
 from mcptest.errors import SourcePos, SuiteError
 from mcptest.suite.yaml_bounds import MAX_DEPTH, check_bounds
 from mcptest.suite.yaml_events import build_from_events
-from mcptest.suite.yaml_schema import IMPLICIT_RESOLVERS, STR, SuiteLoader
+from mcptest.suite.yaml_schema import (
+    IMPLICIT_RESOLVERS,
+    MAP,
+    SCALARS,
+    SEQ,
+    STR,
+    SuiteLoader,
+    scalar_found,
+    tag_problem,
+)
 
 KeyPath = tuple[str | int, ...]
 
@@ -181,17 +191,28 @@ class _Builder:
             raise SuiteError("nesting is too deep (a recursive alias?)",
                              self.positions.value(path), format_path(path[:4]) + "…")
         if isinstance(node, yaml.MappingNode):
+            if node.tag != MAP:  # `!!set {a, b}`, `!!omap`, `!custom {k: v}`, `!!str {k: v}`
+                raise self._refused(node.tag, "a mapping", path)
             return self._mapping(node, path, depth)
         if isinstance(node, yaml.SequenceNode):
+            if node.tag != SEQ:  # `!!pairs [[a, 1]]`, `!!python/tuple [1]`, `!!map [1]`
+                raise self._refused(node.tag, "a list", path)
             return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
-        if node.tag == STR:  # most scalars: what SafeConstructor's `construct_yaml_str` returns
+        if node.tag == STR:  # most scalars
             return node.value
-        try:
-            return self.loader.construct_object(node, deep=True)
-        except (yaml.YAMLError, ValueError, TypeError) as e:  # e.g. `!!int abc`, `!custom x`
-            why = e.problem if isinstance(e, yaml.MarkedYAMLError) and e.problem else str(e)
-            raise SuiteError(f"invalid YAML value ({node.tag}): {why}",
-                             self.positions.value(path), format_path(path)) from None
+        # the one-pass builder's table, never PyYAML's constructors: those make dates, bytes
+        # and sets, and raise KeyError or AttributeError on a bad value (`!!bool maybe`)
+        convert = SCALARS.get(node.tag)
+        if convert is not None:
+            try:
+                return convert(node.value)
+            except (KeyError, ValueError):  # `!!bool maybe`, `!!int abc`
+                pass
+        raise self._refused(node.tag, scalar_found(node.value), path)
+
+    def _refused(self, tag: str, found: str, path: KeyPath) -> SuiteError:
+        """A node whose explicit tag is not JSON's, or cannot hold what it tags."""
+        return SuiteError(tag_problem(tag, found), self.positions.value(path), format_path(path))
 
     def _mapping(self, node: yaml.MappingNode, path: KeyPath, depth: int) -> dict[str, Any]:
         seen: dict[str, yaml.Node] = {}

@@ -5,8 +5,9 @@ The exact path (`suite/positions.py`) reads a file three times: the bounds pass 
 suite that is ~11 ms of start-up. This pass builds the same data and positions straight from
 the events, keeping the bounds as it goes, and gives up (returns None) on anything but a plain
 well-formed file: a syntax or composer error, a bound crossed, a duplicate or non-scalar key,
-a merge key, an anchored or aliased key, a tag it does not construct the loader's way, an alias
-that would nest too deep, or aliases expanding to more values than the file has characters.
+a merge key, an anchored or aliased key, a tag other than JSON's kinds (`!!timestamp`, `!!set`,
+`!custom`) or a value its tag cannot hold (`!!bool maybe`), an alias that would nest too deep,
+or aliases expanding to more values than the file has characters.
 The exact path then decides, so every error, message and position stays the exact path's own.
 The last rule keeps the bounds' promise (docs/suites.md, "Limits"): a refused file costs no more
 than its size, so an alias bomb is given up before it is expanded, not at 100,000 values.
@@ -31,8 +32,10 @@ from yaml import (
 
 from mcptest.suite.yaml_bounds import MAX_DEPTH, MAX_VALUES
 from mcptest.suite.yaml_schema import (
+    MAP,
     RESOLVERS_BY_FIRST,
     SCALARS,
+    SEQ,
     STR,
     TAG,
     WILDCARD_RESOLVERS,
@@ -92,7 +95,8 @@ def _walk(get: Callable[[], Any], list_top: bool, budget: int,
     if type(get()) is not DocumentStartEvent:
         return None
     event: Any = get()
-    if type(event) is not (SequenceStartEvent if list_top else MappingStartEvent):
+    if type(event) is not (SequenceStartEvent if list_top else MappingStartEvent) or (
+            event.tag not in (None, "!", SEQ if list_top else MAP)):
         return None
     mark: Any = event.start_mark
     values[()] = (mark.line + 1) << 32 | (mark.column + 1)
@@ -168,6 +172,8 @@ def _walk(get: Callable[[], Any], list_top: bool, budget: int,
         elif cls in _COLLECTION_START:
             if (is_map and key is None) or len(stack) + 1 >= MAX_DEPTH:
                 return None
+            if event.tag not in (None, "!", MAP if cls is MappingStartEvent else SEQ):
+                return None  # a tag other than its kind's (`!!set {a}`): the composer's error
             here = child if is_map else (*path, len(container))
             mark = event.start_mark
             values[here] = (mark.line + 1) << 32 | (mark.column + 1)

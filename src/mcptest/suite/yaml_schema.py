@@ -4,7 +4,10 @@ Only `true`/`false` are booleans (`yes`, `no`, `on`, `off` stay strings, so a de
 `yes:`/`no:` keys and an `exact: no` mean what they look like), `012` is twelve and `12:30` is
 text (no octal or base-60 surprises), `1e3` is a number, and dates stay strings (JSON has no
 date type). The composer (`SuiteLoader`) and the one-pass builder (`suite/yaml_events.py`) read
-the same table and the same conversions, so both give a scalar the same value.
+the same table and the same conversions (`SCALARS`), so both give a scalar the same value.
+An explicit tag is one of JSON's kinds or an error (`tag_problem`): `!!timestamp`, `!!binary`,
+`!!set`, `!!python/…` would make values a suite cannot hold (docs/decisions.md, "Explicit YAML
+tags").
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ else:
     _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 TAG = "tag:yaml.org,2002:"
 STR = TAG + "str"
+MAP = TAG + "map"
+SEQ = TAG + "seq"
 _INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
 _FLOAT = re.compile(
     r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
@@ -84,6 +89,31 @@ SCALARS: dict[str, Callable[[str], Any]] = {
     TAG + "bool": lambda text: _BOOL[text.lower()],
     TAG + "int": _int,
     TAG + "float": _float,
+    TAG + "merge": str,  # a plain `<<` or `=` value: YAML 1.1's merge and value keys are
+    TAG + "value": str,  # keys only; as a value each is its text, as in YAML 1.2
 }
-"""A scalar's text to its value, for the tags `SuiteLoader` constructs the same way (a str is
-its text); any other tag is left to the loader's own constructors."""
+"""A scalar's text to its value, for every tag a suite's scalar may have but str (its text).
+Both readers convert with this table alone; a tag it lacks is `tag_problem`'s."""
+_HOLDS = {STR: "a string", TAG + "null": "null", TAG + "bool": "true or false",
+          TAG + "int": "an integer", TAG + "float": "a number",
+          MAP: "a mapping", SEQ: "a list"}
+_INSTEAD = {TAG + "timestamp": "a date stays a string: drop the tag",
+            TAG + "binary": "a suite holds text, not bytes", TAG + "set": "write a list",
+            TAG + "omap": "write a mapping", TAG + "pairs": "write a mapping"}
+_SHOWN_MAX = 40
+
+
+def tag_problem(tag: str, found: str) -> str:
+    """Why a node tagged `tag` that holds `found` ("a list", "a mapping", or `scalar_found`) is
+    refused: a JSON kind's tag on the wrong kind or text, or any other tag at all."""
+    shown = "!!" + tag.removeprefix(TAG) if tag.startswith(TAG) else tag
+    if tag in _HOLDS:
+        return f"`{shown}` cannot hold {found} (expected {_HOLDS[tag]})"
+    instead = _INSTEAD.get(tag, "a suite reads only !!str, !!int, !!float, !!bool, !!null, "
+                                "!!seq and !!map")
+    return f"tag `{shown}` is not supported ({instead})"
+
+
+def scalar_found(text: str) -> str:
+    """A scalar's text for a message: quoted, escaped, and cut to `_SHOWN_MAX` characters."""
+    return repr(text if len(text) <= _SHOWN_MAX else text[:_SHOWN_MAX - 1] + "…")
