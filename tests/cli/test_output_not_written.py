@@ -1,5 +1,5 @@
-"""A report that cannot be written after the run is exit 74, never 70 (docs/reports.md, "Output
-files"; docs/decisions.md, "Exit codes").
+"""A report or output that cannot be written is exit 74, never 70 (docs/reports.md, "Output
+files"; docs/decisions.md, "Exit codes"): a full disk, and a reader of stdout that is gone.
 
 Every `--output` path is checked before anything runs; what can still fail at the end is the
 disk. The processes here get a file-size limit (`RLIMIT_FSIZE`, with `SIGXFSZ` ignored, so a
@@ -10,6 +10,7 @@ a file and to stdout redirected to a file, while the small reports fit.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -112,3 +113,44 @@ def test_view_and_surface_say_the_same(tmp_path: Path) -> None:
     assert r.returncode == 2, r.stderr
     assert r.stderr.splitlines() == [
         "error: --output adir (snapshot report): is a directory; give a file path"]
+
+
+def _closed_pipe() -> int:
+    """The write end of a pipe whose reader is gone: every write to it fails with EPIPE."""
+    read, write = os.pipe()
+    os.close(read)
+    return write
+
+
+@pytest.mark.parametrize("argv", [["validate", "SUITE", "SUITE"], ["schema"]],
+                         ids=["validate", "schema"])
+def test_a_reader_that_is_gone_is_exit_74_without_a_word(tmp_path: Path, argv: list[str]
+                                                        ) -> None:
+    suite = _suite(tmp_path)
+    write = _closed_pipe()
+    try:
+        r = subprocess.run([sys.executable, "-m", "mcptest",
+                            *[str(suite) if a == "SUITE" else a for a in argv]],
+                           stdout=write, stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write)
+    assert (r.returncode, r.stderr) == (74, "")
+
+
+def test_stdout_on_a_full_disk_is_exit_74_and_said(tmp_path: Path) -> None:
+    suite = _suite(tmp_path)
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        r = subprocess.run([sys.executable, "-m", "mcptest", "validate", str(suite)],
+                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert r.returncode == 74, r.stderr
+    assert r.stderr == "error: cannot write: No space left on device\n"
+
+
+def test_a_run_with_stdout_closed_writes_its_files(tmp_path: Path) -> None:
+    suite = _suite(tmp_path)
+    r = subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "mcptest",
+                        "run", str(suite), "--no-cache", "--reporter", "pretty",
+                        "--reporter", "json", "--output", "r.json"],
+                       cwd=tmp_path, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert read_report(tmp_path / "r.json").summary.counts.passed == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import traceback
@@ -30,6 +31,12 @@ class Outcome:
     code: int = ExitCode.OK
 
 
+DISK_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+"""A write the machine refused: a full disk or quota, a file past its size limit, an I/O
+error. Whichever file it was (a report, stdout redirected to a file, a cache entry), it is the
+machine's fault and exit 74, never 70 (docs/decisions.md, "Exit codes")."""
+
+
 def _message_and_code(e: BaseException) -> tuple[str, int]:
     if isinstance(e, SuiteErrors | SuiteError):
         return f"error: {e}", ExitCode.USAGE_ERROR
@@ -37,6 +44,9 @@ def _message_and_code(e: BaseException) -> tuple[str, int]:
         return f"error: {e}", ExitCode.USAGE_ERROR
     if isinstance(e, OutputNotWritten):  # the disk's fault: neither a verdict nor a bug
         return f"error: {e}", ExitCode.OUTPUT_NOT_WRITTEN
+    if isinstance(e, OSError) and e.errno in DISK_FULL:
+        where = f" to {e.filename}" if e.filename else ""
+        return f"error: cannot write{where}: {e.strerror or e}", ExitCode.OUTPUT_NOT_WRITTEN
     if isinstance(e, ServerNotReadyError):
         return f"error: {e}", ExitCode.SERVER_NOT_READY
     if isinstance(e, KeyboardInterrupt):
@@ -59,6 +69,9 @@ def handle_errors() -> Iterator[Outcome]:
     outcome = Outcome()
     try:
         yield outcome
+    except BrokenPipeError:  # the reader of stdout stopped reading (`| head`): nobody is left
+        quiet_stdout()  # to tell, and what it did not read was not written: exit 74
+        outcome.code = ExitCode.OUTPUT_NOT_WRITTEN
     except (Exception, KeyboardInterrupt) as e:
         message, code = _message_and_code(e)
         message = _redacted(message)
@@ -69,3 +82,16 @@ def handle_errors() -> Iterator[Outcome]:
         for line in rest:  # one error per line, each with its own prefix
             print(f"error: {line}", file=sys.stderr)
         outcome.code = code
+
+
+def quiet_stdout() -> None:
+    """Point stdout at the null device, so that the exit's own flush of what was left in it
+    does not fail again on the closed pipe."""
+    if sys.stdout is None:
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # not a real file: nothing to point elsewhere
+        pass

@@ -13,7 +13,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
-from mcptest.cli.error_handler import handle_errors
+from mcptest.cli.error_handler import Outcome, handle_errors
 from mcptest.exit_codes import ExitCode
 from mcptest.run.signal_latch import SignalLatch, unblock_stops
 from mcptest.version import __version__
@@ -110,12 +110,24 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                   ExitCode.INTERNAL_ERROR):
         print(f"mcptest: {held} received: stopped", file=sys.stderr)  # what it had to write
         outcome.code = ExitCode.INTERRUPTED  # is written; a bug of ours stays the first said
-    if sys.stdout is not None:
-        sys.stdout.flush()
+    _flush_stdout(outcome)
     if program:
         gc.freeze()
         _exit_now(outcome.code)
     return outcome.code
+
+
+def _flush_stdout(outcome: Outcome) -> None:
+    """What is left in stdout's buffer, out before the exit: a reader gone is exit 74 with no
+    word, a disk that refuses it is said (error_handler's rules); a bug of ours or a stop keeps
+    its own code."""
+    if sys.stdout is None:
+        return
+    keep = outcome.code in (ExitCode.INTERNAL_ERROR, ExitCode.INTERRUPTED)
+    with handle_errors() as flushed:
+        sys.stdout.flush()
+    if flushed.code != ExitCode.OK and not keep:
+        outcome.code = flushed.code
 
 
 def _exit_now(code: int) -> None:

@@ -8,6 +8,7 @@ import select
 import sys
 from typing import TYPE_CHECKING, TextIO
 
+from mcptest.cli.error_handler import quiet_stdout
 from mcptest.cli.output_paths import write_atomically
 from mcptest.errors import OutputNotWritten
 from mcptest.reporters import RenderOptions, get_reporter
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
 def render_report(report: Report, fmt: str, *, to_terminal: bool = False) -> str:
     """One format through the one `Reporter` signature; colour only on a terminal that allows
     it (no `NO_COLOR`), and only the formats that draw it read it."""
-    color = to_terminal and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    color = (to_terminal and sys.stdout is not None and sys.stdout.isatty()
+             and "NO_COLOR" not in os.environ)
     return get_reporter(fmt)(report, RenderOptions(color=color))
 
 
@@ -67,9 +69,7 @@ def to_stdout(text: str) -> None:
     try:
         write_whole(text, sys.stdout)
     except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)  # so the exit's own flush does not fail too
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+        quiet_stdout()
 
 
 def write_whole(text: str, out: TextIO) -> None:
