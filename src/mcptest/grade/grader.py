@@ -115,6 +115,19 @@ async def grade_test(
     return [results[i] for i in sorted(results)]
 
 
+_JURY_FATES: dict[str, tuple[Status, str]] = {
+    "failed": ("failed", "failed"),  # e.g. a deferral that --require-judge made a failure
+    "error": ("error", "ended in an error"),
+    "deferred": ("deferred", "was deferred"),
+    "skipped": ("skipped", "was skipped"),
+    "not_yet_available": ("not_yet_available", "is not available in this build"),
+    # a jury that passed always has analytics: without them there is nothing sound to read
+    "passed": ("error", "passed without recording its analytics"),
+}
+"""A jury reader's status and the words for its jury's fate, when that jury has no
+analytics: the readers follow the jury, so one cause reads the same for a judge and a jury."""
+
+
 def _grade_jury_reader(
     p: PlannedAssertion, test: PlannedTest, results: dict[int, AssertionResult],
     produced: dict[str, Any],
@@ -128,14 +141,11 @@ def _grade_jury_reader(
                                 message="`jury` is absent: this test has no llm-jury result")
     jr = jury_results[0]
     analytics = jr.judge.jury if jr.judge else None
-    if analytics is None:
-        # No analytics to read: follow the jury's own fate (a deferred jury defers its readers).
-        fates: dict[str, Status] = {"deferred": "deferred", "skipped": "skipped",
-                                    "not_yet_available": "not_yet_available"}
-        status = fates.get(jr.status, "error")
+    if analytics is None:  # nothing to read: the readers share the jury's fate
+        status, fate = _JURY_FATES.get(jr.status, ("error", f"ended {jr.status}"))
         return assertion_result(p, status, duration_ms=0.0,
-                                message=f"no jury analytics: the llm-jury assertion was "
-                                        f"{jr.status}")
+                                message=f"no jury analytics to read: the llm-jury assertion "
+                                        f"{fate}")
     view = {**produced, "jury": analytics.model_dump(mode="json")}
     if p.assertion.target.startswith("jury.agreement") and analytics.agreement is None:
         return assertion_result(
