@@ -105,3 +105,32 @@ evals:
         assert out.returncode == 0, out.stderr
         assert json.loads(out.stdout.strip().splitlines()[-1]) == [0, [], False]
         assert (js.count("gw-judge"), js.count("gw-judge-2")) == (2, 1)
+
+
+FREEZES = """
+import gc, json, sys
+from mcptest.llm.imports import LitellmLoader
+if sys.argv[1] == "console":
+    gc.freeze()  # as the console script's main() does with its start-up
+before = gc.get_freeze_count()
+counts, made = [], []
+for _ in range(3):  # three runs in one process: --watch cycles, a pytest session, a library
+    LitellmLoader().get()
+    counts.append(gc.get_freeze_count())
+    made.append([[] for _ in range(1000)])  # what the caller makes between two runs
+print(json.dumps([before, counts]))
+"""
+
+
+@pytest.mark.parametrize("mode", ["console", "library"])
+def test_litellm_is_frozen_once_and_only_in_the_console_scripts_process(mode: str) -> None:
+    """A freeze takes whatever is alive out of the collector's view for good: done on every
+    loader, each run of a long-lived process froze what the caller had made meanwhile."""
+    out = subprocess.run([sys.executable, "-c", FREEZES, mode], capture_output=True, text=True,
+                         check=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
+    before, counts = json.loads(out.stdout)
+    if mode == "library":
+        assert before == 0 and counts == [0, 0, 0]
+    else:
+        assert before > 0 and counts[0] > before  # litellm's objects, frozen once
+        assert counts[2] <= counts[1] <= counts[0]  # and never again (frozen ones may go)

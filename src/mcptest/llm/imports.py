@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -40,14 +41,20 @@ def _import() -> ModuleType:
     # Otherwise every Anthropic request first tries to fetch a beta-header table from GitHub.
     os.environ.setdefault("LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS", "True")
     os.environ.setdefault("LITELLM_LOG", "ERROR")
+    first = "litellm" not in sys.modules
     import litellm
 
     _configure(litellm)
     # litellm leaves hundreds of thousands of long-lived objects behind; a full GC pass over them
     # would recur during a run (docs/architecture.md, "Costs"). Freezing moves them out of the
-    # collector's view (they live for the whole process anyway).
-    gc.collect()
-    gc.freeze()
+    # collector's view (they live for the whole process anyway). Only on the first import, and
+    # only in a process whose collector is the console script's (it froze its start-up: a
+    # nonzero freeze count): a freeze also takes whatever else is alive out of the collector's
+    # view for good, so a `--watch` cycle, a pytest session or a library caller's run must not
+    # freeze again and again what it made meanwhile (cyclic garbage among it is never freed).
+    if first and gc.get_freeze_count():
+        gc.collect()
+        gc.freeze()
     return litellm
 
 
