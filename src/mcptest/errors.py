@@ -118,10 +118,13 @@ class ProviderError(JudgeError):
     """The provider answered with a failure, or did not answer. `kind` decides retrying."""
 
     def __init__(self, kind: FailureKind, message: str, *, status: int | None = None,
-                 retry_after: float | None = None) -> None:
+                 retry_after: float | None = None, unsent: bool = False) -> None:
         self.kind = kind
         self.status = status
         self.retry_after = retry_after
+        self.unsent = unsent or kind == "unreachable"
+        """Nothing reached the provider (refused, or a request that could not be formed): not
+        billed and not counted as a request sent."""
         self.format_rejected = False
         """A 4xx whose words name the structured-output format: the one rejection re-sent
         with a weaker format (docs/judges.md, "Failures and retries")."""

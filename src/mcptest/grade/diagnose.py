@@ -31,6 +31,9 @@ _ENVIRONMENT_HINTS = ("judge required but unavailable", "agent model required bu
                       "no known price", "no judge model", "judge unreachable")
 UNREACHABLE = "judge unreachable: "
 """In an error's message (a lone judge's, a jury's last): no request was delivered."""
+UNSENT = "the request could not be sent: "
+"""In a judge error's message: the request could not be formed (a key with a newline)."""
+_NOT_DELIVERED = (UNREACHABLE, UNSENT)
 
 
 def is_tool_error(produced: dict[str, Any]) -> bool:
@@ -115,7 +118,8 @@ def gap_category(
            for a in assertions):
         return "budget"
     judged = [a for a in assertions if a.matcher in LLM_MATCHER_KINDS and a.status != "passed"]
-    if any(a.status == "error" and UNREACHABLE in (a.message or "") for a in judged):
+    if any(a.status == "error" and any(w in (a.message or "") for w in _NOT_DELIVERED)
+           for a in judged):
         return "environment"
     if any(a.status == "error" or _unreliable(a.judge, a.message) for a in judged):
         return "judge-reliability"
@@ -142,7 +146,7 @@ def classify_eval(status: Status, message: str | None, detail: JudgeDetail | Non
         return "environment"
     if status == "skipped" and text.startswith(BUDGET_PREFIX):
         return "budget"
-    if status == "error" and UNREACHABLE in text:
+    if status == "error" and any(w in text for w in _NOT_DELIVERED):
         return "environment"
     if status == "error" or _unreliable(detail, message):
         return "judge-reliability"

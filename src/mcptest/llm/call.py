@@ -19,6 +19,7 @@ from mcptest.llm.provider_errors import (
     headers_of,
     read_body,
     sent_status,
+    unformed,
     unreachable,
 )
 
@@ -242,7 +243,7 @@ def provider_error(exc: BaseException, litellm: Any, url: str | None = None) -> 
     words and retry hint (`mcptest.llm.provider_errors`)."""
     import openai  # already loaded with litellm; some routes raise its exceptions unwrapped
 
-    if (never_sent := unreachable(url, exc)) is not None:
+    if (never_sent := unformed(exc) or unreachable(url, exc)) is not None:
         return never_sent
     status = getattr(exc, "status_code", None)
     status = status if isinstance(status, int) else None

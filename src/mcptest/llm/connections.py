@@ -11,9 +11,9 @@ run's `JudgePool` already bounds the requests in flight. A kept connection is re
 it is idle, younger than `KEEPALIVE_S` since its last answer and has nothing to read (a server
 that closed it has: the EOF waits in the socket, since anyio reads only when asked). Plain-HTTP
 origins never load a CA bundle; https ones share one TLS context (certifi's bundle, loaded
-once). No proxy and no redirects. Failures are the route's `ProviderError`s: one never
-delivered is `unreachable`, a deadline passed is `timeout`, anything else on the wire
-`transport`.
+once). No proxy and no redirects. Failures are the route's `ProviderError`s: a request h11
+cannot form (a header value with a newline) is `client` and never sent, one never delivered
+is `unreachable`, a deadline passed is `timeout`, anything else on the wire `transport`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 import anyio
 
 from mcptest.errors import ProviderError
-from mcptest.llm.provider_errors import shown_url, unreachable
+from mcptest.llm.provider_errors import shown_url, unformed, unreachable
 
 if TYPE_CHECKING:
     import ssl
@@ -149,15 +149,14 @@ class _Connection:
             return False
         return not _readable(self.raw.fileno())  # an EOF, or bytes that are not ours
 
-    async def exchange(self, origin: Origin, headers: Headers, content: bytes,
+    async def exchange(self, request: Any, content: bytes,
                        sent: Callable[[], None] | None = None) -> HttpAnswer:
-        """Send one POST and read its whole answer (the caller bounds it in time); `sent` is
-        called once the request is written, before its answer is awaited."""
+        """Send one POST (its `h11.Request`, then `content`) and read its whole answer (the
+        caller bounds it in time); `sent` is called once the request is written, before its
+        answer is awaited."""
         import h11
 
         conn = self.state
-        request = h11.Request(method=b"POST", target=origin.target, headers=[
-            *headers, (b"Content-Length", str(len(content)).encode())])
         await self.stream.send(b"".join((conn.send(request) or b"", conn.send(h11.Data(
             data=content)) or b"", conn.send(h11.EndOfMessage()) or b"")))
         if sent is not None:
@@ -243,6 +242,12 @@ class Connections:
 
         url = base + path
         origin = self._origins.get(url) or self._origins.setdefault(url, Origin.of(url))
+        try:  # h11 checks the head here, before any connection: a key with a newline fails
+            request = h11.Request(method=b"POST", target=origin.target, headers=[
+                *headers, (b"Content-Length", str(len(content)).encode())])
+        except h11.LocalProtocolError as e:
+            raise unformed(e) or ProviderError("client", "the request could not be sent",
+                                               unsent=True) from e
         key = (anyio.lowlevel.current_token(), origin.tls, origin.host, origin.port)
         free = self._free.setdefault(key, [])
         conn = None
@@ -257,7 +262,7 @@ class Connections:
         kept = False
         try:
             with anyio.fail_after(timeout):
-                answer = await conn.exchange(origin, headers, content, sent)
+                answer = await conn.exchange(request, content, sent)
             kept = conn.state.our_state is h11.IDLE
         except TimeoutError as e:
             raise ProviderError("timeout", "timeout") from e

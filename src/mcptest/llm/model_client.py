@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import anyio
 
-from mcptest.errors import BudgetRefused
+from mcptest.errors import BudgetRefused, ProviderError
 from mcptest.llm.budget import BudgetLedger, Price, Reservation
 from mcptest.llm.custom_meter import CustomJudgeMeter
 from mcptest.llm.first_wave import FirstWave
@@ -225,10 +225,11 @@ class ModelClient:
                     reply = await send()
             except Exception as e:
                 # A timed-out or cut request may still be billed: count its worst case. One
-                # never delivered (`unreachable`) or answered with an error costs nothing, and
-                # one never delivered was not sent (it is still a try).
+                # never delivered (`unreachable`, or one that could not be formed) or answered
+                # with an error costs nothing, and one never delivered was not sent (it is
+                # still a try).
                 kind = classify(e).kind
-                if kind == "unreachable":
+                if isinstance(e, ProviderError) and e.unsent:
                     tally.sent -= 1
                     with self._lock:
                         self._sent -= 1

@@ -177,6 +177,27 @@ def unreachable(url: str | None, exc: BaseException) -> ProviderError | None:
     return ProviderError("unreachable", f"unreachable: {where} ({min(reasons)[1]})")
 
 
+def unformed(exc: BaseException) -> ProviderError | None:
+    """`client`, never sent, when `exc` (or what caused it) says the request could not even be
+    formed: a header h11 or httpx (`LocalProtocolError`) or aiohttp refuses before writing a
+    byte, most often an API key pasted with its newline. Never retried or billed; the words
+    say what to fix and never quote the value (it is the key). None otherwise."""
+    e: BaseException | None = exc
+    for _ in range(10):
+        if e is None:
+            return None
+        text = str(e).lower()
+        if type(e).__name__ == "LocalProtocolError" or (
+                isinstance(e, ValueError) and "control character" in text and "header" in text):
+            what = ("a header value is invalid (an API key with a newline or a control "
+                    "character?)" if "header value" in text or "control character" in text
+                    else "it is not valid HTTP/1.1 (a header name or the base URL's path?)")
+            return ProviderError("client", f"the request could not be sent: {what}",
+                                 unsent=True)
+        e = e.__cause__ or e.__context__
+    return None
+
+
 def container_hint(url: str | None) -> str:
     """A hint when a container is asked to reach its own loopback: the host's is elsewhere."""
     import os
