@@ -44,3 +44,18 @@ def test_no_command_imports_no_command_module(flag: str) -> None:
     if flag == "--help":  # every command listed with its table help
         for name, (_, help_text) in COMMANDS.items():
             assert f"{name} {help_text}" in listed
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_command_says_what_it_does_in_its_help(name: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """`mcptest CMD --help` opens with a description under its usage: the table's help, unless
+    the command's module says more (a new user found `run --help` with no word of what it does)."""
+    from mcptest.cli.main import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser(name).parse_args([name, "--help"])
+    usage, description = capsys.readouterr().out.split("\n\n")[:2]
+    assert usage.startswith(f"usage: mcptest {name}")
+    first = " ".join(description.split())
+    assert first[:1].isupper() and not first.startswith(("positional arguments", "options")), first

@@ -63,7 +63,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mcptest {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module_name, help_text) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text)
+        p = sub.add_parser(name, help=help_text, description=help_text[:1].upper() + help_text[1:]
+                           + ".")  # a command's own module may say more
         if name == command:
             importlib.import_module(module_name).add_arguments(p)
     return parser
