@@ -93,3 +93,22 @@ def test_models_becomes_the_cli_flag() -> None:
     assert "--models" not in cli_arguments(plain, ["a.yml"], "r.json", None, io.StringIO())
     with pytest.raises(UsageError, match="input 'models' applies to a run"):
         read_inputs(env(mode="merge", shard_reports="r.json", models="replay"))
+
+
+def test_tags_become_the_cli_selection_flags() -> None:
+    """`tag`/`skip-tag` are passed to `mcptest run` unchanged (docs/action.md): the Action does
+    not select tests itself. `=` keeps a tag that starts with `-` a value."""
+    import io
+
+    from mcptest.action.main import cli_arguments
+
+    got = read_inputs(env(suites="a.yml", tag="smoke\n fast, smoke", skip_tag="todo, -wip"))
+    assert (got.tag, got.skip_tag) == (["smoke", "fast"], ["todo", "-wip"])
+    argv = cli_arguments(got, ["a.yml"], "r.json", None, io.StringIO())
+    assert [a for a in argv if a.startswith(("--tag", "--skip-tag"))] == [
+        "--tag=smoke", "--tag=fast", "--skip-tag=todo", "--skip-tag=-wip"]
+    plain = read_inputs(env(suites="a.yml", tag=" ", skip_tag=""))
+    assert not any(a.startswith(("--tag", "--skip-tag"))
+                   for a in cli_arguments(plain, ["a.yml"], "r.json", None, io.StringIO()))
+    with pytest.raises(UsageError, match="input 'skip-tag' applies to a run"):
+        read_inputs(env(mode="merge", shard_reports="r.json", skip_tag="todo"))

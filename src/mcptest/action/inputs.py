@@ -52,6 +52,10 @@ class ActionInputs(BaseModel):
     with_evals: bool = False
     lint: bool = False
     concurrency: int | None = None
+    tag: list[str] = Field(default_factory=list)
+    """Run only tests carrying one of these tags (`mcptest run --tag`)."""
+    skip_tag: list[str] = Field(default_factory=list)
+    """Leave out tests carrying any of these tags (`mcptest run --skip-tag`)."""
     shard: str | None = None
     shard_weights: str = ""
     shard_reports: list[str] = Field(default_factory=list)
@@ -94,6 +98,7 @@ def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
 #: Inputs that only shape a run; with `mode: merge` they must keep these (default) values.
 _RUN_ONLY: dict[str, set[str]] = {
     "shard": {""}, "shard-weights": {""}, "max-cost": {""}, "concurrency": {""},
+    "tag": {""}, "skip-tag": {""},
     "baseline": {""}, "fail-on": {"", "any-failure"},
     "with-evals": _FALSE, "lint": _FALSE, "require-judge": _FALSE, "models": {""},
     "distrust-changed-evidence": _FALSE,
@@ -205,6 +210,8 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         with_evals=_bool(env, "with-evals", False),
         lint=_bool(env, "lint", False),
         concurrency=concurrency,
+        tag=list(dict.fromkeys(split_list(_raw(env, "tag")))),
+        skip_tag=list(dict.fromkeys(split_list(_raw(env, "skip-tag")))),
         shard=shard,
         shard_weights=_raw(env, "shard-weights"),
         shard_reports=shard_reports,

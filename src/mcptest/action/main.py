@@ -101,6 +101,8 @@ def cli_arguments(inputs: ActionInputs, suites: list[str], report_json: str,
         argv += ["--max-cost", repr(inputs.max_cost)]
     if inputs.concurrency is not None:
         argv += ["--concurrency", str(inputs.concurrency)]
+    for flag, tags in (("--tag", inputs.tag), ("--skip-tag", inputs.skip_tag)):
+        argv += [f"{flag}={tag}" for tag in tags]  # `=`: a tag starting with `-` stays a value
     if inputs.shard:
         argv += ["--shard", inputs.shard]
     if inputs.require_judge:

@@ -43,6 +43,9 @@ jobs:
         uses: mcptest/action@v1
         with:
           suites: {suites}
+          # The tests init could not finish are named TODO and tagged `todo`: they are left out
+          # until you fill them in. Remove this line once no test is marked TODO.
+          skip-tag: todo
           max-cost: "0.50"
         env:
           # Empty when the secret is not set (and on fork PRs): judge assertions are deferred.
