@@ -11,12 +11,13 @@ import pytest
 from mcptest.compare.attach import with_baseline
 from mcptest.compare.gate_options import CompareOptions
 from mcptest.report.build import JudgeTotals, build_report
-from mcptest.report.corrections import judge_corrections
+from mcptest.report.corrections import judge_corrections, row_corrections
 from mcptest.report.models import (
     AssertionResult,
     CalibrationNote,
     JudgeDetail,
     JudgeErrorCounts,
+    JudgeVote,
     Location,
     Report,
 )
@@ -97,6 +98,34 @@ def test_a_judge_without_a_usable_record_says_why() -> None:
         human_fail=10, judge_fail=5, human_pass=10, judge_pass=5)})
     [coin] = _report([[True]], note=chance).summary.corrected
     assert coin.corrected is None and "no better than chance" in (coin.reason or "")
+
+
+def _required(row: Row) -> Row:
+    """The row as --require-judge leaves it without a judge: failed, every vote deferred."""
+    unheard = JudgeDetail(kind="llm-judge", threshold=0.7, votes=[JudgeVote(
+        model="gpt-4o-mini", deferred=True, error="deferred: no OPENAI_API_KEY")])
+    return row.model_copy(update={"status": "failed", "assertions": [a.model_copy(
+        update={"status": "failed", "judge": unheard}) for a in row.assertions]})
+
+
+def test_only_verdicts_a_judge_gave_count() -> None:
+    """A deferral --require-judge failed is no judge's verdict: it moves no judged pass rate,
+    and a run with no verdict at all has no judged-rate line (nothing was judged)."""
+    heard = list(_report([[True]] * 3).tests)
+    unheard = [_required(t) for t in _report([[False]] * 2).tests]
+    [j] = judge_corrections(heard + unheard)
+    assert (j.record, j.tests, j.raw_rate) == (RECORD, 3, 1.0)
+    assert judge_corrections(unheard) == []
+    # a repeated row: its deferred repetition is not a verdict either
+    [row] = _report([[True, True]]).tests
+    reps = [row.repetitions[0], _required(row.repetitions[1])]
+    [got] = row_corrections(row.model_copy(update={"repetitions": reps}))
+    assert (got.judged_passed, got.judged) == (1, 1)
+    report = build_report(suites=["s.yaml"], tests=unheard, servers=[], started_at="x",
+                          finished_at="y", duration_ms=1.0, judge=JudgeTotals())
+    assert report.summary.corrected == []
+    assert "judged pass rate" not in get_reporter("pretty")(report)
+    assert "judged pass rate" not in get_reporter("md")(report)
 
 
 def test_every_human_format_shows_the_raw_and_the_corrected_rate_side_by_side() -> None:

@@ -2,9 +2,10 @@
 
 A judged verdict counts for its judge's calibration record: an `llm-judge`, `llm-jury` or
 rubric assertion, or an eval row. Its pass or fail is what the judge said (an advisory verdict
-keeps it in `calibration.verdict`); a verdict the judge never gave (deferred, error) is not
-counted. Per row the verdicts of every repetition count; per judge over the run each test counts
-once, at its own pass rate, so repeating a test does not make the run look surer than it is.
+keeps it in `calibration.verdict`); a verdict the judge never gave (deferred, error, or a
+deferral --require-judge failed: no vote was answered) is not counted. Per row the verdicts of
+every repetition count; per judge over the run each test counts once, at its own pass rate, so
+repeating a test does not make the run look surer than it is.
 Records that are missing, unreadable or stale (they measured another rubric or judge) give no
 correction, and the report says so.
 """
@@ -20,7 +21,7 @@ from mcptest.stats.judge_correction import JudgeErrors, correct_rate
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from mcptest.report.judge_models import CalibrationNote
+    from mcptest.report.judge_models import CalibrationNote, JudgeDetail
     from mcptest.report.result_models import TestResult
 
 _USABLE = ("calibrated", "below-floor", "too-few-labels")
@@ -41,14 +42,21 @@ def _verdict(status: str, note: CalibrationNote | None) -> bool | None:
     return {"passed": True, "failed": False}.get(status)
 
 
+def _unheard(detail: JudgeDetail | None) -> bool:
+    """No judge answered: every vote was deferred, refused by the budget or a judge error (a
+    deferral that --require-judge failed is such a `failed`: no judge's verdict)."""
+    return detail is not None and bool(detail.votes) and all(
+        v.error is not None or v.deferred for v in detail.votes)
+
+
 def _units(row: TestResult) -> Iterator[tuple[CalibrationNote | None, bool]]:
-    """(its calibration, passed) for each judged verdict in one run of a row."""
-    if row.kind == "eval" and row.judge is not None:
+    """(its calibration, passed) for each verdict a judge gave in one run of a row."""
+    if row.kind == "eval" and row.judge is not None and not _unheard(row.judge):
         v = _verdict(row.status, row.calibration)
         if v is not None:
             yield row.calibration, v
     for a in row.assertions:
-        if a.judge is not None or a.calibration is not None:
+        if (a.judge is not None or a.calibration is not None) and not _unheard(a.judge):
             v = _verdict(a.status, a.calibration)
             if v is not None:
                 yield a.calibration, v
