@@ -8,6 +8,7 @@ nearest known name when one is close.
 from __future__ import annotations
 
 import inspect
+import re
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -57,10 +58,13 @@ def join(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _allowed_keys(parent: Any) -> list[str]:
-    if inspect.isclass(parent) and issubclass(parent, BaseModel):
-        return [info.alias or name for name, info in parent.model_fields.items()]
-    return []
+def allowed_keys(parent: Any) -> list[str]:
+    """The keys a model (or each model of a tuple of them, in order) accepts."""
+    models = parent if isinstance(parent, tuple) else (parent,)
+    return list(dict.fromkeys(
+        info.alias or name for model in models
+        if inspect.isclass(model) and issubclass(model, BaseModel)
+        for name, info in model.model_fields.items()))
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
@@ -69,6 +73,32 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     from rapidfuzz import fuzz, process  # only on the way to an error message
 
     hit = process.extractOne(word, list(choices), scorer=fuzz.WRatio, score_cutoff=70)
+    return f" (did you mean `{hit[0]}`?)" if hit else ""
+
+
+def _abbreviates(word: str, choice: str) -> bool:
+    """`cmd` → `command`, `vars` → `variables`: the same first letter, then the word's letters
+    in order."""
+    rest = iter(choice[1:])
+    return len(word) >= 3 and word[0] == choice[0] and all(c in rest for c in word[1:])
+
+
+def suggest_key(word: str, choices: list[str]) -> str:
+    """` (did you mean `x`?)` for an unknown key: a choice the word is one part of (`timeout` →
+    `startup_timeout`), else one it abbreviates (`cmd` → `command`) or starts with
+    (`environment` → `env`), else the closest by difflib at 0.7 (0.6 offered `cwd` for `cmd`
+    and `lists` for `tests`), else an empty string."""
+    import difflib  # a misspelt key: only a bad suite needs it
+
+    if word in choices:
+        return ""
+    parts = [c for c in choices if word in re.split(r"[_-]", c)]
+    short = [c for c in choices if (len(c) > len(word) and _abbreviates(word, c))
+             or (len(c) >= 3 and word.startswith(c))]
+    for found in (parts, short):
+        if found:  # the closest of several (`startup` → `startup_timeout`, not `start`)
+            return f" (did you mean `{difflib.get_close_matches(word, found, 1, 0)[0]}`?)"
+    hit = difflib.get_close_matches(word, choices, n=1, cutoff=0.7)
     return f" (did you mean `{hit[0]}`?)" if hit else ""
 
 
@@ -106,8 +136,11 @@ def message(
     if kind == "missing":
         return f"missing required key `{loc[-1]}`", path, False
     if kind == "extra_forbidden":
-        key = str(loc[-1])
-        return f"unknown key `{key}`{_suggest(key, _allowed_keys(parent))}", path, True
+        key, allowed = str(loc[-1]), allowed_keys(parent)
+        hint = suggest_key(key, allowed)
+        if not hint and len(path) == 1 and allowed:  # the top level: say every section
+            hint = f" (valid keys: {', '.join(allowed)})"
+        return f"unknown key `{key}`{hint}", path, True
     if kind == "matcher_kind":
         text, found = _matcher_message(data_at)
         return text, (*path, found) if found else path, found is not None
