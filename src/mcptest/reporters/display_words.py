@@ -14,8 +14,9 @@ GAP_ADVICE: dict[str, str] = {
     "transport": "the server was unreachable or crashed: check its command or URL and the "
     "stderr tail",
     "protocol": "the server sent malformed MCP: check its SDK and protocol version",
-    "suite": "the suite names what the server does not have (a tool, or a target path): "
-    "fix the name (see the did-you-mean); `mcptest validate --connect` checks them before a run",
+    "suite": "the suite names what the server does not have: fix the tool name "
+    "(`mcptest validate --connect` checks tool names before a run) or the target path (only a "
+    "run sees an answer: the row's message names the closest key)",
     "tool-error": "the tool answered with isError or a JSON-RPC error: read the error text "
     "and the arguments sent",
     "shape": "a deterministic check failed: the answer changed; fix the server or update the "
