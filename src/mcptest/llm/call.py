@@ -241,20 +241,25 @@ def count_prompt_tokens(litellm: Any, model: str, messages: list[dict[str, str]]
 def provider_error(exc: BaseException, litellm: Any, url: str | None = None) -> ProviderError:
     """litellm's (and the OpenAI SDK's) exception as one of ours, with the provider's status,
     words and retry hint (`mcptest.llm.provider_errors`)."""
-    import openai  # already loaded with litellm; some routes raise its exceptions unwrapped
+    import httpx  # both already loaded with litellm; some routes raise their errors unwrapped
+    import openai
 
     if (never_sent := unformed(exc) or unreachable(url, exc)) is not None:
         return never_sent
     status = getattr(exc, "status_code", None)
     status = status if isinstance(status, int) else None
     text = f"{type(exc).__name__}: {exc}"[:300]
-    if isinstance(exc, litellm.Timeout | openai.APITimeoutError | TimeoutError):
+    if isinstance(exc, litellm.Timeout | TimeoutError) or _caused_by(
+            exc, (openai.APITimeoutError, httpx.TimeoutException)):
         return ProviderError("timeout", "timeout", status=status)
     if isinstance(exc, litellm.RateLimitError):
         status = 429
-    if isinstance(exc, litellm.APIConnectionError | litellm.ServiceUnavailableError
-                  | openai.APIConnectionError | ConnectionError | OSError) and status in (
-                      None, 500) and body_in(str(exc)) is None:
+    # litellm wraps "no answer came" (a connection dropped after the request was written: the
+    # SDK's or httpx's error) in a 500 InternalServerError: `transport`, billed its worst case
+    if (isinstance(exc, litellm.APIConnectionError | litellm.ServiceUnavailableError
+                   | ConnectionError | OSError) and status in (None, 500)
+            and body_in(str(exc)) is None) or _caused_by(exc, (
+                openai.APIConnectionError, httpx.NetworkError, httpx.RemoteProtocolError)):
         return ProviderError("transport", text, status=status)
     if status is None:
         return ProviderError("client", text)
@@ -264,6 +269,18 @@ def provider_error(exc: BaseException, litellm: Any, url: str | None = None) -> 
     body = body_in(str(exc))
     f = read_body(body) if body is not None else read_body(str(exc).split(" - ", 1)[-1])
     return failure(status, f, hint)
+
+
+def _caused_by(exc: BaseException, kind: tuple[type[BaseException], ...]) -> bool:
+    """Whether `exc`, or what it was raised from, is a `kind`."""
+    e: BaseException | None = exc
+    for _ in range(10):
+        if e is None:
+            return False
+        if isinstance(e, kind):
+            return True
+        e = e.__cause__ or e.__context__
+    return False
 
 
 async def acompletion(litellm: Any, kwargs: dict[str, Any], route: Route | None = None) -> Any:
