@@ -62,6 +62,7 @@ def _refuse_overwrite(path: Path, force: bool) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mcptest.starter.discover import discover
+    from mcptest.starter.server_folder import server_as_loaded, server_as_written
     from mcptest.starter.suite_text import render_suite, server_key
     from mcptest.starter.workflow import WORKFLOW_PATH, render_workflow
     from mcptest.starter.yaml_out import check_loads
@@ -80,16 +81,17 @@ def run(args: argparse.Namespace) -> int:
         if suite_ref.startswith("../"):
             raise UsageError(f"--ci: {output} is outside this folder; run from the repository "
                              "root with an --output inside it")
-    spec = _spec(args)
+    base_dir = output.absolute().parent  # where the written suite resolves relative paths
+    spec = server_as_written(_spec(args), base_dir, Path.cwd())  # starts from any folder
+    loaded = server_as_loaded(spec, base_dir)  # connect exactly as the written suite will
     try:
-        model = StdioServer.model_validate(spec) if "command" in spec else \
-            RemoteServer.model_validate(spec)
+        model = StdioServer.model_validate(loaded) if "command" in spec else \
+            RemoteServer.model_validate(loaded)
     except ValidationError as e:
         raise UsageError(f"--{'command' if 'command' in spec else 'url'}: "
                          f"{e.errors()[0]['msg']}") from None
 
     env = dict(os.environ)
-    base_dir = output.absolute().parent  # where the written suite resolves relative paths
     catalog = anyio.run(lambda: discover("server", model, base_dir=base_dir, env=env))
     key = args.name or server_key(catalog.server_name)
     source = f"--command {shlex.quote(args.command)}" if args.command else f"--url {args.url}"
