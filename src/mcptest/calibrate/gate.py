@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from mcptest.calibrate.record import CalibrationRecord, JudgeIdentity
     from mcptest.plan import PlannedAssertion, PlannedTest
     from mcptest.readback.evidence import ChangedEvidence
+    from mcptest.report.judge_models import JudgeDetail
     from mcptest.report.models import (
         AssertionResult,
         CalibrationNote,
@@ -143,10 +144,13 @@ class CalibrationGating:
                              f"(min_agreement_on: lower_bound; more labels narrow it)")
         return _note(gate, "calibrated", found, None)
 
-    def _decide(self, note: CalibrationNote, status: Status, message: str | None
-                ) -> dict[str, object]:
-        """The fields a gated row changes: status, message and its calibration note."""
-        if status not in ("passed", "failed") or note.state == "calibrated":
+    def _decide(self, note: CalibrationNote, status: Status, message: str | None,
+                judge: JudgeDetail | None) -> dict[str, object]:
+        """The fields a gated row changes: status, message and its calibration note. A status
+        no judge gave (every vote unanswered: a deferral --require-judge failed) is not the
+        judge's verdict, so there is nothing to call advisory: it stays as it is."""
+        if (status not in ("passed", "failed") or note.state == "calibrated"
+                or (judge is not None and judge.unheard)):
             return {"calibration": note}
         why = note.reason or _REASONS[note.state]
         said = f"judge said {status}" + (f": {message}" if message else "")
@@ -162,7 +166,8 @@ class CalibrationGating:
         note = self.note(test, planned)
         if note is None:
             return result
-        return result.model_copy(update=self._decide(note, result.status, result.message))
+        return result.model_copy(update=self._decide(note, result.status, result.message,
+                                                     result.judge))
 
     def apply_row(self, test: PlannedTest, row: TestResult) -> TestResult:
         """An eval row: its own verdict is the judge's, so the row itself is gated."""
@@ -171,7 +176,7 @@ class CalibrationGating:
         note = self.note(test, None)
         if note is None:
             return row
-        update = self._decide(note, row.status, row.message)
+        update = self._decide(note, row.status, row.message, row.judge)
         status = update.get("status", row.status)
         if status == "deferred":
             update["gap"] = None

@@ -21,7 +21,7 @@ from mcptest.stats.judge_correction import JudgeErrors, correct_rate
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from mcptest.report.judge_models import CalibrationNote, JudgeDetail
+    from mcptest.report.judge_models import CalibrationNote
     from mcptest.report.result_models import TestResult
 
 _USABLE = ("calibrated", "below-floor", "too-few-labels")
@@ -42,21 +42,15 @@ def _verdict(status: str, note: CalibrationNote | None) -> bool | None:
     return {"passed": True, "failed": False}.get(status)
 
 
-def _unheard(detail: JudgeDetail | None) -> bool:
-    """No judge answered: every vote was deferred, refused by the budget or a judge error (a
-    deferral that --require-judge failed is such a `failed`: no judge's verdict)."""
-    return detail is not None and bool(detail.votes) and all(
-        v.error is not None or v.deferred for v in detail.votes)
-
-
 def _units(row: TestResult) -> Iterator[tuple[CalibrationNote | None, bool]]:
     """(its calibration, passed) for each verdict a judge gave in one run of a row."""
-    if row.kind == "eval" and row.judge is not None and not _unheard(row.judge):
+    if row.kind == "eval" and row.judge is not None and not row.judge.unheard:
         v = _verdict(row.status, row.calibration)
         if v is not None:
             yield row.calibration, v
     for a in row.assertions:
-        if (a.judge is not None or a.calibration is not None) and not _unheard(a.judge):
+        heard = a.judge is None or not a.judge.unheard
+        if (a.judge is not None or a.calibration is not None) and heard:
             v = _verdict(a.status, a.calibration)
             if v is not None:
                 yield a.calibration, v

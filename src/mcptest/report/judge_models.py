@@ -165,6 +165,13 @@ class JudgeDetail(Model):
     """An `llm-judge` with `escalate:`: the tiers it went through; the rest of this detail is
     the deciding tier's (docs/cascade.md)."""
 
+    @property
+    def unheard(self) -> bool:
+        """No judge answered: every vote was deferred, refused by the budget or a judge error,
+        so its status is no judge's verdict (a deferral --require-judge failed is such a
+        `failed`)."""
+        return bool(self.votes) and all(v.error is not None or v.deferred for v in self.votes)
+
 
 CalibrationState = Literal["calibrated", "missing", "stale", "below-floor", "too-few-labels",
                            "unreadable", "untrusted", "shifted"]
