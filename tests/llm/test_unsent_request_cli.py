@@ -62,6 +62,32 @@ def test_a_key_with_a_newline_sends_nothing_costs_nothing_and_says_so(
     assert s.key not in text and s.key not in r.stdout + r.stderr  # the words never quote it
 
 
+@pytest.mark.slow  # the example server, the CLI
+def test_an_agent_model_with_a_key_with_a_newline_is_the_environment_s_to_fix(
+        tmp_path: Path) -> None:
+    path = tmp_path / "suite.yml"
+    path.write_text(HEAD + """agents:
+  - name: agent
+    models: [gpt-4o]
+    servers: [ex]
+    prompt: "Write the release note for checkout v2.31.4."
+    max_turns: 2
+    expect:
+      - target: final
+        matcher: { regex: "shipped" }
+""", encoding="utf-8")
+    out = tmp_path / "report.json"
+    with OpenAIStandIn() as s:
+        r = cli("run", path, "--no-cache", "--reporter", "json", "--output", out,
+                env={**s.env(), s.key_env: s.key + "\r\n"})
+        assert s.count() == 0
+    rep = json.loads(out.read_text(encoding="utf-8"))
+    row = rep["tests"][0]
+    assert r.returncode == ExitCode.TESTS_FAILED, r.stdout + r.stderr
+    assert (row["gap"], rep["summary"]["cost_usd"]) == ("environment", 0.0), row
+    assert row["message"] == "agent model gpt-4o failed: " + WORDS.split(": ", 1)[1], row
+
+
 @pytest.mark.anyio
 @pytest.mark.parametrize("route", ["fast", pytest.param("litellm", marks=pytest.mark.slow)])
 async def test_a_connection_dropped_after_the_request_was_written_costs_its_worst_case(

@@ -6,7 +6,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from mcptest.agents.loop import run_agent
-from mcptest.grade.diagnose import gap_category
+from mcptest.grade.diagnose import UNSENT, gap_category
 from mcptest.grade.grader import LlmGrading, grade_test, test_verdict
 from mcptest.grade.rows import test_result
 from mcptest.llm.chat import AgentModel
@@ -65,7 +65,7 @@ def unfinished(test: PlannedTest, t: Transcript, start: float, require_judge: bo
     message = t.message
     if t.stop == "model_error":
         message = f"agent model {t.model} failed: {t.message}"
-        if "no known price" in (t.message or "") or "unreachable: " in (t.message or ""):
+        if any(w in (t.message or "") for w in ("no known price", "unreachable: ", UNSENT)):
             gap = "environment"
     elif t.stop in ("cut", "unknown", "refused"):
         message = f"agent model {t.model}: {t.message}"
