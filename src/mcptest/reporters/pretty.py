@@ -29,8 +29,10 @@ if TYPE_CHECKING:
 
 def _header(out: PrettyOut, report: Report) -> None:
     s = report.summary
+    what = (f"{len(report.servers)} server(s)" if lint_only(report)  # lint runs no tests
+            else f"{s.counts.total} test(s)")
     out.add(out.paint(f"mcptest {safe(report.tool.version, 40)}", "bold")
-            + f" · {len(report.suites)} suite file(s) · {s.counts.total} test(s)")
+            + f" · {len(report.suites)} suite file(s) · {what}")
     if s.projected_judge_calls:
         bound = f", cost bound {display.cost(s.cost_bound_usd)}" if s.cost_bound_usd else ""
         out.add(f"projected judge calls: {s.projected_judge_calls}{bound}")
@@ -44,6 +46,12 @@ def _header(out: PrettyOut, report: Report) -> None:
     out.add()
 
 
+def _new_warnings(report: Report) -> list[str]:
+    """The report's warnings but those the header already showed as a server's error."""
+    shown = {server.error for server in report.servers if server.status != "ready"}
+    return [w for w in report.warnings if w not in shown]
+
+
 def _summary(out: PrettyOut, report: Report) -> None:
     s = report.summary
     out.add()
@@ -51,7 +59,7 @@ def _summary(out: PrettyOut, report: Report) -> None:
     counts = ", ".join(display.summary_bits(report))
     if lint_only(report):  # findings, not tests: no "0 passed of 0", no judge line
         out.add(out.paint(f"lint: {counts} in {display.duration(s.duration_ms)}", "bold"))
-        for warning in report.warnings:
+        for warning in _new_warnings(report):
             out.add(out.paint(f"warning: {safe(warning)}", "medium"))
         out.add(out.paint(f"exit {s.exit_code}: {display.exit_text(report)}",
                           "passed" if s.exit_code == 0 else "failed"))
@@ -84,7 +92,7 @@ def _summary(out: PrettyOut, report: Report) -> None:
     for test, jury in seats.juries_with_lost_seats(report):  # never silent, even in a passing jury
         out.add(out.paint(f"juror seat lost: {safe(test.name, 120)}: "
                           f"{safe(seats.lost_text(jury), 400)}", "error"))
-    for warning in report.warnings:
+    for warning in _new_warnings(report):
         out.add(out.paint(f"warning: {safe(warning)}", "medium"))
     if s.interrupted:
         out.add(out.paint(f"interrupted: {safe(s.interrupted)}", "error"))
