@@ -35,15 +35,17 @@ SUITE = HEAD + """tools:
 """
 
 
-def run(tmp_path: Path, base_url: str) -> tuple[Ran, str, dict[str, Any]]:
+def run(tmp_path: Path, base_url: str, *args: str, route: str = "auto",
+        ) -> tuple[Ran, str, dict[str, Any]]:
     """The suite with the base URL in `OPENAI_BASE_URL`; the run's output, every file it wrote
     (report and cache folder) as one text, and the JSON report."""
     path = tmp_path / "suite.yml"
     path.write_text(SUITE, encoding="utf-8")
     out = tmp_path / "report.json"
     r = cli("run", path, "--cache-dir", tmp_path / "cache", "--reporter", "pretty",
-            "--reporter", "json", "--output", out, env={
-                "OPENAI_API_KEY": "test-openai-key-0f3c9a", "OPENAI_BASE_URL": base_url})
+            "--reporter", "json", "--output", out, *args, env={
+                "OPENAI_API_KEY": "test-openai-key-0f3c9a", "OPENAI_BASE_URL": base_url,
+                "MCPTEST_LLM_ROUTE": route})
     written = "\n".join(p.read_text(encoding="utf-8", errors="replace")
                         for p in sorted(tmp_path.rglob("*")) if p.is_file() and p != path)
     return r, written, json.loads(out.read_text(encoding="utf-8"))
@@ -58,6 +60,22 @@ def test_an_unreachable_judge_is_named_by_host_and_port_without_the_password(
         "judge unreachable: http://127.0.0.1:9/v1 (connection refused) after 4 tries"), message
     assert PASSWORD not in written and PASSWORD not in r.stdout + r.stderr
     assert "bob" not in message  # the whole userinfo goes: a user name can be the token
+
+
+def test_under_litellm_a_base_url_with_credentials_is_not_sent_nor_billed(
+        tmp_path: Path) -> None:
+    """litellm's aiohttp refuses credentials in the URL beside the key's Authorization header
+    before sending: one try, $0, no judge call, words that say what to fix."""
+    r, written, rep = run(tmp_path, f"http://bob:{PASSWORD}@127.0.0.1:9/v1", "--max-cost",
+                          "0.1", route="litellm")
+    assert r.returncode == ExitCode.TESTS_FAILED, r.stdout + r.stderr
+    message = rep["tests"][0]["assertions"][0]["message"]
+    assert message == (
+        "judge error (gpt-4o): the request could not be sent: the base URL holds credentials "
+        "(user:password@) and the API key is sent as the Authorization header: litellm sends "
+        "only one, drop them from the URL after 1 try"), message
+    assert (rep["summary"]["cost_usd"], rep["summary"]["judge_calls"]) == (0.0, 0)
+    assert PASSWORD not in written and PASSWORD not in r.stdout + r.stderr
 
 
 def test_a_judge_quoting_the_url_back_has_the_password_redacted(tmp_path: Path) -> None:

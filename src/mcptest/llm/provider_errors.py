@@ -180,18 +180,24 @@ def unreachable(url: str | None, exc: BaseException) -> ProviderError | None:
 def unformed(exc: BaseException) -> ProviderError | None:
     """`client`, never sent, when `exc` (or what caused it) says the request could not even be
     formed: a header h11 or httpx (`LocalProtocolError`) or aiohttp refuses before writing a
-    byte, most often an API key pasted with its newline. Never retried or billed; the words
-    say what to fix and never quote the value (it is the key). None otherwise."""
+    byte, most often an API key pasted with its newline, or (aiohttp, under litellm) a base URL
+    with credentials beside the key's `Authorization`. Never retried or billed; the words say
+    what to fix and never quote the value (it is the key). None otherwise."""
     e: BaseException | None = exc
     for _ in range(10):
         if e is None:
             return None
         text = str(e).lower()
+        what = None
         if type(e).__name__ == "LocalProtocolError" or (
                 isinstance(e, ValueError) and "control character" in text and "header" in text):
             what = ("a header value is invalid (an API key with a newline or a control "
                     "character?)" if "header value" in text or "control character" in text
                     else "it is not valid HTTP/1.1 (a header name or the base URL's path?)")
+        elif isinstance(e, ValueError) and "credentials encoded in url" in text:
+            what = ("the base URL holds credentials (user:password@) and the API key is sent "
+                    "as the Authorization header: litellm sends only one, drop them from the URL")
+        if what is not None:
             return ProviderError("client", f"the request could not be sent: {what}",
                                  unsent=True)
         e = e.__cause__ or e.__context__
