@@ -91,6 +91,11 @@ CASES = [
     Case("bad_duration.yml", 7, 14, "tools[0].timeout", "not a duration: '5 minutes'"),
     Case("server_without_command_or_url.yml", 3, 5, "servers.time",
          "a server needs either `command` (stdio) or `url` (HTTP)"),
+    Case("server_unknown_key.yml", 3, 5, "servers.time.cmd",
+         "unknown key `cmd` (did you mean `command`?)"),
+    Case("server_only_unknown_keys.yml", 3, 5, "servers.time",
+         "a server needs either `command` (stdio) or `url` (HTTP) (unknown keys `workdir`,"
+         " `args`)"),
     Case("bad_url_scheme.yml", 3, 10, "servers.remote.url", "must be an http:// or https:// URL"),
     Case("unknown_transport.yml", 4, 16, "servers.remote.transport",
          "unknown transport `websocket` (one of: streamable-http, sse)"),
@@ -118,7 +123,8 @@ CASES = [
          "tools[0].expect[0].matcher.llm-judge.escalate",
          "`escalate` needs a `calibration: {file: …}` (here or at the top of the suite)"),
     Case("escalate_bad_tier.yml", 14, 17, "tools[0].expect[0].matcher.llm-judge.escalate[0]",
-         "a tier is `{llm-judge: {model: …}}` or `{llm-jury: {jurors: […]}}`"),
+         "a tier is `{llm-judge: {model: …}}` or `{llm-jury: {jurors: […]}}` (unknown key"
+         " `custom-judge`)"),
 ]
 SEVERAL = [  # several_errors.yml: every mistake of the file, in file order
     Case("several_errors.yml", 7, 14, "tools[0].timeout", "not a duration: 'soon'"),

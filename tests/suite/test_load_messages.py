@@ -54,3 +54,12 @@ def test_real_typos_get_the_key_meant_and_nonsense_gets_nothing(
         word: str, meant: str | None) -> None:
     choices = allowed_keys(Suite if word in TOP_TYPOS else (StdioServer, RemoteServer))
     assert suggest_key(word, choices) == (f" (did you mean `{meant}`?)" if meant else "")
+
+
+def test_an_unknown_key_under_a_server_is_named_with_the_key_meant(tmp_path: Path) -> None:
+    text = SERVER.replace("command: [python, example_server.py]", "cmd: python") + GREET
+    assert _validate(tmp_path, text) == [
+        "suite.yml:3:5: servers.example.cmd: unknown key `cmd` (did you mean `command`?)"]
+    text = SERVER.replace("    command", "    workdir: server\n    command") + GREET
+    assert _validate(tmp_path, text) == [
+        "suite.yml:3:5: servers.example.workdir: unknown key `workdir`"]

@@ -83,23 +83,29 @@ def _abbreviates(word: str, choice: str) -> bool:
     return len(word) >= 3 and word[0] == choice[0] and all(c in rest for c in word[1:])
 
 
-def suggest_key(word: str, choices: list[str]) -> str:
-    """` (did you mean `x`?)` for an unknown key: a choice the word is one part of (`timeout` →
-    `startup_timeout`), else one it abbreviates (`cmd` → `command`) or starts with
+def closest_key(word: str, choices: list[str]) -> str | None:
+    """The known key an unknown `word` most likely meant: a choice it is one `_`/`-` part of
+    (`timeout` → `startup_timeout`), else one it abbreviates (`cmd` → `command`) or starts with
     (`environment` → `env`), else the closest by difflib at 0.7 (0.6 offered `cwd` for `cmd`
-    and `lists` for `tests`), else an empty string."""
+    and `lists` for `tests`), else None."""
     import difflib  # a misspelt key: only a bad suite needs it
 
     if word in choices:
-        return ""
+        return None
     parts = [c for c in choices if word in re.split(r"[_-]", c)]
     short = [c for c in choices if (len(c) > len(word) and _abbreviates(word, c))
              or (len(c) >= 3 and word.startswith(c))]
     for found in (parts, short):
         if found:  # the closest of several (`startup` → `startup_timeout`, not `start`)
-            return f" (did you mean `{difflib.get_close_matches(word, found, 1, 0)[0]}`?)"
+            return difflib.get_close_matches(word, found, 1, 0)[0]
     hit = difflib.get_close_matches(word, choices, n=1, cutoff=0.7)
-    return f" (did you mean `{hit[0]}`?)" if hit else ""
+    return hit[0] if hit else None
+
+
+def suggest_key(word: str, choices: list[str]) -> str:
+    """` (did you mean `x`?)` for an unknown key (`closest_key`), else an empty string."""
+    meant = closest_key(word, choices)
+    return f" (did you mean `{meant}`?)" if meant else ""
 
 
 def _suggest(word: str, choices: list[str]) -> str:

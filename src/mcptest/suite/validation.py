@@ -28,7 +28,14 @@ from typing import (
 from pydantic import AliasChoices, BaseModel, Discriminator, Tag, ValidationError
 
 from mcptest.errors import SuiteError
-from mcptest.suite.messages import join, member_expected, message, yaml_kind
+from mcptest.suite.messages import (
+    allowed_keys,
+    closest_key,
+    join,
+    member_expected,
+    message,
+    yaml_kind,
+)
 from mcptest.suite.positions import KeyPath, Positions, format_path
 
 if TYPE_CHECKING:
@@ -51,6 +58,7 @@ class _Item:
     path: KeyPath
     parent: Any  # the model type owning the last loc segment, when known
     branches: list[tuple[tuple[Any, ...], str, KeyPath]] = field(default_factory=list)
+    at: Any = None  # the type the whole loc leads to
 
 
 def _is_union(tp: Any) -> bool:
@@ -147,6 +155,7 @@ def locate_error(err: dict[str, Any], data: Any, root: type[BaseModel]) -> _Item
             node, item.path = node[seg], (*item.path, seg)
         else:
             node = None
+    item.at = tp
     return item
 
 
@@ -210,6 +219,34 @@ def _typos(items: list[_Item]) -> set[tuple[KeyPath, str]]:
     return out
 
 
+def _unknown_keys(item: _Item, data: Any) -> list[_Item]:
+    """A tagged union's mapping that no member takes (`server_kind`): its unknown keys. A key
+    that is a typo of one that picks a member (`cmd` → `command`) is said instead of the union's
+    message; any other is named in it ("… or `url` (HTTP) (unknown key `workdir`)")."""
+    tp, found = item.at, None
+    while get_origin(tp) is Annotated and found is None:
+        tp, *meta = get_args(tp)
+        found = next((m for m in meta if isinstance(m, Discriminator)), None)
+    node = _value_at(data, item.path)
+    if (found is None or item.err["type"] != found.custom_error_type
+            or not callable(found.discriminator) or not isinstance(node, dict)):
+        return [item]
+    members = tuple(_unwrap(m)[0] for m in get_args(_unwrap(tp)[0]))
+    allowed = allowed_keys(members)
+    unknown = [k for k in node if k not in allowed]
+    meant = {k: closest_key(k, allowed) for k in unknown}
+    if not any(m and found.discriminator({**node, m: node[k]}) for k, m in meant.items()):
+        if not unknown:
+            return [item]
+        named = ("key" if len(unknown) == 1 else "keys") + " " + ", ".join(
+            f"`{k}`" for k in unknown)
+        return [_Item({**item.err, "msg": f"{item.err['msg']} (unknown {named})"},
+                      item.path, item.parent)]
+    return [_Item({"type": "extra_forbidden", "loc": (*item.err["loc"], k), "input": node[k],
+                   "msg": "Extra inputs are not permitted"}, (*item.path, k), members)
+            for k in unknown]
+
+
 def _value_at(data: Any, path: KeyPath) -> Any:
     for seg in path:
         try:
@@ -231,7 +268,8 @@ def located_errors(
 ) -> list[SuiteError]:
     """Translate pydantic's errors of validating `data` as `root` (or its sections as its
     fields, `loc` from the top)."""
-    items = _condense([locate_error(dict(e), data, root) for e in errors])
+    items = [x for it in _condense([locate_error(dict(e), data, root) for e in errors])
+             for x in _unknown_keys(it, data)]
     out: list[SuiteError] = []
     seen: set[str] = set()
     typos = _typos(items)
