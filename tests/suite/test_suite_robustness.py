@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -90,3 +91,13 @@ def test_the_base_suite_is_valid(tmp_path: Path) -> None:
     path = tmp_path / "s.yml"
     path.write_text(BASE)
     assert load_suite(path, env={}).suite.agents[0].max_turns == 3
+
+
+def test_a_cwd_longer_than_the_system_allows_is_a_missing_folder(tmp_path: Path) -> None:
+    """Found by the fuzz test: Python 3.11's `is_dir` raises ENAMETOOLONG (exit 70 before)."""
+    path = tmp_path / "s.yml"
+    path.write_text("servers:\n  s: {command: [python3, x.py], cwd: '" + "9" * 400 + "'}\n")
+    with pytest.raises(SuiteErrors) as info:
+        load_suite(path, env={})
+    assert [(x.key_path, x.message[:41]) for x in info.value.errors] == [
+        ("servers.s.cwd", "working directory `" + "9" * 22)]

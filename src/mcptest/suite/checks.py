@@ -257,7 +257,11 @@ class _Checker:
             cwd = server.get("cwd")
             if isinstance(cwd, str) and "command" in server:
                 folder = self.base_dir / cwd
-                if not folder.is_dir():
+                try:
+                    found = folder.is_dir()
+                except OSError:  # a name longer than the system allows (3.11 raises)
+                    found = False
+                if not found:
                     self.error(f"working directory `{cwd}` does not exist (looked for {folder};"
                                " a relative `cwd` is relative to the suite file's folder)",
                                ("servers", name, "cwd"))
