@@ -7,43 +7,27 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
 from support.cli_inproc import cli
+from support.cli_run import greet_suite
 
 from mcptest.exit_codes import ExitCode
 
 pytestmark = pytest.mark.slow  # starts the example server
 
-SERVER = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
-SUITE = f"""
-servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-tools:
-  - name: greets politely
-    server: ex
-    tool: greet
-    args: {{name: Ada}}
-    expect:
-      - target: result.content[0].text
-        matcher:
-          llm-judge:
-            rubric: A polite greeting.
-            model: gpt-4o
-            calibration: {{file: greet.calibration.json}}
-"""
+UNCALIBRATED = ("{llm-judge: {rubric: A polite greeting., model: gpt-4o, "
+                "calibration: {file: greet.calibration.json}}}")
 
 
 @pytest.mark.parametrize("flags", [["--require-judge"],
                                    ["--require-judge", "--require-calibration"]])
 def test_a_judge_that_never_answered_fails_under_require_judge(tmp_path: Path,
                                                               flags: list[str]) -> None:
-    (tmp_path / "suite.yml").write_text(SUITE, encoding="utf-8")
+    suite = greet_suite(tmp_path, matcher=UNCALIBRATED)
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path)}
-    r = cli("run", "suite.yml", "--no-cache", *flags, "--reporter", "json", "--output", "r.json",
+    r = cli("run", suite, "--no-cache", *flags, "--reporter", "json", "--output", "r.json",
             cwd=tmp_path, env=env, inherit=False)
     assert r.returncode == ExitCode.TESTS_FAILED, r.stderr
     (assertion,) = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["tests"][0][

@@ -18,33 +18,21 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from support.cli_run import greet_suite
 
 from mcptest.report.io import read_report
 
 pytestmark = [pytest.mark.slow,  # starts a real server and subprocesses
               pytest.mark.skipif(sys.platform == "win32", reason="POSIX resource limits")]
 
-SERVER = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
 LIMIT = 3000
 """Bytes a file may hold: the JUnit and SARIF reports of one test fit, its JSON report does not."""
 
 
 def _suite(tmp_path: Path) -> Path:
-    path = tmp_path / "suite.yml"
-    path.write_text(f"""
-servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-tools:
-  - name: greets Ada
-    server: ex
-    tool: greet
-    args: {{name: Ada}}
-    expect:
-      - target: result.content[0].text
-        matcher: {{exact: "Hello, Ada!"}}
-""", encoding="utf-8")
-    return path
+    """One passing greet test on the example server (the test process's shared one)."""
+    name = greet_suite(tmp_path, matcher='{exact: "Hello, Ada!"}')
+    return (tmp_path / name).rename(tmp_path / "suite.yml")
 
 
 def _limited() -> None:
@@ -72,7 +60,7 @@ def test_a_report_the_disk_refuses_is_exit_74_and_the_others_are_written(tmp_pat
     assert "internal error" not in r.stderr and "Traceback" not in r.stderr
     assert r.stderr.splitlines()[-1] == (
         "error: cannot write the json report to stdout: File too large")
-    assert "[1/1] passed   greets Ada" in r.stderr  # the run itself passed
+    assert "[1/1] passed   greets politely" in r.stderr  # the run itself passed
     (junit,) = ET.parse(tmp_path / "r.xml").getroot()
     assert junit.get("tests") == "1" and junit.get("failures") == "0"
     sarif = json.loads((tmp_path / "s.sarif").read_text(encoding="utf-8"))

@@ -22,11 +22,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.cli_run import STDIO_HEAD
 from support.judge_server import JudgeServer, Verdict
 
 pytestmark = pytest.mark.slow  # starts a server in a fresh process
 
-SERVER = Path(__file__).resolve().parents[2] / "examples" / "server" / "example_server.py"
 PROBE = r"""
 import importlib, json, sys
 from mcptest.run.warm import AFTER_ANSWER, TOOL_GRADING
@@ -83,11 +83,7 @@ def _suite(tmp_path: Path, judged: bool) -> Path:
       - target: result.content[0].text
         matcher: {{exact: "Hello, Ada!"}}{judge if i == 0 else ""}""" for i in range(4))
     path = tmp_path / "suite.yml"
-    path.write_text(f"""
-servers:
-  ex:
-    command: [{json.dumps(sys.executable)}, {json.dumps(str(SERVER))}]
-tools:{tools}
+    path.write_text(f"""{STDIO_HEAD}tools:{tools}
 """, encoding="utf-8")
     return path
 
