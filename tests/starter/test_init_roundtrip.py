@@ -75,8 +75,8 @@ def test_every_example_type_and_the_tool_name_round_trip(
                   for kind, source in zip(BY_TYPE, sources, strict=True)}
     tool = {"name": name, "inputSchema": {"type": "object", "properties": properties,
                                           "required": list(properties)}}
-    text, tests, _todo = render_suite("srv", {"command": ["srv"]}, Catalog("srv", [tool]),
-                                      "--command srv")
+    text, tests, *_ = render_suite("srv", {"command": ["srv"]}, Catalog("srv", [tool]),
+                                   "--command srv")
     assert tests == 1
     check_loads(text, 1)
     suite = _load(text)
@@ -90,8 +90,8 @@ def test_every_example_type_and_the_tool_name_round_trip(
 def test_a_tool_named_like_a_number_keeps_its_name(name: str) -> None:
     tool = {"name": name, "inputSchema": {"type": "object", "required": ["s"], "properties": {
         "s": {"type": "string", "examples": [name]}}}}
-    text, _tests, _todo = render_suite("srv", {"command": ["srv"]}, Catalog("srv", [tool]),
-                                       "--command srv")
+    text, *_ = render_suite("srv", {"command": ["srv"]}, Catalog("srv", [tool]),
+                            "--command srv")
     (test,) = _load(text).tools
     assert test.tool == name and test.args == {"s": name}
 
@@ -116,8 +116,8 @@ def test_a_schema_nested_past_the_bound_is_left_out_and_marked() -> None:
         example = {"a": example}
     tool = {"name": "deep", "outputSchema": deep, "inputSchema": {
         "type": "object", "required": ["q"], "properties": {"q": {"examples": [example]}}}}
-    text, _tests, todo = render_suite("srv", {"command": ["srv"]}, Catalog("srv", [tool]),
-                                      "--command srv")
+    starter = render_suite("srv", {"command": ["srv"]}, Catalog("srv", [tool]), "--command srv")
+    text, todo = starter.text, starter.todo
     assert todo == 1
     check_loads(text, 1)
     (test,) = _load(text).tools

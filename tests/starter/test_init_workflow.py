@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from mcptest.cli.main import main
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
+HOSTILE_SERVERS = ROOT / "tests" / "data" / "hostile_servers"
 ACTION_INPUTS = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["inputs"]
 
 
@@ -54,12 +56,17 @@ def _run_as_the_action(tmp_path: Path, name: str, workspace: Path, step: dict) -
 
 
 def test_the_init_workflow_is_green_where_its_todo_tests_fail(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     repo = tmp_path / "repo"
     repo.mkdir()
     monkeypatch.chdir(repo)
     assert main(["init", "--command", shlex.join(example_command()),
                  "--output", "tests/mcp/ex.yml", "--ci"]) == 0
+    said = capsys.readouterr().err
+    assert ("13 test(s) for 12 tool(s), 1 resource(s) and 1 prompt(s); 12 marked TODO; 1 "
+            "destructive tool(s) written as commented-out tests, not called") in said
+    assert "every test is marked TODO" not in said
     step = _action_step(repo / ".github" / "workflows" / "mcptest.yml")
     assert step["with"]["skip-tag"] == "todo"
 
@@ -73,3 +80,31 @@ def test_the_init_workflow_is_green_where_its_todo_tests_fail(
     assert code == 1
     failed = [t["name"] for t in report["tests"] if t["status"] == "failed"]
     assert failed and all(name.startswith("TODO ") for name in failed)
+
+
+ONLY_TODO = """import sys
+sys.path.insert(0, {folder!r})
+from stdio_loop import serve
+serve("only-todo", [{{"name": "lookup", "inputSchema": {{
+    "type": "object", "required": ["q"], "properties": {{"q": {{"type": "string"}}}}}}}}])
+"""
+"""A server whose one tool needs an argument init cannot guess: its only test is TODO."""
+
+
+def test_init_says_when_the_workflow_has_nothing_to_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Every test TODO: the workflow's first run selects none (exit 7), and init says so."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "server.py").write_text(ONLY_TODO.format(folder=str(HOSTILE_SERVERS)),
+                                    encoding="utf-8")
+    monkeypatch.chdir(repo)
+    assert main(["init", "--command", shlex.join([sys.executable, "server.py"]),
+                 "--output", "tests/mcp/only.yml", "--ci"]) == 0
+    said = capsys.readouterr().err
+    assert "1 test(s) for 1 tool(s), 0 resource(s) and 0 prompt(s); 1 marked TODO\n" in said
+    assert ("every test is marked TODO, so the workflow's `skip-tag: todo` leaves none to run: "
+            "its runs end with exit 7") in said
+    step = _action_step(repo / ".github" / "workflows" / "mcptest.yml")
+    assert _run_as_the_action(tmp_path, "as-written", repo, step)[0] == 7

@@ -74,8 +74,9 @@ def test_server_text_stays_data(tmp_path: Path) -> None:
                   "arguments": [{"name": "x", "required": True}, {"name": "y"}]}],
         resources=[{"uri": "file:///${HOME}"}, {"name": "no uri"}],
     )
-    text, tests, todo = render_suite("srv", {"command": ["srv"]}, catalog, "--command srv")
-    assert (tests, todo) == (4, 2)  # the destructive `wipe` is held back as a comment
+    text, tests, todo, held = render_suite("srv", {"command": ["srv"]}, catalog, "--command srv")
+    assert (tests, todo, held) == (4, 1, 1)  # the destructive `wipe` is held back as a comment
+    assert "The 2 test(s) tagged `todo` need you" in text  # the held one is tagged too
     assert all(line.startswith("#") for line in text.split("\n\n", 1)[0].splitlines())
     data = yaml.safe_load(text)
     assert set(data) == {"servers", "defaults", "tools", "resources", "prompts"}

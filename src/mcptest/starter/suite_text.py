@@ -4,7 +4,7 @@ and prompt. docs/init.md describes the choices."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mcptest.lint.error_text import starter_check
 from mcptest.starter.arguments import arguments_for
@@ -21,6 +21,18 @@ TODO_TAG = "todo"
 TEST_DEPTH = 3
 """Levels above a test's own values: the file's mapping, `tools:`, the test's mapping."""
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u0085]+")
+
+
+class StarterSuite(NamedTuple):
+    """The suite file's text and what it holds, for `init`'s closing line."""
+
+    text: str
+    tests: int
+    """Tests the suite runs (`held` not counted)."""
+    todo: int
+    """Of `tests`, those marked TODO (tagged `todo`)."""
+    held: int
+    """Destructive tools' tests, written as comments: never called."""
 
 
 def comment_text(text: Any, limit: int = 100) -> str:
@@ -102,8 +114,8 @@ def tool_test(server: str, tool: dict[str, Any]) -> tuple[dict[str, Any], bool]:
 def render_suite(
     server: str, spec: dict[str, Any], catalog: Catalog, source: str,
     selection: dict[str, Any] | None = None,
-) -> tuple[str, int, int]:
-    """The suite file's text, its number of tests and of TODO tests. `source` is how the server
+) -> StarterSuite:
+    """The suite file's text and its counts of tests. `source` is how the server
     was given (`--command …`). Destructive tools come last: they may take the server down.
     `selection`: a draft corpus (`mcptest init --selection`), one TODO test more."""
     tools = [t for t in catalog.tools
@@ -124,14 +136,13 @@ def render_suite(
             todo += has_todo
     fits([*tests, *held], len(tools))  # before the whole file is written out: that is slow
     count = len(tests) + len(resources) + len(prompts)
-    todo += len(held)
     head = [
         f"# yaml-language-server: $schema={SUITE_SCHEMA_ID}",
         "#",
         f"# Starter suite for {comment_text(catalog.server_name or server)}, written by",
         f"#   mcptest init {comment_text(source, 200)}",
-        f"# One test per tool, resource and prompt. The {todo} test(s) tagged `{TODO_TAG}` need "
-        "you:",
+        f"# One test per tool, resource and prompt. The {todo + len(held)} test(s) tagged "
+        f"`{TODO_TAG}` need you:",
         "# set their placeholder arguments (search for TODO), then drop the tag. Then add matchers",
         "# on what each should answer (docs/suites.md); these only check the shape. Meanwhile:",
         f"#   mcptest run THIS_FILE --skip-tag {TODO_TAG}",
@@ -153,7 +164,7 @@ def render_suite(
     body = dump(data)
     if held:
         body += _commented(held)
-    return "\n".join(head) + "\n\n" + body, count, todo
+    return StarterSuite("\n".join(head) + "\n\n" + body, count, todo, len(held))
 
 
 def _commented(tests: list[dict[str, Any]]) -> str:

@@ -102,18 +102,24 @@ def run(args: argparse.Namespace) -> int:
         named = [t for t in catalog.tools if isinstance(t, dict) and isinstance(
             t.get("name"), str) and t["name"]]
         corpus = draft_selection(named, env) if named else None
-    text, tests, todo = render_suite(key, spec, catalog, source, corpus)
-    check_loads(text, len(catalog.tools))  # SuiteTooLarge: a usage error, nothing written
+    starter = render_suite(key, spec, catalog, source, corpus)
+    check_loads(starter.text, len(catalog.tools))  # SuiteTooLarge: a usage error, nothing written
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
+    output.write_text(starter.text, encoding="utf-8")
     load_suites([output], env=env)  # what we wrote must load; a failure here is our bug
-    print(f"mcptest init: wrote {output}: {tests} test(s) for {len(catalog.tools)} tool(s), "
-          f"{len(catalog.resources)} resource(s) and {len(catalog.prompts)} prompt(s); "
-          f"{todo} marked TODO"
+    print(f"mcptest init: wrote {output}: {starter.tests} test(s) for {len(catalog.tools)} "
+          f"tool(s), {len(catalog.resources)} resource(s) and {len(catalog.prompts)} prompt(s); "
+          f"{starter.todo} marked TODO"
+          + (f"; {starter.held} destructive tool(s) written as commented-out tests, not called"
+             if starter.held else "")
           + (f"; a selection corpus of {len(corpus['prompts'])} prompt(s)" if corpus else ""),
           file=sys.stderr)
     if args.ci:
         workflow.parent.mkdir(parents=True, exist_ok=True)
         workflow.write_text(render_workflow(suite_ref), encoding="utf-8")
         print(f"mcptest init: wrote {workflow}", file=sys.stderr)
+        if starter.todo == starter.tests:
+            print("mcptest init: every test is marked TODO, so the workflow's `skip-tag: todo` "
+                  "leaves none to run: its runs end with exit 7 (no tests were selected) until "
+                  "you fill one in and drop its tag", file=sys.stderr)
     return ExitCode.OK
