@@ -103,5 +103,9 @@ def test_a_base_url_no_request_can_go_to_is_named_without_its_userinfo() -> None
 
 def test_the_password_of_a_base_url_is_a_known_secret() -> None:
     env = {"OPENAI_BASE_URL": f"http://bob:{PASSWORD}@127.0.0.1:9/v1",
-           "GATEWAY": "https://tok_0123456789abcdef@gw.example/v1", "HOME_PAGE": "https://x.io/@me"}
+           "GATEWAY": "https://tok_0123456789abcdef@gw.example/v1", "HOME_PAGE": "https://x.io/@me",
+           # a CI's service containers: names and dummy passwords, not secrets to cut out of
+           # every report (every `root`, `test` or `postgres` in it)
+           "DATABASE_URL": "postgres://postgres@localhost:5432/app",
+           "MYSQL_URL": "mysql://root:root@db:3306/app", "REDIS_URL": "redis://:test@cache:6379"}
     assert set(known_secrets([], env)) == {PASSWORD, "tok_0123456789abcdef"}

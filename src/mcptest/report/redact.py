@@ -27,6 +27,9 @@ SECRET_ENV_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD", re.IGNORECASE)
 """Environment variables whose value is a secret, by name (`OPENAI_API_KEY`, `GITHUB_TOKEN`)."""
 MIN_ENV_SECRET_LEN = 8
 """By-name secrets shorter than this are settings, not keys (`TOKENIZERS_PARALLELISM=false`)."""
+MIN_URL_TOKEN_LEN = 20
+"""A URL's lone user name at least this long is a token (`https://ghp_…@github.com`); a shorter
+one is a name (`postgres://postgres@localhost`), redacted nowhere."""
 PROVIDER_KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
                  "MISTRAL_API_KEY", "MCPTEST_JUDGE_API_KEY", "GITHUB_TOKEN", "INPUT_GITHUB-TOKEN")
 """Always secret, however short."""
@@ -86,8 +89,10 @@ def secret_values(env: Mapping[str, str]) -> set[str]:
 
 
 def url_secret(value: str) -> str | None:
-    """The secret a URL carries in its userinfo: its password, or a lone user name of key
-    length (a token: `https://TOKEN@host`); None for any other text."""
+    """The secret a URL carries in its userinfo: its password, held to the length of a secret
+    named by its variable (`MIN_ENV_SECRET_LEN`: a CI's `mysql://root:root@db` must not make every
+    `root` in a report `[REDACTED]`), or a lone user name of a token's length
+    (`https://TOKEN@host`; `MIN_URL_TOKEN_LEN`); None for any other text."""
     if "@" not in value or "://" not in value:
         return None
     from urllib.parse import urlsplit
@@ -97,9 +102,9 @@ def url_secret(value: str) -> str | None:
     except ValueError:
         return None
     if parts.password is not None:
-        return parts.password if len(parts.password) >= MIN_SECRET_LEN else None
+        return parts.password if len(parts.password) >= MIN_ENV_SECRET_LEN else None
     user = parts.username or ""
-    return user if len(user) >= MIN_ENV_SECRET_LEN else None
+    return user if len(user) >= MIN_URL_TOKEN_LEN else None
 
 
 def mask_key_shapes(text: str) -> str:
