@@ -58,8 +58,9 @@ CASES = [
          "regex does not compile: missing ), unterminated subpattern"),
     Case("bad_regex_when.yml", 9, 25, "evals[0].rubric.criteria[0].when.regex",
          "regex does not compile: unterminated character set"),
-    Case("invalid_json_schema.yml", 10, 19, "tools[0].expect[0].matcher.schema",
-         "invalid JSON Schema: 'objekt' is not valid"),
+    Case("invalid_json_schema.yml", 10, 26, "tools[0].expect[0].matcher.schema.type",
+         "invalid JSON Schema: `type` must be one of array, boolean, integer, null, number,"
+         " object, string, not `objekt` (did you mean `object`?)"),
     Case("undefined_variable.yml", 9, 18, "tools[0].args.city",
          "undefined variable `citty` (did you mean `city`?)"),
     Case("unterminated_reference.yml", 9, 18, "tools[0].args.city",

@@ -63,3 +63,35 @@ def test_an_unknown_key_under_a_server_is_named_with_the_key_meant(tmp_path: Pat
     text = SERVER.replace("    command", "    workdir: server\n    command") + GREET
     assert _validate(tmp_path, text) == [
         "suite.yml:3:5: servers.example.workdir: unknown key `workdir`"]
+
+
+SCHEMA = SERVER + """\
+tools:
+  - name: add
+    server: example
+    tool: add
+    args: {a: 2, b: 3}
+    expect:
+      - target: result.structuredContent
+        matcher:
+          schema:
+            type: object
+            properties:
+              result: {type: [integer, nubmer]}
+              note:
+                type: string
+                minLength: short
+"""
+
+
+def test_an_invalid_json_schema_points_at_the_key_inside_it_and_says_what_is_allowed(
+        tmp_path: Path) -> None:
+    where = "tools[0].expect[0].matcher.schema.properties"
+    assert _validate(tmp_path, SCHEMA) == [
+        f"suite.yml:15:40: {where}.result.type[1]: invalid JSON Schema: `type` must be one of"
+        " array, boolean, integer, null, number, object, string, not `nubmer` (did you mean"
+        " `number`?)"]
+    text = SCHEMA.replace("[integer, nubmer]", "integer")
+    assert _validate(tmp_path, text) == [
+        f"suite.yml:18:28: {where}.note.minLength: invalid JSON Schema: 'short' is not of type"
+        " 'integer'"]

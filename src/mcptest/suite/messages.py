@@ -158,6 +158,14 @@ def message(
         return f"unknown {what} `{value}`{hint}", path, False
     if kind in _EXPECTED:
         return f"expected {_EXPECTED[kind]}, got {yaml_kind(value)}", path, False
+    if kind == "invalid_json_schema":  # at the key inside the schema (`schema.properties.n.type`)
+        at: KeyPath = (*path, *ctx["at"])
+        names, found = ctx.get("allowed"), ctx.get("found")
+        if not (names and isinstance(found, str)):
+            return str(err["msg"]), at, False
+        key = next((s for s in reversed(at) if isinstance(s, str)), "value")
+        return (f"invalid JSON Schema: `{key}` must be one of {', '.join(names)}, not "
+                f"`{found}`{_suggest(found, names)}"), at, False
     if kind in ("value_error", "assertion_error"):
         return str(err["msg"]).split(", ", 1)[-1], path, False
     bounds = {"greater_than": "greater than", "greater_than_equal": "at least",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from mcptest.suite.models.base import Strict, check_regex
 
@@ -39,10 +40,31 @@ class SchemaMatcher(Strict):
         try:
             Draft202012Validator.check_schema(v)
         except SchemaError as e:
-            raise ValueError(f"invalid JSON Schema: {e.message}") from None
+            raise _schema_problem(e) from None
         bad = unresolved_refs(v)
         if bad:
             raise ValueError(
                 f"`{bad[0][0]}` {bad[0][1]!r} does not resolve within this schema (schemas are "
                 "never fetched from the network or from files; put it under `$defs`)")
         return v
+
+
+def _schema_problem(error: Any) -> PydanticCustomError:
+    """jsonschema's own error, at the key inside the schema it is about (`ctx["at"]`) and, for
+    a value outside an enum (`type: nubmer`), with the values allowed (`ctx["allowed"]`).
+
+    An `anyOf` over alternatives (`type` is a type name or a list of them) is taken down to its
+    deepest alternative's error, jsonschema's `best_match` among equals: the enum's, not the
+    "is not valid under any of the given schemas" above it.
+    """
+    from jsonschema.exceptions import best_match
+
+    while error.context:
+        deepest = max(len(e.relative_path) for e in error.context)
+        error = best_match(e for e in error.context if len(e.relative_path) == deepest)
+    allowed = error.validator_value if error.validator == "enum" else None
+    if not (isinstance(allowed, list) and all(isinstance(x, str) for x in allowed)):
+        allowed = None
+    return PydanticCustomError("invalid_json_schema", "invalid JSON Schema: {problem}", {
+        "problem": error.message, "at": tuple(error.absolute_path), "allowed": allowed,
+        "found": error.instance})
