@@ -84,14 +84,12 @@ tools:
 """
 
 
-def test_an_invalid_json_schema_points_at_the_key_inside_it_and_says_what_is_allowed(
+def test_an_invalid_json_schema_points_at_each_wrong_key_inside_it_and_says_what_is_allowed(
         tmp_path: Path) -> None:
     where = "tools[0].expect[0].matcher.schema.properties"
     assert _validate(tmp_path, SCHEMA) == [
         f"suite.yml:15:40: {where}.result.type[1]: invalid JSON Schema: `type` must be one of"
         " array, boolean, integer, null, number, object, string, not `nubmer` (did you mean"
-        " `number`?)"]
-    text = SCHEMA.replace("[integer, nubmer]", "integer")
-    assert _validate(tmp_path, text) == [
+        " `number`?)",
         f"suite.yml:18:28: {where}.note.minLength: invalid JSON Schema: 'short' is not of type"
         " 'integer'"]

@@ -162,7 +162,7 @@ def message(
         at: KeyPath = (*path, *ctx["at"])
         names, found = ctx.get("allowed"), ctx.get("found")
         if not (names and isinstance(found, str)):
-            return str(err["msg"]), at, False
+            return f"invalid JSON Schema: {ctx['problem']}", at, False
         key = next((s for s in reversed(at) if isinstance(s, str)), "value")
         return (f"invalid JSON Schema: `{key}` must be one of {', '.join(names)}, not "
                 f"`{found}`{_suggest(found, names)}"), at, False

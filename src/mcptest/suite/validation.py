@@ -219,10 +219,14 @@ def _typos(items: list[_Item]) -> set[tuple[KeyPath, str]]:
     return out
 
 
-def _unknown_keys(item: _Item, data: Any) -> list[_Item]:
-    """A tagged union's mapping that no member takes (`server_kind`): its unknown keys. A key
-    that is a typo of one that picks a member (`cmd` → `command`) is said instead of the union's
-    message; any other is named in it ("… or `url` (HTTP) (unknown key `workdir`)")."""
+def _each_mistake(item: _Item, data: Any) -> list[_Item]:
+    """An invalid JSON Schema's problems, one by one; a tagged union's mapping that no member
+    takes (`server_kind`): its unknown keys. A key that is a typo of one that picks a member
+    (`cmd` → `command`) is said instead of the union's message; any other is named in it
+    ("… or `url` (HTTP) (unknown key `workdir`)")."""
+    if item.err["type"] == "invalid_json_schema":  # one error per problem of the schema
+        return [_Item({**item.err, "ctx": p}, item.path, item.parent)
+                for p in item.err["ctx"]["problems"]]
     tp, found = item.at, None
     while get_origin(tp) is Annotated and found is None:
         tp, *meta = get_args(tp)
@@ -269,7 +273,7 @@ def located_errors(
     """Translate pydantic's errors of validating `data` as `root` (or its sections as its
     fields, `loc` from the top)."""
     items = [x for it in _condense([locate_error(dict(e), data, root) for e in errors])
-             for x in _unknown_keys(it, data)]
+             for x in _each_mistake(it, data)]
     out: list[SuiteError] = []
     seen: set[str] = set()
     typos = _typos(items)

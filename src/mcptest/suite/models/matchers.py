@@ -4,12 +4,15 @@ the table of `matcher_kinds.py`, and `not`/`all`/`any` are in `composite.py`."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from mcptest.suite.models.base import Strict, check_regex
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 class ExactMatcher(Strict):
@@ -39,8 +42,12 @@ class SchemaMatcher(Strict):
 
         try:
             Draft202012Validator.check_schema(v)
-        except SchemaError as e:
-            raise _schema_problem(e) from None
+        except SchemaError:  # its first error, in an order that varies: say every one
+            from jsonschema.validators import validator_for
+
+            meta = validator_for(Draft202012Validator.META_SCHEMA, default=Draft202012Validator)
+            raise _schema_problems(meta(Draft202012Validator.META_SCHEMA, format_checker=(
+                meta.FORMAT_CHECKER)).iter_errors(v)) from None
         bad = unresolved_refs(v)
         if bad:
             raise ValueError(
@@ -49,9 +56,9 @@ class SchemaMatcher(Strict):
         return v
 
 
-def _schema_problem(error: Any) -> PydanticCustomError:
-    """jsonschema's own error, at the key inside the schema it is about (`ctx["at"]`) and, for
-    a value outside an enum (`type: nubmer`), with the values allowed (`ctx["allowed"]`).
+def _schema_problem(error: Any) -> dict[str, Any]:
+    """One of jsonschema's errors, at the key inside the schema it is about (`at`) and, for a
+    value outside an enum (`type: nubmer`), with the values `allowed`.
 
     An `anyOf` over alternatives (`type` is a type name or a list of them) is taken down to its
     deepest alternative's error, jsonschema's `best_match` among equals: the enum's, not the
@@ -65,6 +72,12 @@ def _schema_problem(error: Any) -> PydanticCustomError:
     allowed = error.validator_value if error.validator == "enum" else None
     if not (isinstance(allowed, list) and all(isinstance(x, str) for x in allowed)):
         allowed = None
-    return PydanticCustomError("invalid_json_schema", "invalid JSON Schema: {problem}", {
-        "problem": error.message, "at": tuple(error.absolute_path), "allowed": allowed,
-        "found": error.instance})
+    return {"problem": error.message, "at": tuple(error.absolute_path), "allowed": allowed,
+            "found": error.instance}
+
+
+def _schema_problems(errors: Iterable[Any]) -> PydanticCustomError:
+    """Every error of the schema, by key path (`ctx["problems"]`; the message says the first)."""
+    problems = sorted((_schema_problem(e) for e in errors), key=lambda p: [str(x) for x in p["at"]])
+    return PydanticCustomError("invalid_json_schema", "invalid JSON Schema: {problem}",
+                               {"problem": problems[0]["problem"], "problems": problems})
