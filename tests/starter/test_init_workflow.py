@@ -67,6 +67,9 @@ def test_the_init_workflow_is_green_where_its_todo_tests_fail(
     assert ("13 test(s) for 12 tool(s), 1 resource(s) and 1 prompt(s); 12 marked TODO; 1 "
             "destructive tool(s) written as commented-out tests, not called") in said
     assert "every test is marked TODO" not in said
+    # the file's own header counts the same tests (it counted the commented-out one too)
+    assert "The 12 test(s) tagged `todo` need you" in (repo / "tests" / "mcp" / "ex.yml").read_text(
+        encoding="utf-8")
     step = _action_step(repo / ".github" / "workflows" / "mcptest.yml")
     assert step["with"]["skip-tag"] == "todo"
 

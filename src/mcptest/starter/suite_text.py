@@ -136,13 +136,15 @@ def render_suite(
             todo += has_todo
     fits([*tests, *held], len(tools))  # before the whole file is written out: that is slow
     count = len(tests) + len(resources) + len(prompts)
+    if selection is not None:
+        count, todo = count + 1, todo + 1
     head = [
         f"# yaml-language-server: $schema={SUITE_SCHEMA_ID}",
         "#",
         f"# Starter suite for {comment_text(catalog.server_name or server)}, written by",
         f"#   mcptest init {comment_text(source, 200)}",
-        f"# One test per tool, resource and prompt. The {todo + len(held)} test(s) tagged "
-        f"`{TODO_TAG}` need you:",
+        f"# One test per tool, resource and prompt. The {todo} test(s) tagged `{TODO_TAG}` "
+        "need you:",
         "# set their placeholder arguments (search for TODO), then drop the tag. Then add matchers",
         "# on what each should answer (docs/suites.md); these only check the shape. Meanwhile:",
         f"#   mcptest run THIS_FILE --skip-tag {TODO_TAG}",
@@ -160,7 +162,6 @@ def render_suite(
         data["prompts"] = escape(prompts)
     if selection is not None:
         data["selection"] = {server: selection}
-        count, todo = count + 1, todo + 1
     body = dump(data)
     if held:
         body += _commented(held)
