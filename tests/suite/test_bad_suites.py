@@ -35,8 +35,15 @@ class Case:
 
 
 CASES = [
-    Case("invalid_yaml.yml", 8, 1, "", "invalid YAML: did not find expected ',' or '}'"),
-    Case("tab_indent.yml", 3, 1, "", "invalid YAML: tab character: YAML indents with spaces"),
+    Case("invalid_yaml.yml", 8, 1, "tools[0].args.tz",
+         "invalid YAML: did not find expected ',' or '}'"),
+    Case("tab_indent.yml", 3, 1, "servers.time",
+         "invalid YAML: tab character: YAML indents with spaces"),
+    Case("bad_indent.yml", 7, 11, "tools[0].tool", "invalid YAML: mapping values are not"
+         " allowed in this context (is this line indented like its siblings?)"),
+    Case("bad_indent_under.yml", 4, 4, "servers.time", "invalid YAML: did not find expected"
+         " key (while parsing a block mapping, which began on line 2, column 3; is this line"
+         " indented like its siblings?)"),
     Case("duplicate_key.yml", 4, 5, "servers.time.command",
          "duplicate key `command` (first defined on line 3)"),
     Case("empty.yml", 1, 1, "", "the file is empty"),

@@ -93,3 +93,24 @@ def test_an_invalid_json_schema_points_at_each_wrong_key_inside_it_and_says_what
         " `number`?)",
         f"suite.yml:18:28: {where}.note.minLength: invalid JSON Schema: 'short' is not of type"
         " 'integer'"]
+
+
+INDENTED = SERVER + GREET + "     args: {name: Ada}\n"
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    (INDENTED, "suite.yml:8:10: tools[0].tool: invalid YAML: mapping values are not allowed in"
+               " this context (is this line indented like its siblings?)"),
+    (INDENTED.replace("     args", "   args"),
+     "suite.yml:8:4: tools: invalid YAML: did not find expected '-' indicator (while parsing a"
+     " block collection, which began on line 5, column 3; is this line indented like its"
+     " siblings?)"),
+    (SERVER + GREET.replace("name: greet", "name: greet: Ada"),
+     "suite.yml:5:16: tools[0].name: invalid YAML: mapping values are not allowed in this"
+     " context (a value holding `: ` needs quotes)"),
+    (SERVER + GREET.replace("name: greet", "name:greet"),  # the cause is above: no hint
+     "suite.yml:6:11: tools: invalid YAML: mapping values are not allowed in this context"),
+])
+def test_a_yaml_syntax_error_names_the_key_it_is_under_and_hints_where_one_is_clear(
+        tmp_path: Path, text: str, line: str) -> None:
+    assert _validate(tmp_path, text) == [line]

@@ -59,6 +59,7 @@ DECLINED = {  # the composing path reports these, or builds what the one pass do
     "alias key": "a: &v x\n*v : 2\n",
     "mapping key": "? [a]\n: 1\n",
     "tab": "\ta: 1\n",
+    "bad indentation": "a:\n  b: 1\n   c: 2\n",
     "two documents": "a: 1\n---\nb: 2\n",
     "a list": "- 1\n",
     "empty": "",

@@ -95,19 +95,9 @@ def _mark(node: yaml.Node) -> tuple[int, int]:
 
 
 def _yaml_error(e: yaml.MarkedYAMLError, text: str, file: str) -> SuiteError:
-    mark = e.problem_mark or e.context_mark
-    line, column = (mark.line, mark.column) if mark else (0, 0)
-    lines = text.splitlines()
-    here = lines[line][column:column + 1] if line < len(lines) else ""
-    problem = e.problem or str(e)
-    if here == "\t" or "'\\t'" in problem:
-        problem = "tab character: YAML indents with spaces, never tabs"
-    elif e.context and e.context not in problem:
-        start = e.context_mark
-        where = (f", which began on line {start.line + 1}, column {start.column + 1}"
-                 if start and (start.line, start.column) != (line, column) else "")
-        problem = f"{problem} ({e.context}{where})"
-    return SuiteError(f"invalid YAML: {problem}", SourcePos(file, line + 1, column + 1))
+    from mcptest.suite.yaml_syntax import yaml_error  # only a file that failed to parse
+
+    return yaml_error(e, text, file, SuiteLoader)
 
 
 def parse_yaml(text: str, file: str) -> tuple[dict[str, Any], Positions, list[SuiteError]]:
