@@ -24,8 +24,11 @@ _INDENT = "is this line indented like its siblings?"
 _QUOTE = "a value holding `: ` needs quotes"
 _LINE_STARTS = ("did not find expected key", "did not find expected '-' indicator",
                 "expected <block end>")
+_KEY = re.compile(r"[A-Za-z0-9_$][^\s:#]*")  # a plain key, as people write them
 # a block line `key: value` (after any `- `), its key's column being the first group's length
-_KEY_VALUE = re.compile(r"^(\s*(?:- +)*)[^\s#'\"\-?:][^:#]*: +[^\s#]")
+_KEY_VALUE = re.compile(r"(\s*(?:- +)*)" + _KEY.pattern + r": +[^\s#]")
+_LINE = re.compile(r"(?:- +)*" + _KEY.pattern + r":(?: |$)|- ")  # a key's or an item's line
+_KEY_TEXT = re.compile(r"(?:- +)*" + _KEY.pattern + r": +[^\s'\"\[\]{}&*!|>%@`#][^#{}\[\]]*")
 
 
 def _key_path(text: str, e: yaml.MarkedYAMLError, line: int, column: int,
@@ -39,12 +42,13 @@ def _key_path(text: str, e: yaml.MarkedYAMLError, line: int, column: int,
     """
     if e.context == "expected a single document in the stream":
         return ()
-    offset = sum(len(x) for x in text.splitlines(keepends=True)[:line]) + column
+    mark: Any = e.problem_mark or e.context_mark
+    offset = mark.index if mark is not None else len(text)  # PyYAML's own count
     # each open collection: its path, whether a mapping, its start, [last key, values read]
     frames: list[tuple[KeyPath, bool, tuple[int, int], list[Any]]] = []
     try:
         for event in yaml.parse(text[:offset], Loader=loader):
-            mark: Any = event.start_mark
+            mark = event.start_mark
             if (mark.line, mark.column) >= (line, column):
                 break  # the ends the cut text's end closes
             if isinstance(event, yaml.CollectionEndEvent):
@@ -83,20 +87,22 @@ def _here(frames: list[tuple[KeyPath, bool, tuple[int, int], list[Any]]]) -> Key
 
 
 def _hint(problem: str, lines: list[str], line: int, column: int) -> str:
-    """A hint for the problems where one is clearly right, else ""."""
+    """A hint for the problems where one is clearly right, else "": a line that starts with a
+    plain key or a list item where the block around it has none (it is indented unlike its
+    siblings), or a colon after `key: text` (the value needs quotes)."""
     text = lines[line] if line < len(lines) else ""
     lead = len(text) - len(text.lstrip(" "))
     if problem.startswith(_LINE_STARTS):  # a line the block around it does not expect
-        return _INDENT if column == lead and text.strip() else ""
+        return _INDENT if column == lead and _LINE.match(text, lead) else ""
     if not problem.startswith("mapping values are not allowed"):
         return ""
     before = text[:column].strip()
-    if ": " in before.lstrip("- "):  # `name: greet: me`
-        return _QUOTE
+    if _KEY_TEXT.fullmatch(before) and text[column + 1:column + 2] == " ":
+        return _QUOTE  # `name: greet: me`
     above = next((x for x in reversed(lines[:line]) if x.strip() and not x.lstrip().startswith(
         "#")), "")
     found = _KEY_VALUE.match(above)
-    if before and " " not in before and found and len(found.group(1)) < lead:
+    if _KEY.fullmatch(before) and found and len(found.group(1)) < lead:
         return _INDENT  # `args:` deeper than the `tool: greet` above: read as its value
     return ""
 
