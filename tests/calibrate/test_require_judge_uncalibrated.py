@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 from support.cli_inproc import cli
-from support.cli_run import greet_suite
+from support.cli_run import HEAD, greet_suite
+from support.judge_server import JudgeServer, Verdict
 
 from mcptest.exit_codes import ExitCode
 
@@ -35,3 +36,55 @@ def test_a_judge_that_never_answered_fails_under_require_judge(tmp_path: Path,
     assert assertion["status"] == "failed"
     assert "advisory" not in assertion["message"] and "judge said" not in assertion["message"]
     assert assertion["message"].startswith("judge required but unavailable")
+
+
+JURY = """calibration: {{file: missing.calibration.json}}
+{head}tools:
+  - name: greets Ada
+    server: ex
+    tool: greet
+    args: {{name: Ada}}
+    expect:
+      - target: result.content[0].text
+        matcher:
+          llm-jury:
+            rubric: The answer greets Ada.
+            jurors:
+              - {{model: openai/judge-a, base_url: "{url}"}}
+              - {{model: anthropic/claude-sonnet-4-5}}
+"""
+PANEL = """calibration: {{file: missing.calibration.json}}
+evals:
+  - name: note
+    prompt: What was deployed?
+    response: Deployed billing-api v2.1.0 to production.
+    rubric: The answer names the release.
+    threshold: 0.5
+    judge:
+      panel: [openai/judge-a, anthropic/claude-sonnet-4-5]
+      aggregate: majority
+"""
+
+
+@pytest.mark.parametrize("kind", ["jury", "panel"])
+def test_a_jury_heard_in_part_fails_under_require_judge(tmp_path: Path, kind: str) -> None:
+    """One juror answers (and passes), the other has no key: --require-judge fails the jury on
+    no juror's verdict, and the uncalibrated gate must not call that an advisory `failed`."""
+    with JudgeServer() as js:
+        js.script("*", Verdict(0.9))
+        text = (JURY if kind == "jury" else PANEL).format(head=HEAD, url=js.base_url)
+        (tmp_path / "suite.yml").write_text(text, encoding="utf-8")
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
+               "MCPTEST_JUDGE_API_KEY": "sk-loopback-judge-key",  # the jury's juror, its URL
+               "OPENAI_API_KEY": "sk-loopback-openai-key",  # the panel's OpenAI member, here
+               "OPENAI_BASE_URL": js.base_url}  # no Anthropic key: the other member defers
+        r = cli("eval" if kind == "panel" else "run", "suite.yml", "--no-cache",
+                "--require-judge", "--reporter", "pretty", "--reporter", "json", "--output",
+                "r.json", cwd=tmp_path, env=env, inherit=False)
+        assert js.count() == 1  # the juror with a key was asked
+    assert r.returncode == ExitCode.TESTS_FAILED, r.stdout + r.stderr
+    row = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["tests"][0]
+    decided = row if kind == "panel" else row["assertions"][0]
+    assert decided["status"] == "failed"
+    assert decided["message"].startswith("judge required but unavailable"), decided["message"]
+    assert "judged pass rate 0.00" not in r.stdout  # no juror's verdict counted as a fail

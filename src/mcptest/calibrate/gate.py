@@ -147,10 +147,12 @@ class CalibrationGating:
     def _decide(self, note: CalibrationNote, status: Status, message: str | None,
                 judge: JudgeDetail | None) -> dict[str, object]:
         """The fields a gated row changes: status, message and its calibration note. A status
-        no judge gave (every vote unanswered: a deferral --require-judge failed) is not the
-        judge's verdict, so there is nothing to call advisory: it stays as it is."""
+        judges did not give (`judges_said`: no vote answered, or a failure --require-judge made
+        of a juror that could not be asked) is no verdict to call advisory: it stays as it is."""
+        from mcptest.report.judge_models import judges_said  # the report's models: not at start
+
         if (status not in ("passed", "failed") or note.state == "calibrated"
-                or (judge is not None and judge.unheard)):
+                or not judges_said(status, message, judge)):
             return {"calibration": note}
         why = note.reason or _REASONS[note.state]
         said = f"judge said {status}" + (f": {message}" if message else "")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from mcptest.report.base import Interval
 from mcptest.report.corrected_models import CorrectedRate, JudgeCorrection, JudgeErrorCounts
+from mcptest.report.judge_models import judges_said
 from mcptest.stats.judge_correction import JudgeErrors, correct_rate
 
 if TYPE_CHECKING:
@@ -44,13 +45,14 @@ def _verdict(status: str, note: CalibrationNote | None) -> bool | None:
 
 def _units(row: TestResult) -> Iterator[tuple[CalibrationNote | None, bool]]:
     """(its calibration, passed) for each verdict a judge gave in one run of a row."""
-    if row.kind == "eval" and row.judge is not None and not row.judge.unheard:
+    if row.kind == "eval" and row.judge is not None and judges_said(row.status, row.message,
+                                                                     row.judge):
         v = _verdict(row.status, row.calibration)
         if v is not None:
             yield row.calibration, v
     for a in row.assertions:
-        heard = a.judge is None or not a.judge.unheard
-        if (a.judge is not None or a.calibration is not None) and heard:
+        said = judges_said(a.status, a.message, a.judge)
+        if (a.judge is not None or a.calibration is not None) and said:
             v = _verdict(a.status, a.calibration)
             if v is not None:
                 yield a.calibration, v

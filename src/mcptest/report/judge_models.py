@@ -167,10 +167,22 @@ class JudgeDetail(Model):
 
     @property
     def unheard(self) -> bool:
-        """No judge answered: every vote was deferred, refused by the budget or a judge error,
-        so its status is no judge's verdict (a deferral --require-judge failed is such a
-        `failed`)."""
+        """No judge answered: every vote was deferred, refused by the budget or a judge error."""
         return bool(self.votes) and all(v.error is not None or v.deferred for v in self.votes)
+
+
+JUDGE_REQUIRED = "judge required but unavailable"
+"""How the failure begins that `--require-judge` makes of judges that could not be asked (a
+lone judge, or one juror of a jury: docs/judges.md)."""
+
+
+def judges_said(status: str, message: str | None, judge: JudgeDetail | None) -> bool:
+    """Whether `status` is what judges said, for the calibration gate and the judged rates: not
+    when no judge answered, nor a failure `--require-judge` made of judges that could not be
+    asked (a jury with one juror answered and one deferred fails so, on no juror's verdict)."""
+    if judge is not None and judge.unheard:
+        return False
+    return not (status == "failed" and (message or "").startswith(JUDGE_REQUIRED))
 
 
 CalibrationState = Literal["calibrated", "missing", "stale", "below-floor", "too-few-labels",
