@@ -109,3 +109,35 @@ def test_the_password_of_a_base_url_is_a_known_secret() -> None:
            "DATABASE_URL": "postgres://postgres@localhost:5432/app",
            "MYSQL_URL": "mysql://root:root@db:3306/app", "REDIS_URL": "redis://:test@cache:6379"}
     assert set(known_secrets([], env)) == {PASSWORD, "tok_0123456789abcdef"}
+
+
+def test_a_password_in_an_assertions_or_a_jurors_url_stays_out_of_the_report(
+        tmp_path: Path) -> None:
+    """The suite's own text, a judge or juror `base_url` as written, is in each row's `spec`:
+    any URL's userinfo password is redacted wherever it is quoted, however short (the report,
+    and `mcptest view`'s page made from it)."""
+    short = "pw1"  # shorter than any known secret: redacted for its place in a URL
+    (tmp_path / "suite.yml").write_text(HEAD + f"""tools:
+  - name: judged
+    server: ex
+    tool: greet
+    args: {{name: Ada}}
+    expect:
+      - target: "result.content[0].text"
+        matcher: {{llm-judge: {{rubric: "a greeting", model: gpt-4o,
+                               base_url: "http://bob:{PASSWORD}@127.0.0.1:9/v1"}}}}
+      - target: "result.content[0].text"
+        matcher:
+          llm-jury:
+            rubric: a greeting
+            jurors: [{{model: gpt-4o, base_url: "http://eve:{short}@127.0.0.1:9/v1"}},
+                     {{model: gpt-4o-mini}}]
+""", encoding="utf-8")
+    r = cli("run", "suite.yml", "--no-cache", "--reporter", "json", "--output", "r.json",
+            cwd=tmp_path, env={"OPENAI_API_KEY": "test-openai-key-0f3c9a"})
+    assert (tmp_path / "r.json").exists(), r.stderr
+    assert cli("view", "r.json", cwd=tmp_path).returncode == 0
+    for name in ("r.json", "r.view.html"):
+        text = (tmp_path / name).read_text(encoding="utf-8")
+        assert PASSWORD not in text and f"eve:{short}@" not in text, name
+        assert "bob:[REDACTED]@127.0.0.1:9" in text and "eve:[REDACTED]@127.0.0.1:9" in text

@@ -56,6 +56,22 @@ _KEY_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+_URL_USERINFO = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.\-]*://)([^/\s@]+)@")
+"""A URL's userinfo (`scheme://user:password@`), wherever a URL is quoted: a suite's judge,
+juror or server URL as written, an error naming it."""
+
+
+def _masked_userinfo(match: re.Match[str]) -> str:
+    """The password of a URL's userinfo, however short (it is one by its place), or a lone user
+    name of a token's length, as `[REDACTED]`; a plain user name stays."""
+    user, colon, password = match.group(2).partition(":")
+    if colon and password and password != REDACTED:
+        return f"{match.group(1)}{user}:{REDACTED}@"
+    if not colon and len(user) >= MIN_URL_TOKEN_LEN and user != REDACTED:
+        return f"{match.group(1)}{REDACTED}@"
+    return match.group(0)
+
+
 _SECRET_KEY = re.compile(
     r"(?:[A-Za-z0-9]+[_-])*(?:api[_-]?key|apikey|secret[_-]?key|client[_-]?secret"
     r"|access[_-]?token|auth[_-]?token|password|passwd)", re.IGNORECASE)
@@ -123,6 +139,8 @@ def _redact_str(text: str, known: re.Pattern[str] | None, found: set[str] | None
         return text
     if known is not None:
         text = known.sub(REDACTED, text)
+    if "://" in text and "@" in text:
+        text = _URL_USERINFO.sub(_masked_userinfo, text)
     if _TRIGGER.search(text) is None:
         return text
     for pattern, replacement in _KEY_PATTERNS:
