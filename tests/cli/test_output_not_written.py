@@ -35,11 +35,11 @@ def _suite(tmp_path: Path) -> Path:
     return (tmp_path / name).rename(tmp_path / "suite.yml")
 
 
-def _limited() -> None:
+def _limited(limit: int = LIMIT) -> None:
     import resource
 
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (LIMIT, LIMIT))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
 
 def _mcptest(*args: str | Path, cwd: Path, stdout: Path | None = None,
@@ -142,3 +142,61 @@ def test_a_run_with_stdout_closed_writes_its_files(tmp_path: Path) -> None:
                        cwd=tmp_path, stderr=subprocess.PIPE, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert read_report(tmp_path / "r.json").summary.counts.passed == 1
+
+
+def test_a_bug_of_ours_outranks_a_report_the_disk_refuses(tmp_path: Path) -> None:
+    """70 > 74 (docs/decisions.md, "Exit codes"): the failed write is said, then the bug."""
+    suite = _suite(tmp_path)
+    r = subprocess.run([sys.executable, "-m", "mcptest", "run", str(suite), "--no-cache",
+                        "--reporter", "json", "--output", "r.json"], cwd=tmp_path,
+                       stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+                       preexec_fn=_limited, timeout=120,
+                       env={**os.environ, "MCPTEST_INJECT_FAULT": "1"})
+    assert r.returncode == 70, r.stderr
+    lines = r.stderr.splitlines()
+    assert "error: cannot write the json report to r.json: File too large" in lines
+    assert lines[-1].startswith("internal error: InjectedFault: injected fault after")
+    assert lines[-1].endswith("(set MCPTEST_DEBUG=1 for a traceback)")  # not "were written"
+
+
+def test_a_stop_outranks_a_report_the_disk_refuses(tmp_path: Path) -> None:
+    """130 > 74: a SIGTERM while the command imports, then a report the disk refuses."""
+    suite = _suite(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "mcptest", "run",
+                             str(suite), "--no-cache", "-v", "--reporter", "junit", "--output",
+                             "r.xml", "--reporter", "json", "--output", "r.json"],
+                            cwd=tmp_path, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            text=True, preexec_fn=lambda: _limited(1500),  # a skipped row's
+                            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})  # JUnit fits
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        if line.endswith("| mcptest.api.options\n"):  # main() runs: the latch holds
+            break
+    proc.send_signal(signal.SIGTERM)
+    rest = proc.stderr.read()
+    assert proc.wait(timeout=60) == 130, rest[-2000:]
+    assert "error: cannot write the json report to r.json: File too large" in rest
+    (junit,) = ET.parse(tmp_path / "r.xml").getroot()
+    assert junit.get("skipped") == "1"  # not run: interrupted
+
+
+@pytest.mark.parametrize("stderr", ["gone", "closed"])
+def test_a_run_whose_log_cannot_be_written_goes_on(tmp_path: Path, stderr: str) -> None:
+    """stderr's reader gone (`2>&1 | head -1`) or stderr closed (`2>&-`): the run, its report
+    and its exit code are its own; its log is dropped (docs/decisions.md, "Exit codes")."""
+    suite = _suite(tmp_path)
+    argv = [sys.executable, "-m", "mcptest", "run", str(suite), "--no-cache", "-v",
+            "--reporter", "json", "--output", "r.json"]
+    if stderr == "closed":
+        r = subprocess.run(["sh", "-c", 'exec "$@" 2>&-', "sh", *argv], cwd=tmp_path,
+                           stdout=subprocess.DEVNULL, timeout=120)
+    else:
+        write = _closed_pipe()
+        try:
+            r = subprocess.run(argv, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=write,
+                               timeout=120)
+        finally:
+            os.close(write)
+    report = read_report(tmp_path / "r.json")
+    assert (r.returncode, report.summary.exit_code) == (0, 0)
+    assert report.summary.internal_error is None and report.summary.counts.passed == 1

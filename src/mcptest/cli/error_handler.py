@@ -6,7 +6,7 @@ import errno
 import os
 import sys
 import traceback
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -78,9 +78,9 @@ def handle_errors() -> Iterator[Outcome]:
         if os.environ.get("MCPTEST_DEBUG"):
             traceback.print_exc()
         first, *rest = message.splitlines() or [message]
-        print(first, file=sys.stderr)
+        to_stderr(first)
         for line in rest:  # one error per line, each with its own prefix
-            print(f"error: {line}", file=sys.stderr)
+            to_stderr(f"error: {line}")
         outcome.code = code
 
 
@@ -95,3 +95,14 @@ def quiet_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError):  # not a real file: nothing to point elsewhere
         pass
+
+
+def to_stderr(line: str) -> None:
+    """One line on stderr if it can be written: with stderr closed (`2>&-`), its reader gone
+    or its disk full, the line is dropped and the run, its reports and its exit code go on as
+    they are (a log line is no result; docs/decisions.md, "Exit codes")."""
+    stream = sys.stderr
+    if stream is None:  # print(file=None) would write to stdout, into a report
+        return
+    with suppress(OSError, ValueError):
+        print(line, file=stream, flush=True)

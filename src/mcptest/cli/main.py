@@ -13,7 +13,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
-from mcptest.cli.error_handler import Outcome, handle_errors
+from mcptest.cli.error_handler import Outcome, handle_errors, to_stderr
 from mcptest.exit_codes import ExitCode
 from mcptest.run.signal_latch import SignalLatch, unblock_stops
 from mcptest.version import __version__
@@ -109,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         outcome.code = ExitCode.USAGE_ERROR
     if held is not None and outcome.code not in (ExitCode.INTERRUPTED,
                                                   ExitCode.INTERNAL_ERROR):
-        print(f"mcptest: {held} received: stopped", file=sys.stderr)  # what it had to write
+        to_stderr(f"mcptest: {held} received: stopped")  # what it had to write
         outcome.code = ExitCode.INTERRUPTED  # is written; a bug of ours stays the first said
     _flush_stdout(outcome)
     if program:

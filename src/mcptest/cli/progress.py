@@ -29,8 +29,9 @@ _BAD = frozenset({"failed", "error"})
 TICK_S = 1.0  # the terminal line's elapsed time moves even while one slow test runs
 
 
-def choose_mode(args: argparse.Namespace, stream: TextIO, env: Mapping[str, str]) -> Mode:
-    if getattr(args, "quiet", False):
+def choose_mode(args: argparse.Namespace, stream: TextIO | None, env: Mapping[str, str]
+                ) -> Mode:
+    if getattr(args, "quiet", False) or stream is None:  # stderr closed (`2>&-`)
         return "quiet"
     if getattr(args, "verbose", False) or env.get("TERM") == "dumb":
         return "lines"
@@ -44,7 +45,9 @@ class Progress:
                  judged: bool = False, cap: float | None = None,
                  clock: Callable[[], float] = time.monotonic, tick_s: float = TICK_S) -> None:
         self.total, self.mode, self.clock = total, mode, clock
-        self.stream = stream if stream is not None else sys.stderr  # as it is now, not at import
+        self.stream: TextIO | None = stream if stream is not None else sys.stderr  # as it is
+        # now, not at import; None once it cannot be written (closed, its reader gone, a full
+        # disk): the run and its reports go on without their log
         self.judged, self.cap, self.tick_s = judged, cap, tick_s
         self.done = self.failed = 0
         self.spent = 0.0
@@ -117,8 +120,13 @@ class Progress:
         return line if len(line) < width else line[: max(width - 2, 10)] + "…"
 
     def _write(self, text: str) -> None:
-        self.stream.write(text)
-        self.stream.flush()
+        if self.stream is None:
+            return
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            self.stream = None
 
 
 def _one_line(text: str) -> str:

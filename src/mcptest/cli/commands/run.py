@@ -7,7 +7,6 @@ this module adds what only a command has: argv, progress on stderr, reporters, a
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -15,8 +14,10 @@ from mcptest.api.flow import apply_baseline, load_baseline, plan_for, run_option
 from mcptest.api.options import options_of
 from mcptest.api.paths import suite_paths
 from mcptest.cli.compare_options import add_run_compare_arguments
+from mcptest.cli.error_handler import to_stderr
 from mcptest.cli.progress import progress_for
 from mcptest.cli.run_arguments import add_run_arguments, reporter_outputs
+from mcptest.errors import OutputNotWritten
 from mcptest.exit_codes import ExitCode
 from mcptest.repeats import run_repeated, total_runs, with_baseline_verdicts
 from mcptest.reporters import REPORTERS
@@ -41,10 +42,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     return execute(args, evals=args.with_evals, tools=True, agents=True)
-
-
-def to_stderr(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
 
 
 def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
@@ -73,13 +70,21 @@ def execute(args: argparse.Namespace, *, evals: bool, tools: bool, agents: bool,
     report = apply_baseline(outcome.report, baseline, options)
     from mcptest.cli.output import write_reports
 
-    write_reports(report, outputs, secrets=outcome.secrets)
+    code = report.summary.exit_code if selected else int(ExitCode.NO_TESTS)
+    written = "the reports were written; "
+    try:
+        write_reports(report, outputs, secrets=outcome.secrets)
+    except OutputNotWritten as unwritten:  # 74, unless a bug of ours or a stop says more
+        if code not in (ExitCode.INTERNAL_ERROR, ExitCode.INTERRUPTED):
+            raise
+        to_stderr(f"error: {unwritten}".replace("\n", "\nerror: "))
+        written = ""
     if report.summary.internal_error is not None:
         if env.get("MCPTEST_DEBUG") and outcome.traceback:
-            sys.stderr.write(outcome.traceback)
-        to_stderr(f"internal error: {report.summary.internal_error} (the reports were written; "
-            "set MCPTEST_DEBUG=1 for a traceback)")
-    return report.summary.exit_code if selected else int(ExitCode.NO_TESTS)
+            to_stderr(outcome.traceback.rstrip("\n"))
+        to_stderr(f"internal error: {report.summary.internal_error} ({written}"
+                  "set MCPTEST_DEBUG=1 for a traceback)")
+    return code
 
 
 def _run(args: argparse.Namespace, options: Options, env: dict[str, str], *, evals: bool,
