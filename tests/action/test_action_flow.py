@@ -217,3 +217,22 @@ def test_a_failing_md_reporter_costs_the_rich_summary_not_the_step(
     assert code == 0 and runner.outputs["exit-code"] == "0"
     assert "::warning::the md reporter failed (RuntimeError)" in log
     assert runner.summary.startswith("### ✅ mcptest · 1 passed")
+
+
+def test_a_report_the_disk_refused_is_not_shown_as_green(runner: Runner) -> None:
+    """The CLI's exit 74 (a report it could not write) with the run's own report passing: the
+    summary and the comment say so above the report's green header, and the log has an
+    error annotation (the report's own code is the run's, 0 here)."""
+    from mcptest.action.main import UNWRITTEN
+
+    report = make_report(["passed", "passed"])
+    scenario(runner, "suite.json", 74, report.model_dump(mode="json"))
+    runner.inputs(suites="suite.json")
+    with GitHubServer(token=TOKEN) as gh:
+        runner.env["GITHUB_API_URL"] = gh.url
+        code, log = act(runner)
+        comments = gh.comments(PR)
+    assert code == 74 and runner.outputs["exit-code"] == "74"
+    assert runner.summary.startswith(f"> [!WARNING]\n> {UNWRITTEN}\n\n")
+    assert comments[0]["body"].count(UNWRITTEN) == 1
+    assert f"::error::{UNWRITTEN}" in live_commands(log)

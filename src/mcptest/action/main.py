@@ -116,16 +116,24 @@ def cli_arguments(inputs: ActionInputs, suites: list[str], report_json: str,
     return argv
 
 
+UNWRITTEN = ("exit 74: a report could not be written (a full disk or an I/O error on the "
+             "runner; the step log names it). The summary below is the run's own.")
+
+
 def _markdown(report: Report | None, exit_code: int, suites: list[str], out: TextIO) -> str:
     """The md reporter's text; a reporter fault costs the rich summary, never the step."""
     if report is None:
         return no_report_markdown(exit_code, suites)
     try:
-        return report_markdown(report)
+        text = report_markdown(report)
     except Exception as error:  # any reporter bug must not fail a passing run
         out.write(command("warning", f"the md reporter failed ({type(error).__name__}); "
                                      "using a minimal summary") + "\n")
-        return fallback_markdown(report)
+        text = fallback_markdown(report)
+    if exit_code == ExitCode.OUTPUT_NOT_WRITTEN:  # the report's own code is the run's, not 74
+        out.write(command("error", UNWRITTEN) + "\n")
+        text = f"> [!WARNING]\n> {UNWRITTEN}\n\n{text}"
+    return text
 
 
 def _shown(workdir_input: str, path: str) -> str:
