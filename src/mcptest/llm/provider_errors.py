@@ -168,8 +168,9 @@ def unreachable(url: str | None, exc: BaseException) -> ProviderError | None:
             reasons.append((0, "no route to host"))
         elif name == "ConnectTimeout":
             reasons.append((1, "connect timed out"))
-        elif name in ("ConnectError", "ClientConnectorError", "ClientConnectorDNSError"):
-            reasons.append((2, "could not connect"))
+        elif name in ("ConnectError", "ClientConnectorError", "ClientConnectorDNSError",
+                      "ClientConnectorSSLError", "ClientConnectorCertificateError"):
+            reasons.append((2, "could not connect"))  # a TLS handshake too: nothing was sent
         e = e.__cause__ or e.__context__
     if not reasons:
         return None
