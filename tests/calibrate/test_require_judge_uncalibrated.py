@@ -53,6 +53,25 @@ JURY = """calibration: {{file: missing.calibration.json}}
               - {{model: openai/judge-a, base_url: "{url}"}}
               - {{model: anthropic/claude-sonnet-4-5}}
 """
+CASCADE = """{head}tools:
+  - name: greets Ada
+    server: ex
+    tool: greet
+    args: {{name: Ada}}
+    expect:
+      - target: result.content[0].text
+        matcher:
+          llm-judge:
+            rubric: The answer greets Ada.
+            model: openai/judge-a
+            base_url: "{url}"
+            calibration: {{file: missing.cascade.json}}
+            escalate:
+              - llm-jury:
+                  jurors:
+                    - {{model: openai/judge-a, base_url: "{url}"}}
+                    - {{model: anthropic/claude-sonnet-4-5}}
+"""
 PANEL = """calibration: {{file: missing.calibration.json}}
 evals:
   - name: note
@@ -66,13 +85,14 @@ evals:
 """
 
 
-@pytest.mark.parametrize("kind", ["jury", "panel"])
+@pytest.mark.parametrize("kind", ["jury", "panel", "cascade"])
 def test_a_jury_heard_in_part_fails_under_require_judge(tmp_path: Path, kind: str) -> None:
     """One juror answers (and passes), the other has no key: --require-judge fails the jury on
     no juror's verdict, and the uncalibrated gate must not call that an advisory `failed`."""
     with JudgeServer() as js:
         js.script("*", Verdict(0.9))
-        text = (JURY if kind == "jury" else PANEL).format(head=HEAD, url=js.base_url)
+        text = {"jury": JURY, "panel": PANEL, "cascade": CASCADE}[kind].format(
+            head=HEAD, url=js.base_url)
         (tmp_path / "suite.yml").write_text(text, encoding="utf-8")
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
                "MCPTEST_JUDGE_API_KEY": "sk-loopback-judge-key",  # the jury's juror, its URL
@@ -81,10 +101,11 @@ def test_a_jury_heard_in_part_fails_under_require_judge(tmp_path: Path, kind: st
         r = cli("eval" if kind == "panel" else "run", "suite.yml", "--no-cache",
                 "--require-judge", "--reporter", "pretty", "--reporter", "json", "--output",
                 "r.json", cwd=tmp_path, env=env, inherit=False)
-        assert js.count() == 1  # the juror with a key was asked
+        assert js.count() >= 1  # the judges with a key were asked
     assert r.returncode == ExitCode.TESTS_FAILED, r.stdout + r.stderr
     row = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["tests"][0]
     decided = row if kind == "panel" else row["assertions"][0]
     assert decided["status"] == "failed"
-    assert decided["message"].startswith("judge required but unavailable"), decided["message"]
+    assert "judge required but unavailable: " in decided["message"], decided["message"]
+    assert not decided["message"].startswith("advisory")
     assert "judged pass rate 0.00" not in r.stdout  # no juror's verdict counted as a fail

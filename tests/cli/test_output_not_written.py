@@ -25,6 +25,7 @@ from mcptest.report.io import read_report
 pytestmark = [pytest.mark.slow,  # starts a real server and subprocesses
               pytest.mark.skipif(sys.platform == "win32", reason="POSIX resource limits")]
 
+NO_PYC = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
 LIMIT = 3000
 """Bytes a file may hold: the JUnit and SARIF reports of one test fit, its JSON report does not."""
 
@@ -36,6 +37,10 @@ def _suite(tmp_path: Path) -> Path:
 
 
 def _limited(limit: int = LIMIT) -> None:
+    """The child's file-size limit. Its Python must write no bytecode (`NO_PYC`): CPython 3.11
+    writes a `.pyc` with one `write()` and renames it in place without checking the count, so
+    a limit cuts it short and leaves a truncated file that later imports fail on ("marshal
+    data too short": seen in CI)."""
     import resource
 
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -47,7 +52,7 @@ def _mcptest(*args: str | Path, cwd: Path, stdout: Path | None = None,
     argv = [sys.executable, "-m", "mcptest", *map(str, args)]
     with open(stdout or Path("/dev/null"), "w", encoding="utf-8") as out:
         return subprocess.run(argv, cwd=cwd, stdout=out, stderr=subprocess.PIPE, text=True,
-                              preexec_fn=_limited if limited else None, timeout=120)
+                              preexec_fn=_limited if limited else None, timeout=120, env=NO_PYC)
 
 
 def test_a_report_the_disk_refuses_is_exit_74_and_the_others_are_written(tmp_path: Path) -> None:
@@ -151,7 +156,7 @@ def test_a_bug_of_ours_outranks_a_report_the_disk_refuses(tmp_path: Path) -> Non
                         "--reporter", "json", "--output", "r.json"], cwd=tmp_path,
                        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
                        preexec_fn=_limited, timeout=120,
-                       env={**os.environ, "MCPTEST_INJECT_FAULT": "1"})
+                       env={**NO_PYC, "MCPTEST_INJECT_FAULT": "1"})
     assert r.returncode == 70, r.stderr
     lines = r.stderr.splitlines()
     assert "error: cannot write the json report to r.json: File too large" in lines
@@ -167,7 +172,7 @@ def test_a_stop_outranks_a_report_the_disk_refuses(tmp_path: Path) -> None:
                              "r.xml", "--reporter", "json", "--output", "r.json"],
                             cwd=tmp_path, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             text=True, preexec_fn=lambda: _limited(1500),  # a skipped row's
-                            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})  # JUnit fits
+                            env=NO_PYC)  # JUnit fits
     assert proc.stderr is not None
     for line in proc.stderr:
         if line.endswith("| mcptest.api.options\n"):  # main() runs: the latch holds

@@ -89,17 +89,22 @@ def test_an_agent_model_with_a_key_with_a_newline_is_the_environment_s_to_fix(
 
 
 @pytest.mark.anyio
+@pytest.mark.parametrize("fault", ["disconnect", "reset"])
 @pytest.mark.parametrize("route", ["fast", pytest.param("litellm", marks=pytest.mark.slow)])
 async def test_a_connection_dropped_after_the_request_was_written_costs_its_worst_case(
-        route: str) -> None:
+        route: str, fault: str) -> None:
     """The budget's safe side, on both routes: the provider may have received it (litellm
-    calls it a 500 "Connection error.", which was read as a free server error)."""
+    calls it a 500 "Connection error.", which was read as a free server error; its aiohttp
+    transport names a reset httpx's ConnectError, which was read as unreachable, $0)."""
     with JudgeServer(route=route) as js:
-        js.script("j", Fault.disconnect())
+        js.script("j", Fault.disconnect() if fault == "disconnect" else Fault.reset())
         defaults = JudgeDefaults(max_tokens=64, pricing={"j": Pricing(input=5.0, output=20.0)})
         engine = JudgeEngine(JudgeOptions(env=js.gateway_env(), defaults=defaults,
                                           max_cost=1.0, max_tries=1))
         o = await engine.judge(JudgeRequest(rubric="r", candidate="c", model="j"))
-        assert js.count("j") == 1
+        received = js.count("j")
     assert (o.status, o.error_kind, o.requests_sent) == ("judge_error", "transport", 1), o.message
     assert o.cost_usd >= 64 * 20.0 / 1e6 and engine.stats().spent_usd == o.cost_usd
+    # known, not fixed (docs/judges.md, "Budget"): under litellm a reset request is sent again
+    # inside its one try, below mcptest's retries, and the ledger counts one
+    assert received == (2 if (route, fault) == ("litellm", "reset") else 1)

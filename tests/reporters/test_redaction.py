@@ -178,3 +178,24 @@ def test_a_value_caught_in_a_rows_text_goes_from_the_whole_row_and_only_that_row
     assert result["structuredContent"] == {"credential": REDACTED}
     assert clean.tests[1].message == f"actual was {REDACTED}"
     assert clean.tests[2].message.startswith("plainword42 is fine here")
+
+
+@pytest.mark.parametrize(("text", "redacted"), [
+    ("judge http://bob:pw@127.0.0.1:9/v1 down", "judge http://bob:[REDACTED]@127.0.0.1:9/v1 down"),
+    ("http://admin:P@ssw0rd!@db/x", "http://admin:[REDACTED]@db/x"),  # to the last @
+    ("http:\\/\\/admin:hunter2@db", "http:\\/\\/admin:[REDACTED]@db"),  # JSON's escaped slashes
+    ("http://u:pa:ss@[::1]:80/", "http://u:[REDACTED]@[::1]:80/"),
+    ("redis://:pw@cache", "redis://:[REDACTED]@cache"),
+    ("https://ghp_0123456789abcdefghijkl@github.com/x", "https://[REDACTED]@github.com/x"),
+    # not userinfo: a name, an e-mail after a URL, an @ in a query or a path
+    ("postgres://postgres@localhost/db", "postgres://postgres@localhost/db"),
+    ('{"homepage":"https://example.org","contact":"alice@example.org"}',
+     '{"homepage":"https://example.org","contact":"alice@example.org"}'),
+    ("https://api.example.com?email=alice.smith@example.com",
+     "https://api.example.com?email=alice.smith@example.com"),
+    ("https://example.com:8443?to=bob@x.com", "https://example.com:8443?to=bob@x.com"),
+    ("x https://a.b/c@d", "x https://a.b/c@d"),
+])
+def test_a_urls_userinfo_password_goes_and_nothing_else(text: str, redacted: str) -> None:
+    assert redact_text(text) == redacted
+

@@ -24,7 +24,8 @@ tests) or `Fault`: `rate_limit` (429 + Retry-After), `server_error`
 (500), `overloaded` (503), `rejected` (a 400 with a message), `truncated` (text cut at the token
 limit: `finish_reason: length`), `slow` (answers after the given seconds, past a client timeout), `malformed` (text that is
 not JSON), `fenced` (the verdict inside a markdown fence), `refusal` (plain refusal text, or the
-OpenAI `refusal` field), `text` (any content verbatim) and `disconnect` (closes the socket).
+OpenAI `refusal` field), `text` (any content verbatim), `disconnect` (closes the socket) and
+`reset` (resets it: RST).
 
 Usage: prompt tokens default to characters/4 of the messages (rounded up), completion tokens to
 characters/4 of the answer; `Verdict(prompt_tokens=…, completion_tokens=…)` overrides both.
@@ -34,6 +35,8 @@ from __future__ import annotations
 
 import json
 import math
+import socket
+import struct
 import threading
 import time
 from collections import defaultdict
@@ -145,6 +148,12 @@ class Fault:
     @classmethod
     def disconnect(cls) -> Fault:
         return cls("disconnect")
+
+    @classmethod
+    def reset(cls) -> Fault:
+        """The connection reset (RST) once the whole request was read: a provider that took
+        the request and then fell over, with no answer."""
+        return cls("reset")
 
 
 @dataclass(frozen=True)
@@ -303,8 +312,11 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(step, ToolCalls):
             self._tool_calls(model, prompt, step)
             return
-        if isinstance(step, Fault) and step.kind == "disconnect":
+        if isinstance(step, Fault) and step.kind in ("disconnect", "reset"):
             self.close_connection = True
+            if step.kind == "reset":  # linger 0: close sends RST, not FIN
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                           struct.pack("ii", 1, 0))
             self.connection.close()
             return
         if isinstance(step, Fault) and step.kind == "http":

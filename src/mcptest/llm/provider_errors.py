@@ -154,11 +154,16 @@ def unreachable(url: str | None, exc: BaseException) -> ProviderError | None:
     import errno
     import socket
 
-    reasons: list[tuple[int, str]] = []
+    chain: list[BaseException] = []
     e: BaseException | None = exc
-    for _ in range(10):
-        if e is None:
-            break
+    while e is not None and len(chain) < 10:
+        chain.append(e)
+        e = e.__cause__ or e.__context__
+    # litellm's aiohttp transport names any of aiohttp's OS errors httpx's ConnectError, a
+    # connection reset after the request was written too: only aiohttp's own class tells
+    relabelled = any(type(x).__name__ == "ClientOSError" for x in chain)
+    reasons: list[tuple[int, str]] = []
+    for e in chain:
         name = type(e).__name__
         if isinstance(e, ConnectionRefusedError):
             reasons.append((0, "connection refused"))
@@ -168,10 +173,10 @@ def unreachable(url: str | None, exc: BaseException) -> ProviderError | None:
             reasons.append((0, "no route to host"))
         elif name == "ConnectTimeout":
             reasons.append((1, "connect timed out"))
-        elif name in ("ConnectError", "ClientConnectorError", "ClientConnectorDNSError",
-                      "ClientConnectorSSLError", "ClientConnectorCertificateError"):
+        elif (name in ("ConnectError", "ClientConnectorError", "ClientConnectorDNSError",
+                       "ClientConnectorSSLError", "ClientConnectorCertificateError")
+              and not (name == "ConnectError" and relabelled)):
             reasons.append((2, "could not connect"))  # a TLS handshake too: nothing was sent
-        e = e.__cause__ or e.__context__
     if not reasons:
         return None
     where = shown_url(url) if url else "the provider"

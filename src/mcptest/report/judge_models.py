@@ -179,10 +179,12 @@ lone judge, or one juror of a jury: docs/judges.md)."""
 def judges_said(status: str, message: str | None, judge: JudgeDetail | None) -> bool:
     """Whether `status` is what judges said, for the calibration gate and the judged rates: not
     when no judge answered, nor a failure `--require-judge` made of judges that could not be
-    asked (a jury with one juror answered and one deferred fails so, on no juror's verdict)."""
+    asked (a jury with one juror answered and one deferred fails so, on no juror's verdict),
+    wherever its message says so: a cascade puts its tier before the last tier's words. A judge
+    reason that says it too keeps a failure failed, never makes one advisory."""
     if judge is not None and judge.unheard:
         return False
-    return not (status == "failed" and (message or "").startswith(JUDGE_REQUIRED))
+    return not (status == "failed" and f"{JUDGE_REQUIRED}: " in (message or ""))
 
 
 CalibrationState = Literal["calibrated", "missing", "stale", "below-floor", "too-few-labels",

@@ -56,9 +56,12 @@ _KEY_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
-_URL_USERINFO = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.\-]*://)([^/\s@]+)@")
-"""A URL's userinfo (`scheme://user:password@`), wherever a URL is quoted: a suite's judge,
-juror or server URL as written, an error naming it."""
+_URL_USERINFO = re.compile(r"(://|:\\/\\/)([^/\\\s\"'<>`?#]*)@")
+"""A URL's userinfo (`scheme://user:password@`, also with JSON's escaped slashes), wherever a
+URL is quoted: a suite's judge, juror or server URL as written, an error naming it. Its
+authority ends at a path, query or fragment, a space or a quote, so an e-mail address after a
+URL is not taken for one; userinfo runs to the last `@` in it (a password may hold `@`), as
+`urlsplit` reads it. Anchored on the `://`: linear in the text, whatever it holds."""
 
 
 def _masked_userinfo(match: re.Match[str]) -> str:
@@ -139,7 +142,7 @@ def _redact_str(text: str, known: re.Pattern[str] | None, found: set[str] | None
         return text
     if known is not None:
         text = known.sub(REDACTED, text)
-    if "://" in text and "@" in text:
+    if "@" in text and ("://" in text or ":\\/\\/" in text):
         text = _URL_USERINFO.sub(_masked_userinfo, text)
     if _TRIGGER.search(text) is None:
         return text
