@@ -205,3 +205,19 @@ def test_a_run_whose_log_cannot_be_written_goes_on(tmp_path: Path, stderr: str) 
     report = read_report(tmp_path / "r.json")
     assert (r.returncode, report.summary.exit_code) == (0, 0)
     assert report.summary.internal_error is None and report.summary.counts.passed == 1
+
+
+def test_with_stderr_closed_nothing_meant_for_it_lands_in_the_report(tmp_path: Path) -> None:
+    """`2>&-`: a deprecation note (`--format`) and a debug traceback went to stdout, into the
+    report written there (print(file=None) writes to stdout)."""
+    suite = _suite(tmp_path)
+    saved = tmp_path / "saved.json"
+    made = _mcptest("run", suite, "--no-cache", "--reporter", "json", "--output", saved,
+                    cwd=tmp_path, limited=False)
+    assert made.returncode == 0, made.stderr
+    with open(tmp_path / "out.json", "w", encoding="utf-8") as out:
+        r = subprocess.run(["sh", "-c", 'exec "$@" 2>&-', "sh", sys.executable, "-m", "mcptest",
+                            "report", str(saved), "--format", "json"], cwd=tmp_path,
+                           stdout=out, timeout=120, env=NO_PYC)
+    assert r.returncode == 0
+    assert read_report(tmp_path / "out.json").summary.counts.passed == 1  # JSON, whole

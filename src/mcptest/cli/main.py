@@ -90,6 +90,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if program:  # the Action starts its CLI with them blocked: one that came meanwhile comes
         unblock_stops()  # now, to the latch (run, eval) or to the default (the others)
         gc.disable()
+        if sys.stderr is None:  # `2>&-`: print(file=None) writes to stdout, into a report;
+            # the null device is the process's stderr until it ends
+            sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
     held = None
     try:
         with handle_errors() as outcome:
