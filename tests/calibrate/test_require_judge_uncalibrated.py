@@ -38,8 +38,7 @@ def test_a_judge_that_never_answered_fails_under_require_judge(tmp_path: Path,
     assert assertion["message"].startswith("judge required but unavailable")
 
 
-JURY = """calibration: {{file: missing.calibration.json}}
-{head}tools:
+GREET = """{head}tools:
   - name: greets Ada
     server: ex
     tool: greet
@@ -47,31 +46,24 @@ JURY = """calibration: {{file: missing.calibration.json}}
     expect:
       - target: result.content[0].text
         matcher:
-          llm-jury:
-            rubric: The answer greets Ada.
-            jurors:
+"""
+"""One greet test whose matcher the cases below write."""
+HALF_HEARD = """jurors:
               - {{model: openai/judge-a, base_url: "{url}"}}
               - {{model: anthropic/claude-sonnet-4-5}}
 """
-CASCADE = """{head}tools:
-  - name: greets Ada
-    server: ex
-    tool: greet
-    args: {{name: Ada}}
-    expect:
-      - target: result.content[0].text
-        matcher:
-          llm-judge:
+"""A jury of a juror the loopback judge answers and one with no key."""
+JURY = "calibration: {{file: missing.calibration.json}}\n" + GREET + """          llm-jury:
+            rubric: The answer greets Ada.
+            """ + HALF_HEARD
+CASCADE = GREET + """          llm-judge:
             rubric: The answer greets Ada.
             model: openai/judge-a
             base_url: "{url}"
             calibration: {{file: missing.cascade.json}}
             escalate:
               - llm-jury:
-                  jurors:
-                    - {{model: openai/judge-a, base_url: "{url}"}}
-                    - {{model: anthropic/claude-sonnet-4-5}}
-"""
+                  """ + HALF_HEARD.replace("\n              ", "\n                    ")
 PANEL = """calibration: {{file: missing.calibration.json}}
 evals:
   - name: note
