@@ -14,6 +14,7 @@ from mcptest.errors import ProviderError
 from mcptest.llm.prompt import VERDICT_SCHEMA
 from mcptest.llm.provider_errors import (
     body_in,
+    chain_of,
     failure,
     header_hint,
     headers_of,
@@ -273,14 +274,7 @@ def provider_error(exc: BaseException, litellm: Any, url: str | None = None) -> 
 
 def _caused_by(exc: BaseException, kind: tuple[type[BaseException], ...]) -> bool:
     """Whether `exc`, or what it was raised from, is a `kind`."""
-    e: BaseException | None = exc
-    for _ in range(10):
-        if e is None:
-            return False
-        if isinstance(e, kind):
-            return True
-        e = e.__cause__ or e.__context__
-    return False
+    return any(isinstance(e, kind) for e in chain_of(exc))
 
 
 async def acompletion(litellm: Any, kwargs: dict[str, Any], route: Route | None = None) -> Any:

@@ -148,17 +148,23 @@ def failure(status: int | None, f: ProviderFailure, hint: float | None) -> Provi
     return err
 
 
+def chain_of(exc: BaseException) -> list[BaseException]:
+    """`exc` and what it was raised from, outermost first (at most ten: litellm wraps deep)."""
+    chain: list[BaseException] = []
+    e: BaseException | None = exc
+    while e is not None and len(chain) < 10:
+        chain.append(e)
+        e = e.__cause__ or e.__context__
+    return chain
+
+
 def unreachable(url: str | None, exc: BaseException) -> ProviderError | None:
     """`unreachable` when `exc` (or what caused it) says the request never left: refused,
     no such host, no route, connect timeout. None otherwise (a cut connection may be billed)."""
     import errno
     import socket
 
-    chain: list[BaseException] = []
-    e: BaseException | None = exc
-    while e is not None and len(chain) < 10:
-        chain.append(e)
-        e = e.__cause__ or e.__context__
+    chain = chain_of(exc)
     # litellm's aiohttp transport names any of aiohttp's OS errors httpx's ConnectError, a
     # connection reset after the request was written too: only aiohttp's own class tells
     relabelled = any(type(x).__name__ == "ClientOSError" for x in chain)
@@ -189,10 +195,7 @@ def unformed(exc: BaseException) -> ProviderError | None:
     byte, most often an API key pasted with its newline, or (aiohttp, under litellm) a base URL
     with credentials beside the key's `Authorization`. Never retried or billed; the words say
     what to fix and never quote the value (it is the key). None otherwise."""
-    e: BaseException | None = exc
-    for _ in range(10):
-        if e is None:
-            return None
+    for e in chain_of(exc):
         text = str(e).lower()
         what = None
         if type(e).__name__ == "LocalProtocolError" or (
@@ -206,7 +209,6 @@ def unformed(exc: BaseException) -> ProviderError | None:
         if what is not None:
             return ProviderError("client", f"the request could not be sent: {what}",
                                  unsent=True)
-        e = e.__cause__ or e.__context__
     return None
 
 
