@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from mcptest.cli.error_handler import quiet_stdout
-from mcptest.cli.output_paths import write_atomically
+from mcptest.cli.output_paths import not_written, write_atomically
 from mcptest.errors import OutputNotWritten
 from mcptest.reporters import RenderOptions, get_reporter
 
@@ -44,8 +44,7 @@ def write_reports(
         try:
             _write(render_report(clean, fmt, to_terminal=path is None), path)
         except OSError as e:
-            where = "stdout" if path is None else str(path)
-            failed.append(f"cannot write the {fmt} report to {where}: {e.strerror or e}")
+            failed.append(not_written(f"{fmt} report", "stdout" if path is None else path, e))
     if failed:
         raise OutputNotWritten("\n".join(failed))
 

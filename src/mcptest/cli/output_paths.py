@@ -90,10 +90,15 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
+def not_written(what: str, where: object, error: OSError) -> str:
+    """How a write the machine refused is said: `cannot write the WHAT to WHERE: REASON`."""
+    return f"cannot write the {what} to {where}: {error.strerror or error}"
+
+
 def write_checked(path: Path, text: str, what: str) -> None:
     """`write_atomically` to a path `check_outputs` passed: a failure now is the disk's (full,
     an I/O error), said as such (`OutputNotWritten`, exit 74), never as a bug of ours."""
     try:
         write_atomically(path, text)
     except OSError as e:
-        raise OutputNotWritten(f"cannot write the {what} to {path}: {e.strerror or e}") from None
+        raise OutputNotWritten(not_written(what, path, e)) from None
