@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mcptest.report.judge_models import JUDGE_REQUIRED
 from mcptest.suite.models.matcher_kinds import LLM_MATCHER_KINDS
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 BUDGET_PREFIX = "budget"
 TARGET_MISSING = "target not found: "
 """The start of an assertion's message when its target is not in a normal answer (absent.py)."""
-_ENVIRONMENT_HINTS = ("judge required but unavailable", "agent model required but unavailable",
+_ENVIRONMENT_HINTS = (JUDGE_REQUIRED, "agent model required but unavailable",
                       "no known price", "no judge model", "judge unreachable")
 UNREACHABLE = "judge unreachable: "
 """In an error's message (a lone judge's, a jury's last): no request was delivered."""
